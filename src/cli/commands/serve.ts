@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import { loadProject, type GlobalOptions } from '../context.js';
+import { CliError, dim } from '../output.js';
+
+interface ServeOptions extends GlobalOptions { port?: string; host?: string }
+
+export function registerServe(program: Command, globals: () => GlobalOptions) {
+  program.command('serve').description('serve the Strapi v5 REST API over the project\'s content')
+    .option('-p, --port <port>', 'port (default 1337, or server.port in folio.json)')
+    .option('-H, --host <host>', 'host to bind (default localhost)')
+    .addHelpText('after', `
+Examples:
+  folio serve
+  folio serve --port 4000 --dir ./my-site
+  curl http://localhost:1337/api/articles`)
+    .action(async (o: ServeOptions) => {
+      const opts = { ...globals(), ...o };
+      const project = await loadProject(opts);
+      const port = opts.port !== undefined ? Number(opts.port) : project.config.server.port;
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a number from 0 to 65535`);
+      const host = opts.host ?? project.config.server.host;
+      const [{ listen }, { toNodeListener }, { createFolioApp }] = await Promise.all([
+        import('listhen'), import('h3'), import('../../http/app.js'),
+      ]);
+      const app = createFolioApp(project);
+      const listener = await listen(toNodeListener(app), {
+        port, hostname: host, showURL: false, qr: false, public: host !== 'localhost' && host !== '127.0.0.1',
+      } as Parameters<typeof listen>[1]);
+      const address = listener.server.address();
+      const actual = address && typeof address === 'object' ? address.port : port;
+      if (actual !== port && port !== 0) process.stderr.write(`Port ${port} is in use; using ${actual} instead.\n`);
+      const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${actual}`;
+      const types = [...project.schemas.contentTypes.values()];
+      process.stdout.write(`Folio is serving ${project.contentDir}\n`);
+      process.stdout.write(`  ${base}/api  (${project.report.documents} documents, ${types.length} content-types)\n`);
+      if (!opts.quiet) for (const ct of types) process.stdout.write(dim(`  ${base}/api/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}\n`));
+    });
+}

@@ -1,0 +1,134 @@
+import type { ContentType, RelationAttribute } from '../schema/types.js';
+import { isRelation, isOwningSide } from '../schema/types.js';
+import { type DocumentRecord, type Status, type Version, versions } from './model.js';
+
+/** Which versions a read sees: `locale` null on non-localized types, `'*'` for every locale. */
+export interface VersionPick { status: Status; locale: string | null }
+
+interface TypeIndex {
+  ct: ContentType;
+  docs: Map<string, DocumentRecord>;
+  ids: Map<number, Version>;
+  nextId: number;
+  /** Rows per (status, locale), sorted by id, rebuilt lazily after a write. */
+  rows: Map<string, Version[]>;
+  /** For each owning relation attribute: target documentId -> source documentIds. */
+  reverse: Map<string, Map<string, Set<string>>>;
+}
+
+/**
+ * The in-memory index the server answers from: documents by type and documentId, versions by id,
+ * ordered row lists per status/locale, and reverse relation links for the inverse side.
+ */
+export class DocumentIndex {
+  private types = new Map<string, TypeIndex>();
+
+  addType(ct: ContentType) {
+    const reverse = new Map<string, Map<string, Set<string>>>();
+    for (const [name, a] of Object.entries(ct.attributes)) if (isRelation(a) && isOwningSide(a)) reverse.set(name, new Map());
+    this.types.set(ct.uid, { ct, docs: new Map(), ids: new Map(), nextId: 1, rows: new Map(), reverse });
+  }
+
+  private t(uid: string): TypeIndex {
+    const t = this.types.get(uid);
+    if (!t) throw new Error(`Unknown content-type ${uid}`);
+    return t;
+  }
+
+  has(uid: string) { return this.types.has(uid); }
+  get(uid: string, documentId: string) { return this.t(uid).docs.get(documentId); }
+  documents(uid: string): IterableIterator<DocumentRecord> { return this.t(uid).docs.values(); }
+  count(uid: string) { return this.t(uid).docs.size; }
+  byId(uid: string, id: number) { return this.t(uid).ids.get(id); }
+
+  allocateId(uid: string): number {
+    return this.t(uid).nextId++;
+  }
+
+  /** Adds or replaces a document. Versions whose id is missing or already taken get a fresh id. */
+  put(doc: DocumentRecord) {
+    const t = this.t(doc.uid);
+    const old = t.docs.get(doc.documentId);
+    if (old) this.unlink(t, old);
+    for (const v of versions(doc)) {
+      const holder = v.id > 0 ? t.ids.get(v.id) : undefined;
+      if (v.id <= 0 || (holder && holder.documentId !== doc.documentId)) v.id = 0;
+    }
+    for (const v of versions(doc)) {
+      if (v.id === 0) v.id = t.nextId++;
+      else if (v.id >= t.nextId) t.nextId = v.id + 1;
+      t.ids.set(v.id, v);
+    }
+    t.docs.set(doc.documentId, doc);
+    this.link(t, doc);
+    t.rows.clear();
+  }
+
+  remove(uid: string, documentId: string) {
+    const t = this.t(uid);
+    const old = t.docs.get(documentId);
+    if (!old) return;
+    this.unlink(t, old);
+    t.docs.delete(documentId);
+    t.rows.clear();
+  }
+
+  private unlink(t: TypeIndex, doc: DocumentRecord) {
+    for (const v of versions(doc)) if (t.ids.get(v.id) === v) t.ids.delete(v.id);
+    for (const [attr, map] of t.reverse) {
+      for (const target of relationTargets(doc, attr)) map.get(target)?.delete(doc.documentId);
+    }
+  }
+
+  private link(t: TypeIndex, doc: DocumentRecord) {
+    for (const [attr, map] of t.reverse) {
+      for (const target of relationTargets(doc, attr)) {
+        let set = map.get(target);
+        if (!set) map.set(target, (set = new Set()));
+        set.add(doc.documentId);
+      }
+    }
+  }
+
+  /** Source documentIds whose owning relation `attr` (on `uid`) points at `target` in any version. */
+  referrers(uid: string, attr: string, target: string): Set<string> {
+    return this.t(uid).reverse.get(attr)?.get(target) ?? new Set();
+  }
+
+  /** The versions a read sees, in id order (Strapi's default order). Cached until the next write. */
+  rows(uid: string, pick: VersionPick): Version[] {
+    const t = this.t(uid);
+    const key = `${pick.status}|${pick.locale ?? ''}`;
+    let rows = t.rows.get(key);
+    if (rows) return rows;
+    rows = [];
+    for (const doc of t.docs.values()) {
+      for (const [code, slot] of doc.slots) {
+        if (t.ct.localized && pick.locale !== '*' && code !== pick.locale) continue;
+        const v = pickVersion(t.ct, slot, pick.status);
+        if (v) rows.push(v);
+      }
+    }
+    rows.sort((a, b) => a.id - b.id);
+    t.rows.set(key, rows);
+    return rows;
+  }
+}
+
+/** Non-D&P types have one version, visible to draft and published reads alike. */
+export function pickVersion(ct: ContentType, slot: { draft?: Version; published?: Version }, status: Status) {
+  if (!ct.draftAndPublish) return slot.published ?? slot.draft;
+  return status === 'draft' ? slot.draft : slot.published;
+}
+
+function relationTargets(doc: DocumentRecord, attr: string): string[] {
+  const out: string[] = [];
+  for (const v of versions(doc)) {
+    const value = v.data[attr];
+    if (typeof value === 'string') out.push(value);
+    else if (Array.isArray(value)) for (const x of value) if (typeof x === 'string') out.push(x);
+  }
+  return out;
+}
+
+export type { RelationAttribute };

@@ -1,0 +1,56 @@
+import { validationError } from '../errors.js';
+import type { RelationAttribute } from '../schema/types.js';
+import { isToMany } from '../schema/types.js';
+import type { RelationOp, RelationRef } from './input.js';
+
+/**
+ * Applies a relation operation to the current ordered list of target documentIds (Strapi's
+ * set / connect / disconnect with positions). `resolve` maps a body reference to a documentId or throws.
+ */
+export function applyRelationOp(
+  attr: RelationAttribute, current: string[], op: RelationOp, resolve: (ref: RelationRef) => string,
+  label: (documentId: string) => string,
+): string[] {
+  let result: string[];
+  if (op.kind === 'set') {
+    result = [];
+    for (const ref of op.items) {
+      const id = resolve(ref);
+      if (!result.includes(id)) result.push(id);
+    }
+  } else {
+    const disconnect = new Set(op.disconnect.map(resolve));
+    result = current.filter((id) => !disconnect.has(id));
+    const seen = new Map<string, string>();
+    for (const ref of op.connect) {
+      const id = resolve(ref);
+      const key = JSON.stringify(ref.position ?? null);
+      if (seen.has(id)) {
+        if (seen.get(id) !== key) throw validationError(`The relation with id ${label(id)} is already connected. You cannot connect the same relation twice.`);
+        continue;
+      }
+      seen.set(id, key);
+      const pos = ref.position;
+      const existing = result.indexOf(id);
+      if (!pos || (!pos.before && !pos.after && !pos.start)) {
+        // Default: append at the end; with an explicit `end`, move an existing link to the end.
+        if (existing === -1) result.push(id);
+        else if (pos?.end) { result.splice(existing, 1); result.push(id); }
+        continue;
+      }
+      if (existing !== -1) result.splice(existing, 1);
+      if (pos.start) { result.unshift(id); continue; }
+      const anchorRef = (pos.before ?? pos.after)!;
+      const anchor = resolve(typeof anchorRef === 'number' ? { id: anchorRef } : { documentId: anchorRef });
+      const at = result.indexOf(anchor);
+      if (at === -1) {
+        throw validationError(
+          `There was a problem connecting relation with id ${label(id)} at position ${JSON.stringify(pos)}. The relation with id ${label(anchor)} needs to be connected first.`,
+        );
+      }
+      result.splice(pos.before !== undefined ? at : at + 1, 0, id);
+    }
+  }
+  if (!isToMany(attr) && result.length > 1) result = [result[result.length - 1]];
+  return result;
+}

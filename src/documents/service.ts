@@ -1,0 +1,568 @@
+import { FolioError, fieldErrors, notFound, validationError, type FieldProblem } from '../errors.js';
+import type { FolioConfig } from '../config.js';
+import type { SchemaRegistry } from '../schema/registry.js';
+import {
+  type Attribute, type ContentType, type RelationAttribute,
+  isLocalizedAttribute, isOwningSide, isRelation, isScalar, isToMany,
+} from '../schema/types.js';
+import type { Store } from '../store/store.js';
+import { KeyedLock } from '../store/atomic.js';
+import { decodeDocument, encodeDocument } from './codec.js';
+import { DocumentIndex, pickVersion } from './doc-index.js';
+import { emptyValue, parseInput, type ParsedInput, type RelationOp, type RelationRef } from './input.js';
+import type { MediaLibrary } from './media.js';
+import {
+  type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, newDocumentId, now, versions,
+} from './model.js';
+import { applyRelationOp } from './relations.js';
+import { defaultValue, publishChecks, typeMessage, yupTypeOf } from './values.js';
+import { EventBus } from './events.js';
+
+export interface WriteOptions { status?: Status; locale?: string }
+export interface DeleteOptions { locale?: string }
+
+export interface LoadReport { documents: number; problems: Array<{ file: string; message: string }> }
+
+/**
+ * The document service: the rules of versions, locales, relations and components over the store and its
+ * in-memory index. The HTTP layer and the CLI both go through it; it knows nothing of either.
+ */
+export class DocumentService {
+  readonly index = new DocumentIndex();
+  readonly events = new EventBus();
+  private lock = new KeyedLock();
+
+  constructor(
+    readonly schemas: SchemaRegistry,
+    readonly config: FolioConfig,
+    private store: Store,
+    readonly media: MediaLibrary,
+  ) {}
+
+  /** Reads every document file once into the index. Files that cannot be read are reported and skipped. */
+  load(): LoadReport {
+    const report: LoadReport = { documents: 0, problems: [] };
+    for (const ct of this.schemas.contentTypes.values()) {
+      this.index.addType(ct);
+      const { documents, problems } = this.store.loadCollection(ct.pluralName);
+      report.problems.push(...problems);
+      for (const raw of documents) {
+        try {
+          this.index.put(decodeDocument(ct, raw.documentId, raw.body));
+          report.documents++;
+        } catch (err) {
+          report.problems.push({ file: raw.file, message: (err as Error).message });
+        }
+      }
+    }
+    return report;
+  }
+
+  contentType(name: string): ContentType {
+    const ct = this.schemas.find(name);
+    if (!ct) throw new FolioError(404, 'NotFoundError', `Unknown content-type "${name}"`, {});
+    return ct;
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** Resolves the `locale` a request addresses on a type: null when the type is not localized. */
+  localeFor(ct: ContentType, locale: string | undefined): string | null {
+    if (!ct.localized) return null;
+    return locale ?? this.config.defaultLocale;
+  }
+
+  findVersion(ct: ContentType, documentId: string, status: Status, locale: string | undefined): Version | undefined {
+    const doc = this.index.get(ct.uid, documentId);
+    if (!doc) return undefined;
+    const code = this.localeFor(ct, locale);
+    if (code === '*') return undefined;
+    const slot = doc.slots.get(code ?? NO_LOCALE);
+    return slot ? pickVersion(ct, slot, status) : undefined;
+  }
+
+  /** The one document of a single type, if any. */
+  singleDocument(ct: ContentType): DocumentRecord | undefined {
+    for (const doc of this.index.documents(ct.uid)) return doc;
+    return undefined;
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  async create(ctName: string, data: Record<string, unknown>, opts: WriteOptions = {}): Promise<Version> {
+    const ct = this.contentType(ctName);
+    const locale = this.writeLocale(ct, opts.locale);
+    const input = parseInput(this.schemas, ct.attributes, data);
+    const documentId = newDocumentId();
+    return this.lock.run(`${ct.uid}/${documentId}`, async () => {
+      const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new Map() };
+      const slot: Slot = {};
+      doc.slots.set(locale ?? NO_LOCALE, slot);
+      const base = this.initialData(ct);
+      const t = now();
+      const draft: Version = {
+        id: 0, documentId, locale, status: ct.draftAndPublish ? 'draft' : 'published',
+        createdAt: t, updatedAt: t, publishedAt: ct.draftAndPublish ? null : t, data: base,
+      };
+      const touched = new Map<string, DocumentRecord>();
+      this.applyInput(ct, doc, draft, input, touched);
+      const publishing = !ct.draftAndPublish || opts.status !== 'draft';
+      if (publishing) this.checkPublishable(ct, draft, input, true);
+      if (ct.draftAndPublish) {
+        slot.draft = draft;
+        if (publishing) slot.published = this.publishedCopy(draft);
+      } else {
+        slot.published = draft;
+      }
+      await this.commit(ct, doc, touched);
+      this.emit('entry.create', ct, draft);
+      if (ct.draftAndPublish && publishing) this.emit('entry.publish', ct, slot.published!);
+      return publishing ? (slot.published ?? draft) : draft;
+    });
+  }
+
+  /**
+   * Applies `data` to the addressed locale: the draft on D&P types (then publishes unless `status=draft`),
+   * the single version otherwise. A locale the document does not have yet is created from the shared fields.
+   * Returns undefined when the document does not exist in any locale.
+   */
+  async update(ctName: string, documentId: string, data: Record<string, unknown>, opts: WriteOptions = {}): Promise<Version | undefined> {
+    const ct = this.contentType(ctName);
+    const locale = this.writeLocale(ct, opts.locale);
+    const input = parseInput(this.schemas, ct.attributes, data);
+    return this.lock.run(`${ct.uid}/${documentId}`, async () => {
+      const current = this.index.get(ct.uid, documentId);
+      if (!current) return undefined;
+      const doc = cloneDocument(current);
+      const key = locale ?? NO_LOCALE;
+      let slot = doc.slots.get(key);
+      const t = now();
+      let created = false;
+      if (!slot) {
+        slot = {};
+        doc.slots.set(key, slot);
+        created = true;
+        const v: Version = {
+          id: 0, documentId, locale, status: ct.draftAndPublish ? 'draft' : 'published',
+          createdAt: t, updatedAt: t, publishedAt: ct.draftAndPublish ? null : t, data: this.initialData(ct),
+        };
+        // Shared (non-localized) fields come from an existing locale, the published version preferred.
+        const source = [...current.slots.values()].map((s) => s.published ?? s.draft).find(Boolean);
+        if (source) for (const [name, attr] of Object.entries(ct.attributes)) {
+          if (!isLocalizedAttribute(attr) && name in source.data) v.data[name] = structuredClone(source.data[name]);
+        }
+        if (ct.draftAndPublish) slot.draft = v; else slot.published = v;
+      }
+      const target = ct.draftAndPublish ? slot.draft! : slot.published!;
+      const touched = new Map<string, DocumentRecord>();
+      this.applyInput(ct, doc, target, input, touched);
+      target.updatedAt = t;
+      const publishing = !ct.draftAndPublish || opts.status !== 'draft';
+      if (publishing) this.checkPublishable(ct, target, input, created);
+      if (!ct.draftAndPublish) target.publishedAt = t;
+      else if (publishing) slot.published = this.publishedCopy(target);
+      this.syncSharedFields(ct, doc, key, target);
+      if (ct.draftAndPublish && publishing) this.syncSharedFields(ct, doc, key, slot.published!);
+      await this.commit(ct, doc, touched);
+      this.emit(created ? 'entry.create' : 'entry.update', ct, target);
+      if (ct.draftAndPublish && publishing) this.emit('entry.publish', ct, slot.published!);
+      return publishing ? (slot.published ?? target) : target;
+    });
+  }
+
+  /**
+   * Deletes every version of the addressed locale (`'*'`: all locales). Relations that pointed at a
+   * document that is gone entirely are removed from their sources in the same write. Returns the number of
+   * versions removed.
+   */
+  async delete(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<number> {
+    const ct = this.contentType(ctName);
+    const locale = ct.localized ? (opts.locale ?? this.config.defaultLocale) : null;
+    return this.lock.run(`${ct.uid}/${documentId}`, async () => {
+      const current = this.index.get(ct.uid, documentId);
+      if (!current) return 0;
+      const doc = cloneDocument(current);
+      const removed: Version[] = [];
+      for (const [code, slot] of [...doc.slots]) {
+        if (locale !== null && locale !== '*' && code !== locale) continue;
+        if (slot.draft) removed.push(slot.draft);
+        if (slot.published) removed.push(slot.published);
+        doc.slots.delete(code);
+      }
+      if (!removed.length) return 0;
+      if (doc.slots.size === 0) {
+        const touched = this.detachEverywhere(ct, documentId);
+        await this.persistTouched(touched);
+        await this.store.remove(ct.pluralName, documentId);
+        this.index.remove(ct.uid, documentId);
+      } else {
+        await this.commit(ct, doc, new Map());
+      }
+      for (const v of removed) this.emit('entry.delete', ct, v);
+      return removed.length;
+    });
+  }
+
+  /** Publishes the draft of a locale (the document service's `publish`; over REST a PUT does this). */
+  async publish(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
+    return this.lifecycle(ctName, documentId, opts.locale, (ct, doc, slot, key) => {
+      if (!slot.draft) return undefined;
+      this.checkPublishable(ct, slot.draft, undefined, false);
+      slot.published = this.publishedCopy(slot.draft);
+      this.syncSharedFields(ct, doc, key, slot.published);
+      return { event: 'entry.publish', version: slot.published };
+    });
+  }
+
+  /** Removes the published version of a locale, keeping the draft. */
+  async unpublish(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
+    return this.lifecycle(ctName, documentId, opts.locale, (_ct, _doc, slot) => {
+      if (!slot.published) return undefined;
+      const gone = slot.published;
+      delete slot.published;
+      return { event: 'entry.unpublish', version: slot.draft ?? gone };
+    });
+  }
+
+  /** Replaces the draft of a locale with a copy of its published version. */
+  async discardDraft(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
+    return this.lifecycle(ctName, documentId, opts.locale, (_ct, _doc, slot) => {
+      if (!slot.published) return undefined;
+      slot.draft = { ...slot.published, id: 0, status: 'draft', publishedAt: null, updatedAt: now(), data: structuredClone(slot.published.data) };
+      return { event: 'entry.draft-discard', version: slot.draft };
+    });
+  }
+
+  private async lifecycle(
+    ctName: string, documentId: string, locale: string | undefined,
+    fn: (ct: ContentType, doc: DocumentRecord, slot: Slot, key: string) => { event: string; version: Version } | undefined,
+  ): Promise<Version | undefined> {
+    const ct = this.contentType(ctName);
+    if (!ct.draftAndPublish) throw validationError(`${ct.uid} does not use draft & publish`);
+    const code = this.writeLocale(ct, locale) ?? NO_LOCALE;
+    return this.lock.run(`${ct.uid}/${documentId}`, async () => {
+      const current = this.index.get(ct.uid, documentId);
+      if (!current) throw notFound();
+      const doc = cloneDocument(current);
+      const slot = doc.slots.get(code);
+      if (!slot) throw notFound();
+      const result = fn(ct, doc, slot, code);
+      if (!result) return undefined;
+      await this.commit(ct, doc, new Map());
+      this.emit(result.event, ct, result.version);
+      return result.version;
+    });
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private writeLocale(ct: ContentType, locale: string | undefined): string | null {
+    if (!ct.localized) return null;
+    const code = locale ?? this.config.defaultLocale;
+    if (!this.config.locales.some((l) => l.code === code)) {
+      throw validationError(`Invalid locale "${code}": it is not one of the configured locales (${this.config.locales.map((l) => l.code).join(', ')})`, { locale: code });
+    }
+    return code;
+  }
+
+  private initialData(ct: ContentType): Record<string, unknown> {
+    const data: Record<string, unknown> = {};
+    for (const [name, attr] of Object.entries(ct.attributes)) {
+      if (isRelation(attr) && !isOwningSide(attr)) continue;
+      data[name] = isScalar(attr) ? defaultValue(name, attr) : emptyValue(attr);
+    }
+    return data;
+  }
+
+  private publishedCopy(draft: Version): Version {
+    return {
+      ...draft, id: 0, status: 'published', publishedAt: now(), data: structuredClone(draft.data),
+    };
+  }
+
+  /** Copies non-localized attribute values from one version to the same-status versions of the other locales. */
+  private syncSharedFields(ct: ContentType, doc: DocumentRecord, fromKey: string, from: Version) {
+    if (!ct.localized) return;
+    const shared = Object.entries(ct.attributes).filter(([, a]) => !isLocalizedAttribute(a)).map(([n]) => n);
+    if (!shared.length) return;
+    for (const [code, slot] of doc.slots) {
+      if (code === fromKey) continue;
+      const other = from.status === 'draft' ? slot.draft : slot.published;
+      if (!other) continue;
+      for (const n of shared) other.data[n] = structuredClone(from.data[n]);
+    }
+  }
+
+  /** Writes scalar, component, media and relation values of a parsed body into `version`. */
+  private applyInput(ct: ContentType, doc: DocumentRecord, version: Version, input: ParsedInput, touched: Map<string, DocumentRecord>) {
+    for (const [name, value] of Object.entries(input.values)) {
+      version.data[name] = this.resolveNested(ct.attributes[name], value, version);
+    }
+    for (const [name, refs] of Object.entries(input.media)) {
+      version.data[name] = this.resolveMedia(refs);
+    }
+    for (const [name, op] of Object.entries(input.relations)) {
+      const attr = ct.attributes[name] as RelationAttribute;
+      if (isOwningSide(attr)) {
+        const current = toList(version.data[name]);
+        const next = this.applyOp(attr, current, op, version);
+        version.data[name] = isToMany(attr) ? next : (next[0] ?? null);
+        this.enforceExclusive(ct, name, attr, doc.documentId, next, version, touched);
+      } else {
+        this.writeInverse(ct, attr, doc.documentId, version, op, touched);
+      }
+    }
+  }
+
+  /** Resolves relation operations inside components (stored as plain target lists) recursively. */
+  private resolveNested(attr: Attribute, value: unknown, version: Version): unknown {
+    if (Array.isArray(value)) return value.map((v) => this.resolveNested(attr, v, version));
+    if (!value || typeof value !== 'object') return value;
+    const obj = value as Record<string, unknown>;
+    if (attr.type !== 'component' && attr.type !== 'dynamiczone') return value;
+    const compUid = attr.type === 'component' ? attr.component : (obj.__component as string);
+    const comp = this.schemas.components.get(compUid);
+    if (!comp) return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(obj)) {
+      const sub = comp.attributes[k];
+      if (sub && isRelation(sub) && v && typeof v === 'object' && '$relation' in (v as object)) {
+        const next = this.applyOp(sub, [], (v as { $relation: RelationOp }).$relation, version);
+        out[k] = isToMany(sub) ? next : (next[0] ?? null);
+      } else if (sub && sub.type === 'media') {
+        out[k] = this.resolveMedia(v as never);
+      } else if (sub && sub.type === 'component') {
+        out[k] = this.resolveNested(sub, v, version);
+      } else out[k] = v;
+    }
+    return out;
+  }
+
+  private resolveMedia(refs: Array<string | number> | string | number | null): string | string[] | null {
+    const one = (r: string | number) => {
+      const f = this.media.resolve(r);
+      if (!f) {
+        throw validationError('1 relation(s) of type plugin::upload.file associated with this entity do not exist', {
+          errors: [{ path: [], message: '1 relation(s) of type plugin::upload.file associated with this entity do not exist', name: 'ValidationError' }],
+        });
+      }
+      return f.documentId;
+    };
+    if (refs === null) return null;
+    if (Array.isArray(refs)) return refs.map(one);
+    return one(refs);
+  }
+
+  private applyOp(attr: RelationAttribute, current: string[], op: RelationOp, version: Version): string[] {
+    const target = this.contentType(attr.target);
+    const resolve = (ref: RelationRef) => this.resolveTarget(target, ref, version);
+    const label = (id: string) => {
+      const doc = this.index.get(target.uid, id);
+      const v = doc ? versions(doc)[0] : undefined;
+      return v ? String(v.id) : id;
+    };
+    return applyRelationOp(attr, current, op, resolve, label);
+  }
+
+  /** Maps a relation reference from a body to an existing target documentId (400 when there is none). */
+  private resolveTarget(target: ContentType, ref: RelationRef, source: Version): string {
+    const locale = target.localized ? (source.locale ?? ref.locale ?? this.config.defaultLocale) : null;
+    if (ref.documentId !== undefined) {
+      const doc = this.index.get(target.uid, ref.documentId);
+      if (doc && (locale === null || doc.slots.has(locale))) return ref.documentId;
+      throw validationError(`Document with id "${ref.documentId}", locale "${locale ?? 'null'}" not found`);
+    }
+    const v = ref.id !== undefined ? this.index.byId(target.uid, ref.id) : undefined;
+    if (!v) {
+      const message = `1 relation(s) of type ${target.uid} associated with this entity do not exist`;
+      throw validationError(message, { errors: [{ path: [], message, name: 'ValidationError' }] });
+    }
+    return v.documentId;
+  }
+
+  /**
+   * One-to-one and one-to-many owners hold their targets exclusively when bidirectional: linking a target
+   * here unlinks it from any other source document.
+   */
+  private enforceExclusive(
+    ct: ContentType, name: string, attr: RelationAttribute, documentId: string, targets: string[], version: Version,
+    touched: Map<string, DocumentRecord>,
+  ) {
+    if (!attr.inversedBy || (attr.relation !== 'oneToOne' && attr.relation !== 'oneToMany')) return;
+    for (const target of targets) {
+      for (const sourceId of this.index.referrers(ct.uid, name, target)) {
+        if (sourceId === documentId) continue;
+        const other = this.touch(ct, sourceId, touched);
+        for (const v of versions(other)) {
+          if (v.status !== version.status || v.locale !== version.locale) continue;
+          const list = toList(v.data[name]).filter((x) => x !== target);
+          v.data[name] = isToMany(attr) ? list : (list[0] ?? null);
+        }
+      }
+    }
+  }
+
+  /**
+   * A write on the inverse (mappedBy) side rewrites the owning side of each affected target document:
+   * every version of the target in the matching locale (both draft and published, as Strapi links both
+   * when the writer has no draft & publish of its own).
+   */
+  private writeInverse(
+    ct: ContentType, attr: RelationAttribute, documentId: string, version: Version, op: RelationOp,
+    touched: Map<string, DocumentRecord>,
+  ) {
+    const owner = this.contentType(attr.target);
+    const ownerAttrName = attr.mappedBy!;
+    const ownerAttr = owner.attributes[ownerAttrName] as RelationAttribute;
+    const locale = owner.localized ? (version.locale ?? this.config.defaultLocale) : null;
+    const matches = (v: Version) =>
+      (locale === null || v.locale === locale) && (!ct.draftAndPublish || !owner.draftAndPublish || v.status === version.status);
+    const current: string[] = [];
+    for (const sourceId of this.index.referrers(owner.uid, ownerAttrName, documentId)) {
+      const d = touched.get(`${owner.uid}/${sourceId}`) ?? this.index.get(owner.uid, sourceId);
+      if (d && versions(d).some((v) => matches(v) && toList(v.data[ownerAttrName]).includes(documentId))) current.push(sourceId);
+    }
+    const next = this.applyOp(attr, current, op, version);
+    const nextSet = new Set(next);
+    const affected = new Set([...current, ...next]);
+    for (const targetId of affected) {
+      const d = this.touch(owner, targetId, touched);
+      for (const v of versions(d)) {
+        if (!matches(v)) continue;
+        let list = toList(v.data[ownerAttrName]).filter((x) => x !== documentId);
+        if (nextSet.has(targetId)) list = isToMany(ownerAttr) ? [...list, documentId] : [documentId];
+        v.data[ownerAttrName] = isToMany(ownerAttr) ? list : (list[0] ?? null);
+        v.updatedAt = v.updatedAt; // the owning document's content is unchanged apart from the link
+      }
+    }
+  }
+
+  /** A working copy of another document that this write modifies, kept once per write. */
+  private touch(ct: ContentType, documentId: string, touched: Map<string, DocumentRecord>): DocumentRecord {
+    const key = `${ct.uid}/${documentId}`;
+    let d = touched.get(key);
+    if (!d) {
+      const current = this.index.get(ct.uid, documentId);
+      if (!current) throw notFound();
+      d = cloneDocument(current);
+      touched.set(key, d);
+    }
+    return d;
+  }
+
+  /** Removes `documentId` of `ct` from every owning relation that points at it. */
+  private detachEverywhere(ct: ContentType, documentId: string): Map<string, DocumentRecord> {
+    const touched = new Map<string, DocumentRecord>();
+    for (const source of this.schemas.contentTypes.values()) {
+      for (const [name, attr] of Object.entries(source.attributes)) {
+        if (!isRelation(attr) || !isOwningSide(attr) || attr.target !== ct.uid) continue;
+        for (const sourceId of this.index.referrers(source.uid, name, documentId)) {
+          if (source.uid === ct.uid && sourceId === documentId) continue;
+          const d = this.touch(source, sourceId, touched);
+          for (const v of versions(d)) {
+            const list = toList(v.data[name]).filter((x) => x !== documentId);
+            v.data[name] = isToMany(attr) ? list : (list[0] ?? null);
+          }
+        }
+      }
+    }
+    return touched;
+  }
+
+  /** Required fields, minimums, formats and unique values: checked when content becomes published. */
+  private checkPublishable(ct: ContentType, v: Version, input: ParsedInput | undefined, isNew: boolean) {
+    const problems: FieldProblem[] = [];
+    const directWrite = !ct.draftAndPublish;
+    const check = (attrs: Record<string, Attribute>, data: Record<string, unknown>, path: string[], topLevel: boolean) => {
+      for (const [name, attr] of Object.entries(attrs)) {
+        const value = data[name];
+        const p = [...path, name];
+        const label = p.join('.');
+        if (isScalar(attr)) {
+          if (value === null || value === undefined) {
+            if (attr.required) {
+              if (topLevel && directWrite && isNew && input && !input.provided.has(name)) problems.push({ path: p, message: `${label} must be defined.` });
+              else problems.push({ path: p, message: typeMessage(label, yupTypeOf(attr.type), null), value: null });
+            }
+            continue;
+          }
+          const m = publishChecks(label, attr, value);
+          if (m) problems.push({ path: p, message: m, value });
+          if (attr.unique && value !== '' && topLevel && this.isDuplicate(ct, v, name, value)) {
+            problems.push({ path: p, message: 'This attribute must be unique', value });
+          }
+        } else if (attr.type === 'component') {
+          const comp = this.schemas.components.get(attr.component);
+          if (!comp) continue;
+          if (attr.repeatable) {
+            const list = Array.isArray(value) ? value : [];
+            if (attr.min !== undefined && (attr.required || list.length > 0) && list.length < attr.min) {
+              problems.push({ path: p, message: `${label} field must have at least ${attr.min} items`, value });
+            }
+            list.forEach((item, i) => check(comp.attributes, item as Record<string, unknown>, [...p, String(i)], false));
+          } else if (value) check(comp.attributes, value as Record<string, unknown>, p, false);
+          else if (attr.required) problems.push({ path: p, message: typeMessage(label, 'object', null), value: null });
+        } else if (attr.type === 'dynamiczone') {
+          const list = Array.isArray(value) ? value as Array<Record<string, unknown>> : [];
+          if (attr.min !== undefined && (attr.required || list.length > 0) && list.length < attr.min) {
+            problems.push({ path: p, message: `${label} field must have at least ${attr.min} items`, value });
+          }
+          list.forEach((item, i) => {
+            const comp = this.schemas.components.get(item.__component as string);
+            if (comp) check(comp.attributes, item, [...p, String(i)], false);
+          });
+        }
+      }
+    };
+    check(ct.attributes, v.data, [], true);
+    if (problems.length) throw fieldErrors(problems);
+  }
+
+  private isDuplicate(ct: ContentType, v: Version, name: string, value: unknown): boolean {
+    for (const doc of this.index.documents(ct.uid)) {
+      if (doc.documentId === v.documentId) continue;
+      const slot = doc.slots.get(v.locale ?? NO_LOCALE);
+      const other = slot?.published;
+      if (other && other.data[name] === value) return true;
+    }
+    return false;
+  }
+
+  /** Persists the document and every other document the write touched, then updates the index. */
+  private async commit(ct: ContentType, doc: DocumentRecord, touched: Map<string, DocumentRecord>) {
+    // New versions get their ids from the index before the file is written, so the file holds them.
+    for (const v of versions(doc)) if (v.id === 0) v.id = this.index.allocateId(ct.uid);
+    await this.store.write(ct.pluralName, doc.documentId, encodeDocument(ct, doc));
+    await this.persistTouched(touched);
+    this.index.put(doc);
+  }
+
+  private async persistTouched(touched: Map<string, DocumentRecord>) {
+    for (const d of touched.values()) {
+      const ct = this.contentType(d.uid);
+      await this.store.write(ct.pluralName, d.documentId, encodeDocument(ct, d));
+      this.index.put(d);
+    }
+  }
+
+  private emit(event: string, ct: ContentType, version: Version) {
+    this.events.emit({ event, uid: ct.uid, model: ct.singularName, version });
+  }
+}
+
+function toList(v: unknown): string[] {
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === 'string');
+  return [];
+}
+
+function cloneDocument(doc: DocumentRecord): DocumentRecord {
+  const slots = new Map<string, Slot>();
+  for (const [code, slot] of doc.slots) {
+    const copy: Slot = {};
+    if (slot.draft) copy.draft = { ...slot.draft, data: structuredClone(slot.draft.data) };
+    if (slot.published) copy.published = { ...slot.published, data: structuredClone(slot.published.data) };
+    slots.set(code, copy);
+  }
+  return { uid: doc.uid, documentId: doc.documentId, slots };
+}

@@ -1,0 +1,151 @@
+import type { ScalarAttribute } from '../schema/types.js';
+
+/**
+ * Scalar attribute kinds: how a written value is coerced and checked. Each check is tagged with when it
+ * applies: `always` (types, maximum constraints), or `publish` (required, minimums, formats), as Strapi does.
+ */
+export type Coerced = { ok: true; value: unknown } | { ok: false; message: string; plain?: boolean };
+
+const fail = (message: string, plain = false): Coerced => ({ ok: false, message, plain });
+const ok = (value: unknown): Coerced => ({ ok: true, value });
+
+const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v));
+export const typeMessage = (name: string, type: string, value: unknown) =>
+  `${name} must be a \`${type}\` type, but the final value was: \`${value === null ? 'null' : show(value)}\`.`;
+
+const yupType: Record<string, string> = {
+  string: 'string', text: 'string', richtext: 'string', email: 'string', password: 'string', uid: 'string',
+  enumeration: 'string', integer: 'number', biginteger: 'string', float: 'number', decimal: 'number',
+  boolean: 'boolean', date: 'date', time: 'string', datetime: 'date', timestamp: 'date', blocks: 'array', json: 'mixed',
+};
+export const yupTypeOf = (type: string) => yupType[type] ?? 'mixed';
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})/;
+const TIME = /^([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,3})?$/;
+export const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+export const UID_FORMAT = /^[A-Za-z0-9-_.~]*$/;
+
+function toNumber(name: string, v: unknown): number | Coerced {
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) return fail(`${name} must be a finite number`);
+    return v;
+  }
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  if (typeof v === 'string') return fail(`${name} must be a \`number\` type, but the final value was: \`NaN\` (cast from the value \`${JSON.stringify(v)}\`).`);
+  return fail(typeMessage(name, 'number', v));
+}
+
+const isDateValid = (y: number, m: number, d: number) => {
+  const dt = new Date(Date.UTC(y, m - 1, d));
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
+};
+
+export function parseDateTime(v: unknown): Date | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return new Date(v);
+  if (typeof v === 'string' && v.trim() !== '') {
+    const d = /^\d+$/.test(v) ? new Date(Number(v)) : new Date(v);
+    if (!Number.isNaN(d.getTime())) return d;
+  }
+  if (v instanceof Date && !Number.isNaN(v.getTime())) return v;
+  return undefined;
+}
+
+const BLOCK_TYPES = new Set(['paragraph', 'heading', 'quote', 'code', 'list', 'list-item', 'image', 'text', 'link']);
+function checkBlocks(nodes: unknown, depth = 0): boolean {
+  if (!Array.isArray(nodes) || depth > 50) return false;
+  return nodes.every((n) => {
+    if (!n || typeof n !== 'object' || Array.isArray(n)) return false;
+    const node = n as Record<string, unknown>;
+    if (typeof node.type !== 'string' || !BLOCK_TYPES.has(node.type)) return false;
+    if (node.type === 'text') return typeof node.text === 'string';
+    if (node.type === 'heading' && !(Number.isInteger(node.level) && (node.level as number) >= 1 && (node.level as number) <= 6)) return false;
+    if (node.type === 'link' && (typeof node.url !== 'string' || !/^(https?:|ftp:|mailto:|tel:|\/)/.test(node.url))) return false;
+    if (node.type === 'image') return !!node.image && typeof node.image === 'object';
+    return node.children === undefined || checkBlocks(node.children, depth + 1);
+  });
+}
+
+/** Coerces a non-null written value and applies the checks that hold on every write. */
+export function coerceScalar(name: string, attr: ScalarAttribute, v: unknown): Coerced {
+  switch (attr.type) {
+    case 'string': case 'text': case 'richtext': case 'email': case 'password': case 'uid': {
+      if (typeof v !== 'string') {
+        if (typeof v === 'number' && Number.isFinite(v)) v = String(v);
+        else return fail(typeMessage(name, 'string', v));
+      }
+      const s = v as string;
+      const max = attr.maxLength ?? (attr.type === 'string' ? 255 : attr.type === 'uid' ? 256 : undefined);
+      if (max !== undefined && s.length > max) return fail(`${name} must be at most ${max} characters`);
+      return ok(s);
+    }
+    case 'enumeration': {
+      const values = attr.enum ?? [];
+      if (typeof v !== 'string' || !values.includes(v)) return fail(`${name} must be one of the following values: ${[...values, ''].join(', ')}`);
+      return ok(v);
+    }
+    case 'integer': case 'float': case 'decimal': {
+      const n = toNumber(name, v);
+      if (typeof n !== 'number') return n;
+      if (attr.type === 'integer' && !Number.isInteger(n)) return fail(`${name} must be an integer`);
+      if (attr.type === 'integer' && !Number.isSafeInteger(n)) return fail(`${name} must be a safe integer`);
+      if (attr.max !== undefined && n > Number(attr.max)) return fail(`${name} must be less than or equal to ${attr.max}`);
+      return ok(n);
+    }
+    case 'biginteger': {
+      const s = typeof v === 'number' && Number.isInteger(v) ? String(v) : v;
+      if (typeof s !== 'string' || !/^-?\d+$/.test(s)) return fail(`${name} must be a valid integer`);
+      return ok(BigInt(s).toString());
+    }
+    case 'boolean': {
+      if (v === true || v === 'true' || v === 't' || v === '1' || v === 1) return ok(true);
+      if (v === false || v === 'false' || v === 'f' || v === '0' || v === 0) return ok(false);
+      return fail(typeMessage(name, 'boolean', v));
+    }
+    case 'date': {
+      const m = typeof v === 'string' ? DATE.exec(v) : null;
+      if (!m || !isDateValid(+m[1], +m[2], +m[3])) return fail('Invalid format, expected yyyy-MM-dd', true);
+      return ok(m[0]);
+    }
+    case 'time': {
+      const m = typeof v === 'string' ? TIME.exec(v) : null;
+      if (!m) return fail('Invalid time format, expected HH:mm:ss.SSS', true);
+      const ms = (m[4] ?? '.000').slice(1).padEnd(3, '0');
+      return ok(`${m[1]}:${m[2]}:${m[3]}.${ms}`);
+    }
+    case 'datetime': case 'timestamp': {
+      const d = parseDateTime(v);
+      if (!d) return fail('Invalid format, expected a timestamp or an ISO date', true);
+      return ok(attr.type === 'datetime' ? d.toISOString() : String(d.getTime()));
+    }
+    case 'blocks':
+      if (!checkBlocks(v)) return fail(`${name} must be a valid blocks value (an array of block nodes)`);
+      return ok(v);
+    case 'json':
+      return ok(v);
+  }
+  return fail(`${name} has an unsupported type`);
+}
+
+/** Checks that only apply when content is published (or on types without draft & publish). */
+export function publishChecks(name: string, attr: ScalarAttribute, v: unknown): string | undefined {
+  if (v === null || v === undefined) return undefined;
+  if (typeof v === 'string') {
+    if (attr.minLength !== undefined && v.length < attr.minLength) return `${name} must be at least ${attr.minLength} characters`;
+    if (attr.regex && v !== '' && !new RegExp(attr.regex).test(v)) return `${name} must match the following: "/${attr.regex}/"`;
+    if (attr.type === 'email' && v !== '' && !EMAIL.test(v)) return `${name} must be a valid email`;
+    if (attr.type === 'uid' && !attr.regex && !UID_FORMAT.test(v)) return `${name} must match the following: "/^[A-Za-z0-9-_.~]*$/"`;
+  }
+  if (typeof v === 'number' && attr.min !== undefined && v < Number(attr.min)) return `${name} must be greater than or equal to ${attr.min}`;
+  return undefined;
+}
+
+/** Default of a scalar attribute for a new document, coerced (a bad default in a schema is ignored). */
+export function defaultValue(name: string, attr: ScalarAttribute): unknown {
+  if (attr.default === undefined || attr.default === null) return null;
+  const c = coerceScalar(name, attr, attr.default);
+  return c.ok ? c.value : null;
+}
+
+/** Strapi's uid slugify (lowercase, `-` separator): used by the CLI to suggest uids; REST never generates them. */
+export const slugify = (s: string) =>
+  s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9-_.~]+/g, '-').replace(/^-+|-+$/g, '');

@@ -1,0 +1,20 @@
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * Who is calling and what they may do. Routes name the action Strapi names (`api::article.article.find`);
+ * the users & permissions layer implements this. Until then every project uses `OpenAccess`.
+ */
+export interface Principal { kind: 'public' | 'user' | 'token'; id?: string | number }
+
+export interface AccessPolicy {
+  /** Identifies the caller from the request (401 errors are thrown from here). */
+  authenticate(req: IncomingMessage): Promise<Principal>;
+  /** Whether the caller may perform `action`. */
+  can(principal: Principal, action: string): boolean;
+}
+
+/** Development access: every caller may do everything. */
+export class OpenAccess implements AccessPolicy {
+  async authenticate(): Promise<Principal> { return { kind: 'public' }; }
+  can(): boolean { return true; }
+}

@@ -1,0 +1,76 @@
+import type { IncomingMessage } from 'node:http';
+import qs from 'qs';
+import { FolioError, validationError } from '../errors.js';
+import { QUERY_LIMITS } from '../query/parse-qs.js';
+
+const MAX_JSON_DEPTH = 64;
+const FORM_LIMIT = 56 * 1024;
+const tooLarge = () => new FolioError(413, 'PayloadTooLargeError', 'request entity too large', null);
+
+/** Reads the raw request body, refusing (413) as soon as it passes `limit` bytes. */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Parses a JSON or urlencoded body as Strapi's body parser does. Returns undefined when there is no body
+ * it understands (the route then answers `Missing "data" payload`).
+ */
+export async function parseBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const isJson = type === 'application/json' || type.endsWith('+json');
+  const isForm = type === 'application/x-www-form-urlencoded';
+  // Other content types (multipart uploads among them) are left unread for the route that owns them.
+  if (!isJson && !isForm) return undefined;
+  const raw = await readBody(req, isForm ? Math.min(limit, FORM_LIMIT) : limit);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    throw new FolioError(400, 'SyntaxError', 'Invalid UTF-8 in the request body', null);
+  }
+  if (text.trim() === '') return undefined;
+  if (isForm) {
+    return qs.parse(text, { depth: QUERY_LIMITS.depth, arrayLimit: QUERY_LIMITS.arrayLimit, parameterLimit: QUERY_LIMITS.parameterLimit, allowPrototypes: false });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new FolioError(400, 'SyntaxError', err instanceof RangeError ? 'The JSON body is nested too deeply' : (err as Error).message, null);
+  }
+  if (value === null || typeof value !== 'object') {
+    throw new FolioError(400, 'SyntaxError', 'invalid JSON, only supports object and array', null);
+  }
+  if (depthOf(value, 0) > MAX_JSON_DEPTH) throw validationError(`The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`);
+  return value;
+}
+
+function depthOf(v: unknown, d: number): number {
+  if (d > MAX_JSON_DEPTH || !v || typeof v !== 'object') return d;
+  let max = d;
+  for (const x of Object.values(v)) {
+    if (x && typeof x === 'object') max = Math.max(max, depthOf(x, d + 1));
+    if (max > MAX_JSON_DEPTH) break;
+  }
+  return max;
+}
+
+/** The `data` object of a write body, or Strapi's 400 when it is missing or not an object. */
+export function dataOf(body: unknown): Record<string, unknown> {
+  const data = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).data : undefined;
+  if (data === undefined || data === null) throw validationError('Missing "data" payload in the request body');
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    throw validationError(`this must be a \`object\` type, but the final value was: \`null\` (cast from the value \`${JSON.stringify(data)}\`).`);
+  }
+  return data as Record<string, unknown>;
+}

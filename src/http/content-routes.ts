@@ -1,0 +1,108 @@
+import type { H3Event } from 'h3';
+import { notFound, validationError } from '../errors.js';
+import type { DocumentService } from '../documents/service.js';
+import type { Version } from '../documents/model.js';
+import type { ContentType } from '../schema/types.js';
+import type { ReadContext } from '../query/context.js';
+import { parseReadQuery, runFind, shapeOne, type RouteKind } from '../query/read.js';
+import { dataOf } from './body.js';
+
+export interface RouteInput {
+  event: H3Event;
+  ct: ContentType;
+  documentId?: string;
+  query: Record<string, unknown>;
+  body: () => Promise<unknown>;
+  read: Omit<ReadContext, 'status'>;
+}
+
+export interface RouteResult { status: number; body?: unknown }
+
+const single = (data: unknown): RouteResult => ({ status: 200, body: { data, meta: {} } });
+const writeLocale = (q: Record<string, unknown>) => (typeof q.locale === 'string' ? q.locale : undefined);
+const writeStatus = (q: Record<string, unknown>) => (q.status === 'draft' ? 'draft' as const : undefined);
+
+/** The five core actions of a content-type, as Strapi's core controllers answer them. */
+export class ContentRoutes {
+  constructor(private docs: DocumentService) {}
+
+  find({ ct, query, read }: RouteInput): RouteResult {
+    const { query: q, context } = parseReadQuery(read, ct, query, 'find');
+    return { status: 200, body: runFind(context, ct, q) };
+  }
+
+  findOne({ ct, documentId, query, read }: RouteInput): RouteResult {
+    const { query: q, context } = parseReadQuery(read, ct, query, 'findOne');
+    const locale = q.locale ?? undefined;
+    const v = locale === '*' ? undefined : this.docs.findVersion(ct, documentId!, q.status, locale);
+    const data = shapeOne(context, ct, v, q);
+    if (!data) throw notFound();
+    return single(data);
+  }
+
+  /** Single types: the one document of the type in the addressed locale and status. */
+  findSingle({ ct, query, read }: RouteInput): RouteResult {
+    const doc = this.docs.singleDocument(ct);
+    return this.findOne({ ct, documentId: doc?.documentId ?? '', query, read } as RouteInput);
+  }
+
+  async create(input: RouteInput): Promise<RouteResult> {
+    const { ct, query, read } = input;
+    const { query: q } = parseReadQuery(read, ct, query, 'write');
+    const data = dataOf(await input.body());
+    const v = await this.docs.create(ct.uid, data, { status: writeStatus(query), locale: writeLocale(query) });
+    const shaped = this.shapeWritten(read, ct, v, query);
+    delete (shaped as Record<string, unknown>).id; // Folio: the create response carries no id
+    void q;
+    return { status: 201, body: { data: shaped, meta: {} } };
+  }
+
+  async update(input: RouteInput): Promise<RouteResult> {
+    const { ct, documentId, query, read } = input;
+    parseReadQuery(read, ct, query, 'write');
+    const data = dataOf(await input.body());
+    const v = await this.docs.update(ct.uid, documentId!, data, { status: writeStatus(query), locale: writeLocale(query) });
+    if (!v) throw notFound();
+    return single(this.shapeWritten(read, ct, v, query));
+  }
+
+  /** Single types: PUT creates the document when there is none (still 200), else updates it. */
+  async upsertSingle(input: RouteInput): Promise<RouteResult> {
+    const { ct, query, read } = input;
+    parseReadQuery(read, ct, query, 'write');
+    const data = dataOf(await input.body());
+    const doc = this.docs.singleDocument(ct);
+    const opts = { status: writeStatus(query), locale: writeLocale(query) };
+    const v = doc ? await this.docs.update(ct.uid, doc.documentId, data, opts) : await this.docs.create(ct.uid, data, opts);
+    if (!v) throw notFound();
+    return single(this.shapeWritten(read, ct, v, query));
+  }
+
+  async delete({ ct, documentId, query, read }: RouteInput): Promise<RouteResult> {
+    if (query.status === 'draft') {
+      throw validationError(`Invalid parameter at 'status': a draft cannot be deleted on its own; DELETE without status removes every version of the locale`);
+    }
+    parseReadQuery(read, ct, { ...query, status: undefined }, 'delete');
+    await this.docs.delete(ct.uid, documentId!, { locale: writeLocale(query) });
+    return { status: 204 };
+  }
+
+  async deleteSingle(input: RouteInput): Promise<RouteResult> {
+    const doc = this.docs.singleDocument(input.ct);
+    if (!doc) return { status: 204 };
+    return this.delete({ ...input, documentId: doc.documentId });
+  }
+
+  /** A written version shaped with the request's `fields` and `populate`, read in the version's own status. */
+  private shapeWritten(read: RouteInput['read'], ct: ContentType, v: Version, query: Record<string, unknown>) {
+    const rq = { ...query, status: v.status === 'draft' && ct.draftAndPublish ? 'draft' : 'published' };
+    const { query: q, context } = parseReadQuery(read, ct, rq, 'write');
+    return shapeOne(context, ct, v, { ...q, filter: undefined })!;
+  }
+}
+
+export const ACTIONS: Record<string, string> = {
+  find: 'find', findOne: 'findOne', findSingle: 'find', create: 'create', update: 'update', upsertSingle: 'update',
+  delete: 'delete', deleteSingle: 'delete',
+};
+export type { RouteKind };

@@ -1,0 +1,173 @@
+import { invalidKey, validationError } from '../errors.js';
+import { parseDateTime } from '../documents/values.js';
+import { LOGICAL, OPERATORS, isOperator, type Scalar } from './operators.js';
+import type { Field, Scope } from './scope.js';
+
+export type Predicate = (row: unknown) => boolean;
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const TRUE = new Set(['true', 't', '1']);
+const FALSE = new Set(['false', 'f', '0']);
+
+/**
+ * Compiles a `filters` object once per request into a predicate over rows, so matching a row never walks
+ * the filter object again. Unknown keys and operators are errors, never a silent match-all.
+ */
+export function compileFilters(scope: Scope, filters: unknown): Predicate {
+  if (filters === undefined || filters === null || filters === '') return () => true;
+  if (!isObject(filters) && !Array.isArray(filters)) throw validationError('The filters parameter must be an object or an array');
+  return compileGroup(scope, filters, []);
+}
+
+function compileGroup(scope: Scope, node: unknown, path: string[]): Predicate {
+  if (Array.isArray(node)) {
+    const parts = node.filter((x) => !isEmpty(x)).map((x) => compileGroup(scope, x, path));
+    return (row) => parts.every((p) => p(row));
+  }
+  if (!isObject(node)) throw validationError(`Invalid filter at ${path.join('.') || 'filters'}: expected an object`);
+  const parts: Predicate[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (isEmpty(value) && key !== '$not') continue;
+    if (LOGICAL.has(key)) { parts.push(compileLogical(scope, key, value, path)); continue; }
+    if (key.startsWith('$')) throw invalidKey(key, { path: path.join('.') || null, source: 'query', param: 'filters' });
+    const field = scope.field(key, [...path, key], 'filters');
+    parts.push(compileField(field, value, [...path, key]));
+  }
+  return (row) => parts.every((p) => p(row));
+}
+
+function compileLogical(scope: Scope, op: string, value: unknown, path: string[]): Predicate {
+  const where = `filters${path.map((p) => `[${p}]`).join('')}[${op}]`;
+  if (op === '$not') {
+    const inner = compileGroup(scope, value, path);
+    return (row) => !inner(row);
+  }
+  if (!Array.isArray(value)) throw validationError(`Invalid ${where}: ${op} expects an array of filters`);
+  const parts = value.filter((x) => !isEmpty(x)).map((x) => compileGroup(scope, x, path));
+  if (op === '$or') return parts.length ? (row) => parts.some((p) => p(row)) : () => true;
+  return (row) => parts.every((p) => p(row));
+}
+
+function compileField(field: Field, value: unknown, path: string[]): Predicate {
+  if (field.kind === 'nested') {
+    // A bare value or a direct operator on a relation/media/component targets the related row's id.
+    if (!isObject(value) || Object.keys(value).every((k) => isOperator(k))) {
+      const idPred = compileScalar({ kind: 'scalar', type: field.idType, get: (r) => (r as { id?: unknown }).id ?? null }, value, path);
+      const nullOnly = isObject(value) && ('$null' in value || '$notNull' in value);
+      if (nullOnly) {
+        // `$null` on a relation: whether any related row exists.
+        const flag = castFlag((value as Record<string, unknown>).$null ?? (value as Record<string, unknown>).$notNull, path);
+        const wantNull = '$null' in (value as object) ? flag : !flag;
+        return (row) => (field.get(row).length === 0) === wantNull;
+      }
+      return (row) => field.get(row).some((r) => idPred(r));
+    }
+    const inner = compileGroup(field.scope, value, path);
+    return (row) => field.get(row).some((r) => inner(r));
+  }
+  return compileScalar(field, value, path);
+}
+
+function compileScalar(field: Extract<Field, { kind: 'scalar' }>, value: unknown, path: string[]): Predicate {
+  if (!isObject(value)) {
+    // Implicit operator: a bare value is $eq, a bare array is $in.
+    return compileOperator(field, Array.isArray(value) ? '$in' : '$eq', value, path);
+  }
+  const parts: Predicate[] = [];
+  for (const [op, operand] of Object.entries(value)) {
+    if (op === '$not') {
+      const inner = compileScalar(field, operand, path);
+      parts.push((row) => !inner(row));
+      continue;
+    }
+    if (op === '$and' || op === '$or') {
+      if (!Array.isArray(operand)) throw validationError(`Invalid filters[${path.join('][')}][${op}]: ${op} expects an array`);
+      const subs = operand.map((x) => compileScalar(field, x, path));
+      parts.push(op === '$or' ? (row) => subs.some((p) => p(row)) : (row) => subs.every((p) => p(row)));
+      continue;
+    }
+    if (!isOperator(op)) throw invalidKey(op, { path: path.join('.'), source: 'query', param: 'filters' });
+    parts.push(compileOperator(field, op, operand, path));
+  }
+  return (row) => parts.every((p) => p(row));
+}
+
+function compileOperator(field: Extract<Field, { kind: 'scalar' }>, op: string, operand: unknown, path: string[]): Predicate {
+  const def = OPERATORS[op];
+  const where = `filters[${path.join('][')}][${op}]`;
+  const get = field.get as (row: unknown) => Scalar;
+  if (def.operand === 'flag') {
+    const flag = castFlag(operand, path, op);
+    return (row) => def.test(get(row), flag);
+  }
+  if (def.operand === 'list' || def.operand === 'pair') {
+    if (isObject(operand)) throw validationError(`Invalid ${where}: expected an array of at most 100 values`);
+    const list = Array.isArray(operand) ? operand : [operand];
+    if (def.operand === 'list' && list.length === 0) throw validationError(`Invalid ${where}: expected at least one value`);
+    if (def.operand === 'pair' && list.length !== 2) throw validationError(`Invalid ${where}: expected exactly two values`);
+    const cast = list.map((v) => castOperand(field.type, v, where));
+    return (row) => def.test(get(row), cast);
+  }
+  if (Array.isArray(operand)) {
+    // A list given to a single-value operator means OR over its items.
+    const subs = operand.map((v) => compileOperator(field, op, v, path));
+    return (row) => subs.some((p) => p(row));
+  }
+  if (isObject(operand)) throw validationError(`Invalid ${where}: expected a value`);
+  if (def.text) {
+    if (operand === null) throw validationError(`Invalid ${where}: expected a text value`);
+    const text = def.caseInsensitive ? String(operand).toLowerCase() : String(operand);
+    return (row) => def.test(get(row), text);
+  }
+  const cast = operand === null ? null : castOperand(field.type, operand, where);
+  const final = def.caseInsensitive && typeof cast === 'string' ? cast.toLowerCase() : cast;
+  return (row) => def.test(get(row), final);
+}
+
+function castFlag(v: unknown, path: string[], op = '$null'): boolean {
+  if (v === true || v === false) return v;
+  const s = String(v).toLowerCase();
+  if (TRUE.has(s)) return true;
+  if (FALSE.has(s) || v === null) return false;
+  throw validationError(`Invalid filters[${path.join('][')}][${op}]: expected true or false`);
+}
+
+/** Casts a query-string operand to the attribute's kind, so comparison is by number, date or boolean. */
+export function castOperand(type: string, v: unknown, where: string): Scalar {
+  if (v === null) return null;
+  if (typeof v === 'object') throw validationError(`Invalid ${where}: expected a value`);
+  switch (type) {
+    case 'integer': case 'float': case 'decimal': case 'biginteger': case 'timestamp': {
+      if (type === 'timestamp' && typeof v === 'string' && !/^-?\d+(\.\d+)?$/.test(v)) {
+        const d = parseDateTime(v);
+        if (d) return d.getTime();
+      }
+      const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+      if (!Number.isFinite(n)) throw validationError(`Invalid ${where}: ${JSON.stringify(v)} is not a number`);
+      return n;
+    }
+    case 'boolean': {
+      if (typeof v === 'boolean') return v;
+      const s = String(v).toLowerCase();
+      if (TRUE.has(s)) return true;
+      if (FALSE.has(s)) return false;
+      throw validationError(`Invalid ${where}: ${JSON.stringify(v)} is not a boolean`);
+    }
+    case 'datetime': {
+      const d = parseDateTime(v);
+      if (!d) throw validationError(`Invalid ${where}: ${JSON.stringify(v)} is not a date`);
+      return d.toISOString();
+    }
+    case 'date': {
+      const m = /^\d{4}-\d{2}-\d{2}/.exec(String(v));
+      if (!m) throw validationError(`Invalid ${where}: ${JSON.stringify(v)} is not a date (yyyy-MM-dd)`);
+      return m[0];
+    }
+    default:
+      return String(v);
+  }
+}
+
+function isEmpty(v: unknown) {
+  return (isObject(v) && Object.keys(v).length === 0) || (Array.isArray(v) && v.length === 0);
+}

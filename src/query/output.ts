@@ -1,0 +1,142 @@
+import type { Version } from '../documents/model.js';
+import type { Attribute, ContentType } from '../schema/types.js';
+import { isScalar } from '../schema/types.js';
+import { NO_LOCALE } from '../documents/model.js';
+import { pickVersion } from '../documents/doc-index.js';
+import { type ReadContext, mediaFiles, relatedVersions, targetsByIds } from './context.js';
+import type { PopulateNode, PopulateTree } from './populate.js';
+
+export interface Selection { fields?: string[]; populate: PopulateTree }
+
+const visible = (a: Attribute) => !a.private && a.type !== 'password';
+const isZone = (a: Attribute | undefined) => a?.type === 'dynamiczone';
+
+/** Key order of a populated entry: relations/media/components in schema order, then localizations, then zones. */
+function populateOrder(tree: PopulateTree, attrs: Record<string, Attribute>): string[] {
+  const names = [...tree.keys()];
+  const rank = (n: string) => (n === 'localizations' ? 1 : isZone(attrs[n]) ? 2 : 0);
+  const schemaOrder = Object.keys(attrs);
+  return names.sort((a, b) => rank(a) - rank(b) || schemaOrder.indexOf(a) - schemaOrder.indexOf(b));
+}
+
+/** A document version in Strapi v5's flat response shape. */
+export function shapeDocument(ctx: ReadContext, ct: ContentType, v: Version, sel: Selection): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: v.id, documentId: v.documentId };
+  const want = sel.fields ? new Set(sel.fields) : undefined;
+  for (const [name, attr] of Object.entries(ct.attributes)) {
+    if (!isScalar(attr) || !visible(attr)) continue;
+    if (want && !want.has(name)) continue;
+    out[name] = v.data[name] ?? null;
+  }
+  if (!want || want.has('createdAt')) out.createdAt = v.createdAt;
+  if (!want || want.has('updatedAt')) out.updatedAt = v.updatedAt;
+  if (!want || want.has('publishedAt')) out.publishedAt = ctx.status === 'draft' && ct.draftAndPublish ? null : v.publishedAt;
+  if (ct.localized && (!want || want.has('locale'))) out.locale = v.locale;
+  for (const name of populateOrder(sel.populate, ct.attributes)) {
+    const node = sel.populate.get(name)!;
+    if (name === 'localizations') {
+      out.localizations = localizations(ctx, ct, v, node);
+      continue;
+    }
+    out[name] = populateAttribute(ctx, ct.attributes[name], v.data[name], node, { ct, version: v, name });
+  }
+  return out;
+}
+
+function localizations(ctx: ReadContext, ct: ContentType, v: Version, node: PopulateNode) {
+  const doc = ctx.index.get(ct.uid, v.documentId);
+  const rows: Version[] = [];
+  if (doc) for (const [code, slot] of doc.slots) {
+    if (code === (v.locale ?? NO_LOCALE)) continue;
+    const other = pickVersion(ct, slot, ctx.status);
+    if (other) rows.push(other);
+  }
+  rows.sort((a, b) => a.id - b.id);
+  return finishList(ctx, rows, node, (r) => shapeDocument(ctx, ct, r as Version, node));
+}
+
+function finishList(ctx: ReadContext, rows: unknown[], node: PopulateNode, shape: (r: unknown) => unknown) {
+  let list = node.filter ? rows.filter(node.filter) : rows;
+  if (node.sort) list = [...list].sort(node.sort);
+  if (node.count) return { count: list.length };
+  void ctx;
+  return list.map(shape);
+}
+
+interface Owner { ct?: ContentType; version?: Version; name: string }
+
+function populateAttribute(ctx: ReadContext, attr: Attribute, value: unknown, node: PopulateNode, owner: Owner): unknown {
+  switch (attr.type) {
+    case 'relation': {
+      const target = ctx.schemas.contentTypes.get(attr.target);
+      if (!target) return null;
+      const rows = owner.ct && owner.version
+        ? relatedVersions(ctx, owner.ct, owner.version, owner.name, attr)
+        : targetsByIds(ctx, target, value, null);
+      const many = ['oneToMany', 'manyToMany'].includes(attr.relation);
+      const result = finishList(ctx, rows, node, (r) => shapeDocument(ctx, target, r as Version, node));
+      if (many || node.count) return result;
+      return (result as unknown[])[0] ?? null;
+    }
+    case 'media': {
+      const files = mediaFiles(ctx, value);
+      const result = finishList(ctx, files, node, (f) => shapeFile(f as Record<string, unknown>, node.fields));
+      if (attr.multiple || node.count) return result;
+      return (result as unknown[])[0] ?? null;
+    }
+    case 'component': {
+      const comp = ctx.schemas.components.get(attr.component);
+      if (!comp) return null;
+      if (attr.repeatable) {
+        const items = Array.isArray(value) ? value : [];
+        return finishList(ctx, items, node, (i) => shapeComponent(ctx, comp.attributes, i as Record<string, unknown>, node));
+      }
+      return value ? shapeComponent(ctx, comp.attributes, value as Record<string, unknown>, node) : null;
+    }
+    case 'dynamiczone': {
+      const items = Array.isArray(value) ? (value as Array<Record<string, unknown>>) : [];
+      if (node.count) return { count: items.length };
+      const out: unknown[] = [];
+      for (const item of items) {
+        const uid = item.__component as string;
+        const comp = ctx.schemas.components.get(uid);
+        if (!comp) continue;
+        let sub: PopulateNode | undefined = { populate: new Map() };
+        if (node.on) sub = node.on.get(uid);
+        if (!sub) continue;
+        out.push({ ...shapeComponent(ctx, comp.attributes, item, sub), __component: uid });
+      }
+      return out;
+    }
+    default:
+      return value;
+  }
+}
+
+/** A component value: scalars in schema order (no id: Folio hands out none), nested values when populated. */
+function shapeComponent(ctx: ReadContext, attrs: Record<string, Attribute>, value: Record<string, unknown>, node: PopulateNode) {
+  const out: Record<string, unknown> = {};
+  const want = node.fields ? new Set(node.fields) : undefined;
+  for (const [name, attr] of Object.entries(attrs)) {
+    if (!isScalar(attr) || !visible(attr)) continue;
+    if (want && !want.has(name)) continue;
+    out[name] = value[name] ?? null;
+  }
+  for (const name of populateOrder(node.populate, attrs)) {
+    out[name] = populateAttribute(ctx, attrs[name], value[name], node.populate.get(name)!, { name });
+  }
+  return out;
+}
+
+const FILE_KEYS = [
+  'id', 'documentId', 'name', 'alternativeText', 'caption', 'focalPoint', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size',
+  'url', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt', 'publishedAt',
+];
+
+/** An upload file as populated inside an entry (Strapi's file object without `isUrlSigned`). */
+export function shapeFile(f: Record<string, unknown>, fields?: string[]) {
+  const out: Record<string, unknown> = {};
+  const want = fields ? new Set(['id', 'documentId', ...fields]) : undefined;
+  for (const k of FILE_KEYS) if (!want || want.has(k)) out[k] = f[k] ?? null;
+  return out;
+}

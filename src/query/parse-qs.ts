@@ -1,0 +1,46 @@
+import qs from 'qs';
+import { validationError } from '../errors.js';
+
+/** Hard bounds so a hostile query string is a 400, never a hang: Strapi's qs settings plus a size cap. */
+export const QUERY_LIMITS = { depth: 20, arrayLimit: 100, parameterLimit: 1000, maxLength: 64 * 1024 } as const;
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Parses a raw query string (without `?`) as Strapi does: qs bracket syntax, `strictNullHandling`
+ * (a key without `=` is null), arrays up to 100 items. Prototype keys are dropped by qs and refused here
+ * if they get through in any form.
+ */
+export function parseQueryString(raw: string): Record<string, unknown> {
+  if (raw.length > QUERY_LIMITS.maxLength) {
+    throw validationError(`The query string is too long (${raw.length} characters, at most ${QUERY_LIMITS.maxLength})`);
+  }
+  const count = raw === '' ? 0 : raw.split('&').length;
+  if (count > QUERY_LIMITS.parameterLimit) {
+    throw validationError(`Too many query parameters (${count}, at most ${QUERY_LIMITS.parameterLimit})`);
+  }
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = qs.parse(raw, {
+      depth: QUERY_LIMITS.depth,
+      arrayLimit: QUERY_LIMITS.arrayLimit,
+      parameterLimit: QUERY_LIMITS.parameterLimit,
+      strictNullHandling: true,
+      allowPrototypes: false,
+      plainObjects: true,
+    }) as Record<string, unknown>;
+  } catch (err) {
+    throw validationError(`Invalid query string: ${(err as Error).message}`);
+  }
+  assertNoForbiddenKeys(parsed, 0);
+  return parsed;
+}
+
+function assertNoForbiddenKeys(value: unknown, depth: number) {
+  if (!value || typeof value !== 'object') return;
+  if (depth > QUERY_LIMITS.depth + 2) throw validationError('The query string is nested too deeply');
+  for (const key of Object.keys(value)) {
+    if (FORBIDDEN_KEYS.has(key)) throw validationError(`Invalid key ${key}`, { key, path: null, source: 'query' });
+    assertNoForbiddenKeys((value as Record<string, unknown>)[key], depth + 1);
+  }
+}

@@ -1,0 +1,103 @@
+import { invalidKey } from '../errors.js';
+import type { Version } from '../documents/model.js';
+import type { Attribute, ContentType } from '../schema/types.js';
+import { isScalar } from '../schema/types.js';
+import { type ReadContext, FILE_FIELDS, mediaFiles, relatedVersions, targetsByIds } from './context.js';
+
+/**
+ * What a key inside `filters` or `sort` names, on a document, a component or a media file: a scalar
+ * with its kind (how operands are cast), or a nested scope reached through a relation, component or media.
+ */
+export type Field =
+  | { kind: 'scalar'; type: string; get: (row: unknown) => unknown }
+  | { kind: 'nested'; many: boolean; get: (row: unknown) => unknown[]; scope: Scope; idType: string };
+
+export interface Scope {
+  /** Resolves `key`, or throws 400 `Invalid key` with the attribute path and the query parameter name. */
+  field(key: string, path: string[], param: string): Field;
+}
+
+const SYSTEM_FIELDS: Record<string, string> = {
+  id: 'integer', documentId: 'string', createdAt: 'datetime', updatedAt: 'datetime', publishedAt: 'datetime',
+};
+
+const rowValue = (type: string, v: unknown) => {
+  if (v === undefined) return null;
+  if (v === null) return null;
+  if (type === 'biginteger' || type === 'timestamp') return Number(v);
+  if (type === 'json' || type === 'blocks') return JSON.stringify(v);
+  return v;
+};
+
+function attributeField(
+  ctx: ReadContext, name: string, attr: Attribute, path: string[], param: string,
+  read: (row: unknown) => unknown, owner: { ct?: ContentType },
+): Field {
+  if (attr.private || attr.type === 'password') throw invalidKey(name, { path: path.join('.'), source: 'query', param });
+  if (isScalar(attr)) return { kind: 'scalar', type: attr.type, get: (row) => rowValue(attr.type, read(row)) };
+  switch (attr.type) {
+    case 'relation': {
+      if (attr.relation.startsWith('morph')) throw invalidKey(name, { path: path.join('.'), source: 'query', param });
+      const target = ctx.schemas.contentTypes.get(attr.target);
+      if (!target || !ctx.canFind(target.uid)) throw invalidKey(name, { path: path.join('.'), source: 'query', param });
+      const many = ['oneToMany', 'manyToMany'].includes(attr.relation);
+      const ct = owner.ct;
+      return {
+        kind: 'nested', many, idType: 'integer',
+        // Relations inside components are plain target lists; resolved the same way as owning relations.
+        get: (row) => (ct ? relatedVersions(ctx, ct, row as Version, name, attr) : targetsByIds(ctx, target, read(row), null)),
+        scope: documentScope(ctx, target),
+      };
+    }
+    case 'media':
+      return { kind: 'nested', many: attr.multiple === true, idType: 'integer', get: (row) => mediaFiles(ctx, read(row)), scope: mediaScope() };
+    case 'component': {
+      const comp = ctx.schemas.components.get(attr.component);
+      if (!comp) throw invalidKey(name, { path: path.join('.'), source: 'query', param });
+      return {
+        kind: 'nested', many: attr.repeatable === true, idType: 'integer',
+        get: (row) => { const v = read(row); return Array.isArray(v) ? v : v ? [v] : []; },
+        scope: componentScope(ctx, comp.attributes),
+      };
+    }
+    case 'dynamiczone':
+      throw invalidKey(name, { path: path.join('.'), source: 'query', param });
+  }
+  throw invalidKey(name, { path: path.join('.'), source: 'query', param });
+}
+
+export function documentScope(ctx: ReadContext, ct: ContentType): Scope {
+  return {
+    field(key, path, param) {
+      if (Object.prototype.hasOwnProperty.call(SYSTEM_FIELDS, key)) {
+        const type = SYSTEM_FIELDS[key];
+        return { kind: 'scalar', type, get: (row) => (row as Record<string, unknown>)[key] ?? null };
+      }
+      if (key === 'locale' && ct.localized) return { kind: 'scalar', type: 'string', get: (row) => (row as Version).locale };
+      const attr = Object.prototype.hasOwnProperty.call(ct.attributes, key) ? ct.attributes[key] : undefined;
+      if (!attr) throw invalidKey(key, { path: path.length > 1 ? path.join('.') : null, source: 'query', param });
+      return attributeField(ctx, key, attr, path, param, (row) => (row as Version).data[key], { ct });
+    },
+  };
+}
+
+export function componentScope(ctx: ReadContext, attributes: Record<string, Attribute>): Scope {
+  return {
+    field(key, path, param) {
+      if (key === 'id') return { kind: 'scalar', type: 'integer', get: () => null };
+      const attr = Object.prototype.hasOwnProperty.call(attributes, key) ? attributes[key] : undefined;
+      if (!attr) throw invalidKey(key, { path: path.join('.'), source: 'query', param });
+      return attributeField(ctx, key, attr, path, param, (row) => (row as Record<string, unknown>)[key], {});
+    },
+  };
+}
+
+export function mediaScope(): Scope {
+  return {
+    field(key, path, param) {
+      if (!FILE_FIELDS.includes(key)) throw invalidKey(key, { path: path.join('.'), source: 'query', param });
+      const type = ['id', 'width', 'height', 'size'].includes(key) ? 'float' : key.endsWith('At') ? 'datetime' : 'string';
+      return { kind: 'scalar', type, get: (row) => (row as Record<string, unknown>)[key] ?? null };
+    },
+  };
+}

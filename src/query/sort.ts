@@ -1,0 +1,93 @@
+import { invalidKey, validationError } from '../errors.js';
+import type { Scope } from './scope.js';
+
+export interface SortKey { path: string[]; desc: boolean }
+type Getter = (row: unknown) => unknown;
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Reads every `sort` form Strapi takes: `a`, `a:desc`, `a,b:desc`, arrays, dotted paths and objects. */
+export function parseSort(raw: unknown): SortKey[] {
+  const keys: SortKey[] = [];
+  const fromString = (s: string) => {
+    for (const part of s.split(',')) {
+      const t = part.trim();
+      if (!t) continue;
+      const [field, order, ...rest] = t.split(':');
+      if (rest.length || (order !== undefined && !/^(asc|desc)$/i.test(order))) {
+        throw validationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
+      }
+      keys.push({ path: field.split('.'), desc: order?.toLowerCase() === 'desc' });
+    }
+  };
+  const fromObject = (o: Record<string, unknown>, prefix: string[]) => {
+    for (const [k, v] of Object.entries(o)) {
+      if (isObject(v)) fromObject(v, [...prefix, k]);
+      else if (typeof v === 'string') {
+        if (!/^(asc|desc)$/i.test(v)) throw validationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
+        keys.push({ path: [...prefix, k], desc: v.toLowerCase() === 'desc' });
+      } else throw validationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
+    }
+  };
+  const visit = (v: unknown) => {
+    if (v === undefined || v === null || v === '') return;
+    if (typeof v === 'string') fromString(v);
+    else if (Array.isArray(v)) v.forEach(visit);
+    else if (isObject(v)) fromObject(v, []);
+    else throw validationError('Invalid sort parameter');
+  };
+  visit(raw);
+  return keys;
+}
+
+/**
+ * Builds a comparator from sort keys over a scope. Nulls come first ascending and last descending;
+ * text compares by code unit; ties keep the incoming (id) order because Array.prototype.sort is stable.
+ */
+export function compileSort(scope: Scope, keys: SortKey[], param = 'sort'): ((a: unknown, b: unknown) => number) | undefined {
+  if (!keys.length) return undefined;
+  const getters: Array<{ get: Getter; desc: boolean }> = keys.map(({ path, desc }) => ({ get: resolvePath(scope, path, param), desc }));
+  return (a, b) => {
+    for (const { get, desc } of getters) {
+      const c = compareValues(get(a), get(b));
+      if (c !== 0) return desc ? -c : c;
+    }
+    return 0;
+  };
+}
+
+function resolvePath(scope: Scope, path: string[], param: string): Getter {
+  let s = scope;
+  const steps: Array<(row: unknown) => unknown> = [];
+  for (let i = 0; i < path.length; i++) {
+    const f = s.field(path[i], path.slice(0, i + 1), param);
+    if (f.kind === 'scalar') {
+      if (i !== path.length - 1) throw invalidKey(path[i + 1], { path: path.join('.'), source: 'query', param });
+      steps.push(f.get);
+      break;
+    }
+    if (i === path.length - 1) throw invalidKey(path[i], { path: path.join('.'), source: 'query', param });
+    // Sorting through a relation or component uses its first related row.
+    steps.push((row) => f.get(row)[0]);
+    s = f.scope;
+  }
+  return (row) => {
+    let v: unknown = row;
+    for (const step of steps) {
+      if (v === undefined || v === null) return null;
+      v = step(v);
+    }
+    return v ?? null;
+  };
+}
+
+export function compareValues(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  const x = typeof a === 'string' ? a : JSON.stringify(a);
+  const y = typeof b === 'string' ? b : JSON.stringify(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}

@@ -1,0 +1,65 @@
+import { open, rename, unlink, mkdir, readdir } from 'node:fs/promises';
+import { dirname, join, basename } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export const TEMP_MARK = '.folio-tmp-';
+
+/**
+ * Writes `text` to `file` so that a reader (or a crash) only ever sees the old or the new content:
+ * write a sibling temp file, fsync it, rename it over the target, then fsync the folder.
+ */
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  const dir = dirname(file);
+  await mkdir(dir, { recursive: true });
+  const tmp = join(dir, `${TEMP_MARK}${basename(file)}.${randomBytes(6).toString('hex')}`);
+  const handle = await open(tmp, 'w', 0o644);
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  await handle.close();
+  try {
+    await rename(tmp, file);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  await syncDir(dir);
+}
+
+async function syncDir(dir: string) {
+  // Makes the rename durable; some platforms cannot open folders, which is not worth failing a write over.
+  try {
+    const h = await open(dir, 'r');
+    try { await h.sync(); } finally { await h.close(); }
+  } catch { /* best effort */ }
+}
+
+/** Removes temp files a killed writer left behind in `dir`. Returns how many were removed. */
+export async function removeStrayTemps(dir: string): Promise<number> {
+  let names: string[];
+  try { names = await readdir(dir); } catch { return 0; }
+  let n = 0;
+  for (const name of names) {
+    if (name.startsWith(TEMP_MARK)) { await unlink(join(dir, name)).catch(() => undefined); n++; }
+  }
+  return n;
+}
+
+/** Serialises async work per key: writes to one document run one after another, others in parallel. */
+export class KeyedLock {
+  private tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.tails.get(key) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    const tail = next.catch(() => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => { if (this.tails.get(key) === tail) this.tails.delete(key); });
+    return next;
+  }
+}

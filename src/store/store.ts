@@ -1,0 +1,88 @@
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic, removeStrayTemps, TEMP_MARK } from './atomic.js';
+import { serialize } from './serialize.js';
+
+/** One document file as read from disk, before the document layer interprets it. */
+export interface RawDocument {
+  documentId: string;
+  file: string;
+  body: Record<string, unknown>;
+}
+
+export interface LoadProblem { file: string; message: string }
+
+/**
+ * Where documents live. The file store is the implementation; the interface keeps the door open for
+ * another backend, and the document layer never touches paths itself.
+ */
+export interface Store {
+  /** Every document of a collection (by plural name), read once at start. */
+  loadCollection(pluralName: string): { documents: RawDocument[]; problems: LoadProblem[] };
+  write(pluralName: string, documentId: string, body: Record<string, unknown>): Promise<void>;
+  remove(pluralName: string, documentId: string): Promise<void>;
+  fileOf(pluralName: string, documentId: string): string;
+  /** Removes temp files left by writers that were killed mid-write. */
+  cleanup(pluralNames: string[]): Promise<number>;
+}
+
+/** documentIds become file names, so only plain lowercase alphanumerics are ever accepted. */
+export const SAFE_ID = /^[a-z0-9]{1,64}$/;
+
+export class FileStore implements Store {
+  constructor(readonly contentDir: string) {}
+
+  private dir(pluralName: string) {
+    return join(this.contentDir, 'documents', pluralName);
+  }
+
+  fileOf(pluralName: string, documentId: string) {
+    if (!SAFE_ID.test(documentId)) throw new Error(`Unsafe documentId ${JSON.stringify(documentId)}`);
+    return join(this.dir(pluralName), `${documentId}.json`);
+  }
+
+  loadCollection(pluralName: string) {
+    const dir = this.dir(pluralName);
+    const documents: RawDocument[] = [];
+    const problems: LoadProblem[] = [];
+    if (!existsSync(dir)) return { documents, problems };
+    for (const name of readdirSync(dir).sort()) {
+      if (!name.endsWith('.json') || name.startsWith(TEMP_MARK)) continue;
+      const file = join(dir, name);
+      const documentId = name.slice(0, -5);
+      if (!SAFE_ID.test(documentId)) {
+        problems.push({ file, message: 'the file name must be a documentId (lowercase letters and digits)' });
+        continue;
+      }
+      try {
+        const body = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+        if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('a document file must hold a JSON object');
+        const b = body as Record<string, unknown>;
+        if (b.documentId !== undefined && b.documentId !== documentId) {
+          throw new Error(`"documentId" ${JSON.stringify(b.documentId)} does not match the file name`);
+        }
+        documents.push({ documentId, file, body: b });
+      } catch (err) {
+        problems.push({ file, message: (err as Error).message });
+      }
+    }
+    return { documents, problems };
+  }
+
+  async write(pluralName: string, documentId: string, body: Record<string, unknown>) {
+    await writeFileAtomic(this.fileOf(pluralName, documentId), serialize(body));
+  }
+
+  async remove(pluralName: string, documentId: string) {
+    await unlink(this.fileOf(pluralName, documentId)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
+  }
+
+  async cleanup(pluralNames: string[]) {
+    let n = 0;
+    for (const p of pluralNames) n += await removeStrayTemps(this.dir(p));
+    return n;
+  }
+}

@@ -1,0 +1,61 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { openProject, type Project } from '../../src/project.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
+import type { AppOptions } from '../../src/http/app.js';
+
+export const REPO = resolve(import.meta.dirname, '..', '..');
+export const SHARED = resolve(REPO, '..', 'shared');
+export const FIXTURES = join(SHARED, 'fixtures', 'blog');
+export const BIN = join(REPO, 'bin', 'folio');
+
+export const FIXTURE_CONFIG = {
+  locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }],
+  defaultLocale: 'en',
+};
+
+/**
+ * A fresh project in a temp folder: the blog fixture schemas, `folio.json` with en/fr, and no documents
+ * (or the example documents of this repo's content/ with `withExampleDocuments`).
+ */
+export function makeProject(opts: { config?: Record<string, unknown>; withExampleDocuments?: boolean } = {}): { dir: string; contentDir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-test-'));
+  const contentDir = join(dir, 'content');
+  mkdirSync(contentDir, { recursive: true });
+  cpSync(join(FIXTURES, 'types'), join(contentDir, 'types'), { recursive: true });
+  cpSync(join(FIXTURES, 'components'), join(contentDir, 'components'), { recursive: true });
+  if (opts.withExampleDocuments) cpSync(join(REPO, 'content', 'documents'), join(contentDir, 'documents'), { recursive: true });
+  writeFileSync(join(contentDir, 'folio.json'), `${JSON.stringify({ ...FIXTURE_CONFIG, ...opts.config }, null, 2)}\n`);
+  return { dir, contentDir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface TestServer extends RunningServer {
+  project: Project;
+  dir: string;
+  contentDir: string;
+  /** fetch relative to the server, JSON-decoding the answer when it is JSON. */
+  api(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  stop(): Promise<void>;
+}
+
+/** Starts a real HTTP server on an ephemeral port over a fresh temp project. */
+export async function startTestServer(opts: { config?: Record<string, unknown>; withExampleDocuments?: boolean; app?: AppOptions; dir?: string } = {}): Promise<TestServer> {
+  const made = opts.dir ? { dir: opts.dir, contentDir: join(opts.dir, 'content'), cleanup() {} } : makeProject(opts);
+  const project = await openProject(made.dir);
+  const running = await startServer(project, { log: () => undefined, ...opts.app });
+  const api: TestServer['api'] = async (path, init = {}) => {
+    const headers: Record<string, string> = { ...init.headers };
+    let body: string | undefined = init.rawBody;
+    if (init.body !== undefined) { body = JSON.stringify(init.body); headers['content-type'] ??= 'application/json'; }
+    const res = await fetch(`${running.url}${path}`, { method: init.method ?? 'GET', headers, body });
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+  return {
+    ...running, project, dir: made.dir, contentDir: made.contentDir, api,
+    async stop() { await running.close(); made.cleanup(); },
+  };
+}
