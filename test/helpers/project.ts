@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { openProject, type Project } from '../../src/project.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import type { AppOptions } from '../../src/http/app.js';
+import { serverOptions } from '../../src/http/compose.js';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 export const SHARED = resolve(REPO, '..', 'shared');
@@ -43,7 +44,7 @@ export interface TestServer extends RunningServer {
 export async function startTestServer(opts: { config?: Record<string, unknown>; withExampleDocuments?: boolean; app?: AppOptions; dir?: string } = {}): Promise<TestServer> {
   const made = opts.dir ? { dir: opts.dir, contentDir: join(opts.dir, 'content'), cleanup() {} } : makeProject(opts);
   const project = await openProject(made.dir);
-  const running = await startServer(project, { log: () => undefined, ...opts.app });
+  const running = await startServer(project, { log: () => undefined, ...(await serverOptions(project)), ...opts.app });
   const api: TestServer['api'] = async (path, init = {}) => {
     const headers: Record<string, string> = { ...init.headers };
     let body: string | undefined = init.rawBody;

@@ -19,10 +19,10 @@ Examples:
       const port = opts.port !== undefined ? Number(opts.port) : project.config.server.port;
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a number from 0 to 65535`);
       const host = opts.host ?? project.config.server.host;
-      const [{ listen }, { toNodeListener }, { createFolioApp }] = await Promise.all([
-        import('listhen'), import('h3'), import('../../http/app.js'),
+      const [{ listen }, { toNodeListener }, { createFolioApp }, { serverOptions }] = await Promise.all([
+        import('listhen'), import('h3'), import('../../http/app.js'), import('../../http/compose.js'),
       ]);
-      const app = createFolioApp(project);
+      const app = createFolioApp(project, await serverOptions(project));
       const listener = await listen(toNodeListener(app), {
         port, hostname: host, showURL: false, qr: false, public: host !== 'localhost' && host !== '127.0.0.1',
       } as Parameters<typeof listen>[1]);
