@@ -254,6 +254,64 @@ export class DocumentService {
     });
   }
 
+  // ---------------------------------------------------------------- media links
+
+  /**
+   * Appends a media file to a media field of the version with numeric `id` (the upload plugin's
+   * `ref` / `refId` / `field`); a single media field is replaced. Returns false when there is no such version.
+   */
+  async linkMedia(ctName: string, versionId: number, field: string, fileDocumentId: string): Promise<boolean> {
+    const ct = this.contentType(ctName);
+    const attr = ct.attributes[field];
+    if (!attr || attr.type !== 'media') throw validationError(`${field} is not a media field of ${ct.uid}`);
+    const found = this.index.byId(ct.uid, versionId);
+    if (!found) return false;
+    return this.lock.run(`${ct.uid}/${found.documentId}`, async () => {
+      const current = this.index.get(ct.uid, found.documentId);
+      if (!current) return false;
+      const doc = cloneDocument(current);
+      const v = versions(doc).find((x) => x.id === versionId);
+      if (!v) return false;
+      v.data[field] = attr.multiple ? [...toList(v.data[field]), fileDocumentId] : fileDocumentId;
+      await this.commit(ct, doc, new Map());
+      return true;
+    });
+  }
+
+  /** Removes a deleted media file from every media field (also inside components and zones) that used it. */
+  async detachMedia(fileDocumentId: string): Promise<number> {
+    let changed = 0;
+    const strip = (attrs: Record<string, Attribute>, data: Record<string, unknown>): boolean => {
+      let hit = false;
+      for (const [name, attr] of Object.entries(attrs)) {
+        const value = data[name];
+        if (attr.type === 'media') {
+          if (value === fileDocumentId) { data[name] = null; hit = true; }
+          else if (Array.isArray(value) && value.includes(fileDocumentId)) { data[name] = value.filter((x) => x !== fileDocumentId); hit = true; }
+        } else if (attr.type === 'component' || attr.type === 'dynamiczone') {
+          const items = Array.isArray(value) ? value : value ? [value] : [];
+          for (const item of items as Array<Record<string, unknown>>) {
+            const uid = attr.type === 'component' ? attr.component : (item.__component as string);
+            const comp = this.schemas.components.get(uid);
+            if (comp && strip(comp.attributes, item)) hit = true;
+          }
+        }
+      }
+      return hit;
+    };
+    for (const ct of this.schemas.contentTypes.values()) {
+      for (const current of [...this.index.documents(ct.uid)]) {
+        const doc = cloneDocument(current);
+        let hit = false;
+        for (const v of versions(doc)) if (strip(ct.attributes, v.data)) hit = true;
+        if (!hit) continue;
+        await this.lock.run(`${ct.uid}/${doc.documentId}`, () => this.commit(ct, doc, new Map()));
+        changed++;
+      }
+    }
+    return changed;
+  }
+
   // ---------------------------------------------------------------- internals
 
   private writeLocale(ct: ContentType, locale: string | undefined): string | null {
