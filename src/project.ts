@@ -4,7 +4,8 @@ import { loadConfig, type FolioConfig } from './config.js';
 import { loadSchemas, type SchemaRegistry } from './schema/registry.js';
 import { FileStore } from './store/store.js';
 import { DocumentService, type LoadReport } from './documents/service.js';
-import { NoMedia, type MediaLibrary } from './documents/media.js';
+import type { MediaLibrary } from './documents/media.js';
+import { LocalMediaLibrary } from './upload/library.js';
 
 /** A Folio project on disk: the folder that holds `content/`, loaded into schemas, config and documents. */
 export interface Project {
@@ -33,8 +34,10 @@ export async function openProject(dir: string, opts: { media?: MediaLibrary } = 
   const schemas = loadSchemas(contentDir);
   const store = new FileStore(contentDir);
   await store.cleanup([...schemas.contentTypes.values()].map((ct) => ct.pluralName));
-  const documents = new DocumentService(schemas, config, store, opts.media ?? new NoMedia());
+  const media = opts.media ?? await LocalMediaLibrary.open(contentDir);
+  const documents = new DocumentService(schemas, config, store, media);
   const report = documents.load();
+  if (media instanceof LocalMediaLibrary) report.problems.push(...media.problems);
   report.problems.unshift(...schemas.problems.map((p) => ({
     file: join(contentDir, p.file),
     message: p.attribute ? `attribute "${p.attribute}": ${p.message}` : p.message,

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { CliError, red } from './output.js';
 import type { GlobalOptions } from './context.js';
 import { registerDocs } from './commands/docs.js';
+import { registerMedia } from './commands/media.js';
 import { registerServe } from './commands/serve.js';
 import { registerTypes } from './commands/types.js';
 
@@ -24,6 +25,7 @@ Examples:
   registerServe(program, globals);
   registerTypes(program, globals);
   registerDocs(program, globals);
+  registerMedia(program, globals);
   try {
     await program.parseAsync(argv);
   } catch (err) {

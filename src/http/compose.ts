@@ -1,6 +1,7 @@
 import type { Project } from '../project.js';
 import { defaultModules, type AppOptions } from './app.js';
 import { OpenAccess } from './access.js';
+import { uploadModule } from '../upload/http.js';
 
 /**
  * The one place that assembles a server for a project: its access policy and route modules.
@@ -10,6 +11,6 @@ export async function serverOptions(project: Project): Promise<AppOptions> {
   void project;
   return {
     access: new OpenAccess(),
-    modules: [...defaultModules()],
+    modules: [...defaultModules(), uploadModule],
   };
 }

@@ -1,0 +1,329 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { FolioError, invalidKey, notFound, paginationError, validationError } from '../errors.js';
+import type { HttpModule, ModuleRequest } from '../http/app.js';
+import { methodNotAllowed, sendEmpty, sendJson } from '../http/respond.js';
+import { compileFilters } from '../query/filters.js';
+import { parseQueryString } from '../query/parse-qs.js';
+import { mediaScope } from '../query/scope.js';
+import { compareValues, compileSort, parseSort } from '../query/sort.js';
+import { FILE_OBJECT_KEYS, type FileRecord, type LocalMediaLibrary } from './library.js';
+import { contentTypeHeader } from './mime.js';
+import { isMultipart, parseMultipart, type MultipartBody } from './multipart.js';
+import { UploadService, localLibrary, parseFileInfo, type FileInfo, type LinkTarget } from './service.js';
+import { removeTemps } from './spool.js';
+
+const ACTION = 'plugin::upload.content-api.';
+const forbidden = () => new FolioError(403, 'ForbiddenError', 'Forbidden', {});
+const fileNotFound = () => notFound('file.notFound');
+
+const FIND_PARAMS = new Set(['filters', 'sort', 'fields', 'populate', 'pagination', 'start', 'limit', '_q']);
+const PAGE_PARAMS = new Set([...FIND_PARAMS, 'page', 'pageSize']);
+const UPLOAD_PARAMS = new Set(['id']);
+
+/**
+ * The upload plugin's routes, with Strapi's shapes (unwrapped except `/files/page`) and permissions:
+ * `POST /api/upload` (upload, upload-and-link, `?id=` update or replace), `GET /api/upload/files[/page|/:id]`,
+ * `DELETE /api/upload/files/:id`; and the stored files themselves at `GET /uploads/<name>`.
+ */
+export const uploadModule: HttpModule = {
+  async handle(req) {
+    const lib = localLibrary(req.project);
+    if (!lib) return undefined;
+    if (req.path.startsWith('/uploads/')) return serveStoredFile(req, lib);
+    const lower = req.path.toLowerCase();
+    if (lower !== '/api/upload' && !lower.startsWith('/api/upload/')) return undefined;
+    const service = new UploadService(lib, req.project.documents);
+    if (lower === '/api/upload') {
+      if (req.method !== 'POST') return methodNotAllowed(req.event, ['POST']);
+      return postUpload(req, service);
+    }
+    const m = /^\/api\/upload\/files(?:\/([^/]+))?$/.exec(lower);
+    if (!m) throw notFound();
+    if (m[1] === undefined) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(req.event, ['HEAD', 'GET']);
+      return findFiles(req, lib);
+    }
+    if (m[1] === 'page') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(req.event, ['HEAD', 'GET']);
+      return findPage(req, lib);
+    }
+    if (req.method === 'GET' || req.method === 'HEAD') return findOne(req, lib, m[1]);
+    if (req.method === 'DELETE') return destroy(req, service, m[1]);
+    return methodNotAllowed(req.event, ['HEAD', 'GET', 'DELETE']);
+  },
+};
+
+async function allow(req: ModuleRequest, action: string) {
+  if (!req.access.can(await req.principal(), `${ACTION}${action}`)) throw forbidden();
+}
+
+function query(req: ModuleRequest, allowed: Set<string>): Record<string, unknown> {
+  const q = parseQueryString(req.rawQuery);
+  if (req.project.config.rest.strictParams) {
+    for (const key of Object.keys(q)) {
+      if (!allowed.has(key)) throw validationError(`Invalid key ${key}`, { key, path: null, source: 'query', param: key });
+    }
+  }
+  return q;
+}
+
+/** A file object as the upload routes answer it: the selected keys, then `isUrlSigned: false`. */
+function fileObject(record: FileRecord, fields?: string[]): Record<string, unknown> {
+  const want = fields ? new Set(['id', 'documentId', ...fields]) : undefined;
+  const out: Record<string, unknown> = {};
+  for (const k of FILE_OBJECT_KEYS) if (!want || want.has(k)) out[k] = record[k] ?? null;
+  out.isUrlSigned = false;
+  return out;
+}
+
+function parseFileFields(raw: unknown): string[] | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  let list: string[];
+  if (typeof raw === 'string') list = raw.split(',');
+  else if (Array.isArray(raw) && raw.every((x) => typeof x === 'string')) list = (raw as string[]).flatMap((s) => s.split(','));
+  else throw validationError('Invalid fields parameter. Expected a string or an array of strings');
+  list = list.map((s) => s.trim()).filter(Boolean);
+  if (list.includes('*')) return undefined;
+  for (const f of list) {
+    if (!(FILE_OBJECT_KEYS as readonly string[]).includes(f)) throw invalidKey(f, { path: null, source: 'query', param: 'fields' });
+  }
+  return list;
+}
+
+/** Files have nothing Folio populates (`related` and `folder` are not kept): any populate key is a 400. */
+function checkPopulate(raw: unknown) {
+  if (raw === undefined || raw === null || raw === '' || raw === 'false' || raw === false) return;
+  let key: string | undefined;
+  if (typeof raw === 'string') key = raw.split(',')[0].trim();
+  else if (Array.isArray(raw)) key = String(raw[0]);
+  else if (typeof raw === 'object') key = Object.keys(raw as object)[0];
+  if (key) throw invalidKey(key, { path: null, source: 'query', param: 'populate' });
+}
+
+/** Filters, `_q` and sort over the library (by id when no sort is given). */
+function select(lib: LocalMediaLibrary, q: Record<string, unknown>): FileRecord[] {
+  const scope = mediaScope();
+  const filter = compileFilters(scope, q.filters);
+  const sort = compileSort(scope, parseSort(q.sort));
+  parseFileFields(q.fields);
+  checkPopulate(q.populate);
+  let rows = lib.list().filter((r) => filter(r));
+  if (q._q !== undefined && q._q !== '') {
+    const needle = String(q._q).toLowerCase();
+    rows = rows.filter((r) => [r.name, r.alternativeText, r.caption].some((v) => typeof v === 'string' && v.toLowerCase().includes(needle)));
+  }
+  if (sort) rows = [...rows].sort((a, b) => sort(a, b) || compareValues(a.id, b.id));
+  return rows;
+}
+
+const toInt = (v: unknown) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : typeof v === 'number' && Number.isInteger(v) ? v : NaN);
+
+async function findFiles(req: ModuleRequest, lib: LocalMediaLibrary) {
+  await allow(req, 'find');
+  const q = query(req, FIND_PARAMS);
+  let rows = select(lib, q);
+  const fields = parseFileFields(q.fields);
+  // As Strapi: `pagination[...]` is ignored on this route; root `start` / `limit` apply (limit -1: all).
+  if (q.start !== undefined || q.limit !== undefined) {
+    const start = q.start === undefined ? 0 : toInt(q.start);
+    if (!Number.isInteger(start) || start < 0) throw paginationError(`Invalid start parameter. Expected an integer >= 0, received: ${String(q.start)}`);
+    const limit = q.limit === undefined ? -1 : toInt(q.limit);
+    if (!Number.isInteger(limit) || limit < -1) throw paginationError(`Invalid limit parameter. Expected a positive integer or -1, received: ${String(q.limit)}`);
+    rows = rows.slice(start, limit === -1 ? undefined : start + limit);
+  }
+  return sendJson(req.event, 200, rows.map((r) => fileObject(r, fields)));
+}
+
+async function findPage(req: ModuleRequest, lib: LocalMediaLibrary) {
+  await allow(req, 'findPage');
+  const q = query(req, PAGE_PARAMS);
+  const rows = select(lib, q);
+  const fields = parseFileFields(q.fields);
+  const p = (q.pagination && typeof q.pagination === 'object' ? q.pagination : {}) as Record<string, unknown>;
+  const rawPage = q.page ?? p.page;
+  const rawSize = q.pageSize ?? p.pageSize;
+  const page = rawPage === undefined ? 1 : toInt(rawPage);
+  if (!Number.isInteger(page) || page < 1) throw paginationError('Invalid page parameter. Expected an integer > 0');
+  const pageSize = rawSize === undefined ? 10 : toInt(rawSize);
+  if (!Number.isInteger(pageSize) || pageSize < 1) throw paginationError('Invalid pageSize parameter. Expected an integer > 0');
+  const total = rows.length;
+  const data = rows.slice((page - 1) * pageSize, page * pageSize).map((r) => fileObject(r, fields));
+  return sendJson(req.event, 200, { data, meta: { pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total } } });
+}
+
+/** Upload routes address files by numeric id only (a documentId is a 404, as in Strapi). */
+function recordOf(lib: LocalMediaLibrary, segment: string): FileRecord {
+  if (!/^\d+$/.test(segment)) throw fileNotFound();
+  const record = lib.byId(Number(segment));
+  if (!record) throw fileNotFound();
+  return record;
+}
+
+async function findOne(req: ModuleRequest, lib: LocalMediaLibrary, segment: string) {
+  await allow(req, 'findOne');
+  const q = query(req, FIND_PARAMS);
+  const fields = parseFileFields(q.fields);
+  checkPopulate(q.populate);
+  return sendJson(req.event, 200, fileObject(recordOf(lib, segment), fields));
+}
+
+async function destroy(req: ModuleRequest, service: UploadService, segment: string) {
+  await allow(req, 'destroy');
+  query(req, FIND_PARAMS);
+  const record = recordOf(service.library, segment);
+  const removed = await service.remove(record.id);
+  if (!removed) throw fileNotFound();
+  return sendJson(req.event, 200, fileObject(removed.record));
+}
+
+async function postUpload(req: ModuleRequest, service: UploadService) {
+  await allow(req, 'upload');
+  const q = query(req, UPLOAD_PARAMS);
+  let id: number | undefined;
+  if (q.id !== undefined) {
+    if (typeof q.id !== 'string' || q.id === '') throw validationError('File id is required and must be a single value');
+    id = /^\d+$/.test(q.id) ? Number(q.id) : -1;
+  }
+  const nodeReq = req.event.node.req;
+  if (!isMultipart(nodeReq)) {
+    // A JSON body carries no files: it can only update a file's info (`?id=`), as in Strapi.
+    if (id === undefined) throw validationError('Files are empty');
+    const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
+    return sendJson(req.event, 200, fileObject(await service.updateInfo(id, parseFileInfo(body.fileInfo, 'fileInfo'))));
+  }
+  let parsed: MultipartBody;
+  try {
+    parsed = await parseMultipart(nodeReq, service.library.uploadsDir, service.library.config);
+  } catch (err) {
+    if (!nodeReq.complete) {
+      // The rest of the body will not be read: close the connection after the answer.
+      req.event.node.res.setHeader('connection', 'close');
+      nodeReq.resume();
+    }
+    throw err;
+  }
+  const { fields, files } = parsed;
+  try {
+    const infoValues = fields.get('fileInfo') ?? [];
+    if (id !== undefined) {
+      if (files.length > 1) throw validationError('Cannot replace a file with multiple ones');
+      const info = parseFileInfo(infoValues[0], 'fileInfo');
+      const result = files.length ? await service.replace(id, files[0], info) : await service.updateInfo(id, info);
+      return sendJson(req.event, 200, fileObject(result));
+    }
+    if (!files.length) throw validationError('Files are empty');
+    const infos: FileInfo[] = files.length > 1
+      ? files.map((_, i) => parseFileInfo(infoValues[i], `fileInfo[${i}]`))
+      : [parseFileInfo(infoValues[0], 'fileInfo')];
+    const link = await linkOf(req, service, fields);
+    const stored = await service.upload(files, infos, link);
+    return sendJson(req.event, 201, stored.map((r) => fileObject(r)));
+  } finally {
+    await removeTemps(files.map((f) => f.tmpPath));
+  }
+}
+
+/** `ref` + `refId` + `field`: all three or none. Linking changes the entry, so it also needs `update` on its type. */
+async function linkOf(req: ModuleRequest, service: UploadService, fields: Map<string, string[]>): Promise<LinkTarget | undefined> {
+  const ref = fields.get('ref')?.[0];
+  const refId = fields.get('refId')?.[0];
+  const field = fields.get('field')?.[0];
+  if (ref === undefined && refId === undefined && field === undefined) return undefined;
+  if (!ref || !refId || !field) throw validationError('ref, refId and field go together: give all three to attach the files to an entry');
+  const link = service.linkTarget(ref, refId, field);
+  if (!req.access.can(await req.principal(), `${link.ct.uid}.update`)) throw forbidden();
+  return link;
+}
+
+// ------------------------------------------------------------------ GET /uploads/<name>
+
+/** Stored files: correct Content-Type, ETag / Last-Modified with 304s, single byte ranges (206 / 416). */
+async function serveStoredFile(req: ModuleRequest, lib: LocalMediaLibrary) {
+  const { event } = req;
+  if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET']);
+  let name: string;
+  try { name = decodeURIComponent(req.path.slice('/uploads/'.length)); } catch { throw notFound(); }
+  const hit = lib.servedFile(name);
+  if (!hit) throw notFound();
+  let st;
+  try { st = await stat(hit.path); } catch { throw notFound(); }
+  if (!st.isFile()) throw notFound();
+
+  const mime = hit.format ? (hit.record.formats?.[hit.format]?.mime ?? hit.record.mime) : hit.record.mime;
+  const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
+  const mtime = Math.floor(st.mtimeMs / 1000) * 1000;
+  const res = event.node.res;
+  res.setHeader('etag', etag);
+  res.setHeader('last-modified', new Date(mtime).toUTCString());
+  res.setHeader('cache-control', 'public, max-age=0');
+  res.setHeader('accept-ranges', 'bytes');
+  res.setHeader('x-content-type-options', 'nosniff');
+  // Uploaded content never runs as a page of this origin, whatever it is.
+  res.setHeader('content-security-policy', "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox");
+
+  const headers = event.node.req.headers;
+  if (notModified(headers['if-none-match'], headers['if-modified-since'], etag, mtime)) return sendEmpty(event, 304);
+
+  res.setHeader('content-type', contentTypeHeader(mime));
+  let range: { start: number; end: number } | 'unsatisfiable' | undefined;
+  const rangeHeader = headers.range;
+  if (typeof rangeHeader === 'string' && ifRangeHolds(headerValue(headers['if-range']), etag, mtime)) range = parseRange(rangeHeader, st.size);
+  if (range === 'unsatisfiable') {
+    res.setHeader('content-range', `bytes */${st.size}`);
+    res.statusCode = 416;
+    res.setHeader('content-length', '0');
+    return Buffer.alloc(0);
+  }
+  if (range) {
+    res.statusCode = 206;
+    res.setHeader('content-range', `bytes ${range.start}-${range.end}/${st.size}`);
+    res.setHeader('content-length', String(range.end - range.start + 1));
+  } else {
+    res.statusCode = 200;
+    res.setHeader('content-length', String(st.size));
+  }
+  if (req.method === 'HEAD' || st.size === 0) return Buffer.alloc(0);
+  return createReadStream(hit.path, range ? { start: range.start, end: range.end } : {});
+}
+
+function notModified(inm: string | string[] | undefined, ims: string | undefined, etag: string, mtime: number): boolean {
+  if (inm !== undefined) {
+    const list = (Array.isArray(inm) ? inm.join(',') : inm).split(',').map((s) => s.trim().replace(/^W\//, ''));
+    return list.includes('*') || list.includes(etag);
+  }
+  if (ims) {
+    const since = Date.parse(ims);
+    return Number.isFinite(since) && mtime <= since;
+  }
+  return false;
+}
+
+const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+function ifRangeHolds(ifRange: string | undefined, etag: string, mtime: number): boolean {
+  if (!ifRange) return true;
+  if (ifRange.startsWith('"') || ifRange.startsWith('W/')) return ifRange === etag;
+  const date = Date.parse(ifRange);
+  return Number.isFinite(date) && date === mtime;
+}
+
+/** One `bytes=` range; several ranges or a malformed header mean the whole file (undefined). */
+function parseRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return undefined;
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(size - suffix, 0);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+    if (m[2] !== '' && Number(m[2]) < start) return undefined;
+  }
+  if (start >= size || size === 0) return 'unsatisfiable';
+  return { start, end };
+}

@@ -1,0 +1,177 @@
+import { open } from 'node:fs/promises';
+import { fileTypeFromFile } from 'file-type';
+
+/** A file's type as its bytes show it: MIME type and canonical extension (no dot). */
+export interface DetectedType { mime: string; ext: string }
+
+const HEAD_BYTES = 8192;
+
+/**
+ * Detects the type of a stored temp file from its content only (magic numbers via `file-type`, then a
+ * look at text content for markup and scripts). What the client declared is never trusted.
+ */
+export async function detectFileType(file: string): Promise<DetectedType> {
+  const head = await readHead(file, HEAD_BYTES);
+  const found = await fileTypeFromFile(file);
+  if (found) {
+    // XML is only told apart (SVG, XHTML, plain XML) by its root element.
+    if (found.mime === 'application/xml' || found.mime === 'text/xml') return sniffText(head) ?? { mime: 'application/xml', ext: 'xml' };
+    return { mime: found.mime, ext: found.ext };
+  }
+  if (isText(head, head.length === HEAD_BYTES)) return sniffText(head) ?? { mime: 'text/plain', ext: 'txt' };
+  return { mime: 'application/octet-stream', ext: 'bin' };
+}
+
+async function readHead(file: string, n: number): Promise<Buffer> {
+  const h = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await h.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await h.close();
+  }
+}
+
+/** UTF-8 text without NUL bytes or unusual control characters (a cut multibyte sequence at the end is fine). */
+export function isText(buf: Buffer, truncated: boolean): boolean {
+  if (buf.length === 0) return true;
+  let end = buf.length;
+  if (truncated) {
+    // Drop a trailing partial UTF-8 sequence: up to 3 continuation bytes after a lead byte.
+    let i = end - 1;
+    let back = 0;
+    while (i >= 0 && back < 3 && (buf[i] & 0xc0) === 0x80) { i--; back++; }
+    if (i >= 0 && buf[i] >= 0xc0) end = i;
+  }
+  const body = buf.subarray(0, end);
+  for (const b of body) {
+    if (b === 0) return false;
+    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x0b && b !== 0x1b) return false;
+    if (b === 0x7f) return false;
+  }
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(body);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The WHATWG "HTML" sniffing signatures: what a browser would take for a web page. */
+const HTML_STARTS = ['<!doctype html', '<html', '<head', '<script', '<iframe', '<h1', '<div', '<font', '<table', '<a', '<style', '<title', '<b', '<body', '<br', '<p', '<!--'];
+
+/** Markup, scripts and executables among text files; undefined for plain text. */
+function sniffText(head: Buffer): DetectedType | undefined {
+  let text = head.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  text = text.replace(/^\s+/, '');
+  const lower = text.slice(0, 2048).toLowerCase();
+  if (lower.startsWith('#!')) return { mime: 'text/x-shellscript', ext: 'sh' };
+  if (lower.startsWith('<?php')) return { mime: 'application/x-httpd-php', ext: 'php' };
+  // Skip an XML prolog, comments, processing instructions and a doctype to find the root element.
+  let rest = lower;
+  let isXml = false;
+  for (;;) {
+    const m = /^(<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!doctype[^>[]*(\[[\s\S]*?\])?\s*>)\s*/.exec(rest);
+    if (!m) break;
+    if (m[1].startsWith('<?xml')) isXml = true;
+    if (m[1].startsWith('<!doctype')) {
+      if (/^<!doctype\s+svg/.test(m[1])) return { mime: 'image/svg+xml', ext: 'svg' };
+      if (/^<!doctype\s+html/.test(m[1])) return { mime: 'text/html', ext: 'html' };
+      isXml = true;
+    }
+    rest = rest.slice(m[0].length);
+  }
+  if (/^<svg[\s>/:]/.test(rest)) return { mime: 'image/svg+xml', ext: 'svg' };
+  if (isXml && /^<html[\s>/:]/.test(rest)) return { mime: 'application/xhtml+xml', ext: 'xhtml' };
+  for (const sig of HTML_STARTS) {
+    if (lower.startsWith(sig)) {
+      const next = lower.charAt(sig.length);
+      if (next === '' || next === ' ' || next === '>' || next === '\t' || next === '\n' || next === '\r' || next === '/') return { mime: 'text/html', ext: 'html' };
+    }
+  }
+  if (isXml) return { mime: 'application/xml', ext: 'xml' };
+  return undefined;
+}
+
+/** Extensions that may stand for the canonical one of a detected type. */
+const EXT_ALIASES: Record<string, string[]> = {
+  jpg: ['jpeg', 'jpe', 'jfif', 'jif'],
+  tif: ['tiff'],
+  mp4: ['m4v'],
+  mov: ['qt'],
+  mpg: ['mpeg'],
+  mp3: ['mpga'],
+  ogg: ['oga', 'ogv', 'ogx'],
+  html: ['htm'],
+  xml: ['xsd', 'gpx', 'kml', 'rss', 'atom'],
+};
+
+/** Plain-text extensions a text upload may keep, with the (harmless) MIME type each one means. */
+const TEXT_TYPES: Record<string, string> = {
+  txt: 'text/plain', text: 'text/plain', log: 'text/plain', ini: 'text/plain', cfg: 'text/plain', conf: 'text/plain',
+  md: 'text/markdown', markdown: 'text/markdown', csv: 'text/csv', tsv: 'text/tab-separated-values',
+  json: 'application/json', yml: 'text/yaml', yaml: 'text/yaml', toml: 'text/plain', vtt: 'text/vtt', srt: 'text/plain',
+  rtf: 'text/rtf', tex: 'text/plain', po: 'text/plain', properties: 'text/plain',
+};
+
+/** Extensions never kept for content Folio could not identify: a web server would run or render them. */
+const RISKY_EXT = new Set([
+  'html', 'htm', 'xhtml', 'shtml', 'svg', 'svgz', 'xml', 'xsl', 'xslt', 'js', 'mjs', 'cjs', 'jsx', 'ts', 'php', 'phtml', 'php3',
+  'php4', 'php5', 'phar', 'asp', 'aspx', 'jsp', 'cgi', 'pl', 'py', 'rb', 'sh', 'bash', 'zsh', 'csh', 'bat', 'cmd', 'com', 'exe',
+  'dll', 'msi', 'scr', 'ps1', 'psm1', 'vbs', 'vbe', 'wsf', 'hta', 'lnk', 'jar', 'swf', 'htaccess', 'appcache', 'mht', 'mhtml',
+]);
+
+/**
+ * The stored extension and final MIME type of an upload: the client's extension when it agrees with the
+ * detected content, else the canonical one. Plain text keeps only harmless text extensions (so a
+ * `notes.md` stays Markdown and `run.bat` becomes `.txt`).
+ */
+export function resolveExtension(clientName: string, detected: DetectedType): { ext: string; mime: string } {
+  const m = /\.([A-Za-z0-9]{1,16})$/.exec(clientName);
+  const clientExt = m ? `.${m[1]}` : '';
+  const lower = m ? m[1].toLowerCase() : '';
+  if (detected.mime === 'text/plain') {
+    if (lower && Object.prototype.hasOwnProperty.call(TEXT_TYPES, lower)) return { ext: clientExt, mime: TEXT_TYPES[lower] };
+    return { ext: '.txt', mime: 'text/plain' };
+  }
+  if (detected.mime === 'application/octet-stream') {
+    return { ext: lower && !RISKY_EXT.has(lower) ? clientExt : '.bin', mime: detected.mime };
+  }
+  if (lower === detected.ext || (EXT_ALIASES[detected.ext] ?? []).includes(lower)) return { ext: clientExt, mime: detected.mime };
+  return { ext: `.${detected.ext}`, mime: detected.mime };
+}
+
+/** A MIME glob (`image/*`) or exact type, case-insensitive, as Strapi's upload security matches them. */
+export function matchesMimePattern(mime: string, patterns: readonly string[]): boolean {
+  const value = mime.toLowerCase();
+  return patterns.some((p) => {
+    const pattern = p.toLowerCase();
+    if (!pattern.includes('*')) return pattern === value;
+    const re = new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\/]/g, '\\$&')).join('.*')}$`);
+    return re.test(value);
+  });
+}
+
+/** Strapi's rule: a denied match refuses; otherwise an allow list (when set) must match. */
+export function isMimeAllowed(mime: string, security: { allowedTypes?: string[]; deniedTypes: string[] }): boolean {
+  if (!mime) return false;
+  if (security.deniedTypes.length && matchesMimePattern(mime, security.deniedTypes)) return false;
+  if (security.allowedTypes) return security.allowedTypes.length > 0 && matchesMimePattern(mime, security.allowedTypes);
+  return true;
+}
+
+/** The `allowedTypes` categories of a media attribute (`images`, `videos`, `audios`, `files`) a MIME type falls in. */
+export function mediaCategory(mime: string): 'images' | 'videos' | 'audios' | 'files' {
+  if (mime.startsWith('image/')) return 'images';
+  if (mime.startsWith('video/')) return 'videos';
+  if (mime.startsWith('audio/')) return 'audios';
+  return 'files';
+}
+
+/** The Content-Type a stored file is served with. */
+export function contentTypeHeader(mime: string): string {
+  if (mime.startsWith('text/') || mime === 'application/json' || mime === 'application/xml') return `${mime}; charset=utf-8`;
+  return mime;
+}
