@@ -272,7 +272,10 @@ export class DocumentService {
       const doc = cloneDocument(current);
       const v = versions(doc).find((x) => x.id === versionId);
       if (!v) return false;
-      v.data[field] = attr.multiple ? [...toList(v.data[field]), fileDocumentId] : fileDocumentId;
+      // Linking a published version also links its draft, so the next publish keeps the file.
+      const slot = doc.slots.get(v.locale ?? NO_LOCALE);
+      const targets = v.status === 'published' && slot?.draft ? [v, slot.draft] : [v];
+      for (const t of targets) t.data[field] = attr.multiple ? [...toList(t.data[field]), fileDocumentId] : fileDocumentId;
       await this.commit(ct, doc, new Map());
       return true;
     });
@@ -300,13 +303,17 @@ export class DocumentService {
       return hit;
     };
     for (const ct of this.schemas.contentTypes.values()) {
-      for (const current of [...this.index.documents(ct.uid)]) {
-        const doc = cloneDocument(current);
-        let hit = false;
-        for (const v of versions(doc)) if (strip(ct.attributes, v.data)) hit = true;
-        if (!hit) continue;
-        await this.lock.run(`${ct.uid}/${doc.documentId}`, () => this.commit(ct, doc, new Map()));
-        changed++;
+      for (const { documentId } of [...this.index.documents(ct.uid)]) {
+        const hit = await this.lock.run(`${ct.uid}/${documentId}`, async () => {
+          const current = this.index.get(ct.uid, documentId);
+          if (!current) return false;
+          const doc = cloneDocument(current);
+          let found = false;
+          for (const v of versions(doc)) if (strip(ct.attributes, v.data)) found = true;
+          if (found) await this.commit(ct, doc, new Map());
+          return found;
+        });
+        if (hit) changed++;
       }
     }
     return changed;
