@@ -4,6 +4,7 @@ import { loadConfig, type FolioConfig } from './config.js';
 import { loadSchemas, type SchemaRegistry } from './schema/registry.js';
 import { FileStore } from './store/store.js';
 import { DocumentService, type LoadReport } from './documents/service.js';
+import { EventBus } from './documents/events.js';
 import type { MediaLibrary } from './documents/media.js';
 import { LocalMediaLibrary } from './upload/library.js';
 
@@ -15,6 +16,8 @@ export interface Project {
   schemas: SchemaRegistry;
   documents: DocumentService;
   report: LoadReport;
+  /** Document events (webhooks, live stream); the same bus across reloads. */
+  events: EventBus;
 }
 
 export class ProjectError extends Error {}
@@ -30,17 +33,33 @@ export async function openProject(dir: string, opts: { media?: MediaLibrary } = 
   if (!existsSync(contentDir)) {
     throw new ProjectError(`No Folio project in ${root}: there is no content/ folder. Run "folio init" there, or pass --dir <project>.`);
   }
+  const media = opts.media ?? await LocalMediaLibrary.open(contentDir);
+  const loaded = await loadContent(contentDir, media, new EventBus());
+  if (media instanceof LocalMediaLibrary) loaded.report.problems.push(...media.problems);
+  return { root, contentDir, ...loaded };
+}
+
+async function loadContent(contentDir: string, media: MediaLibrary, events: EventBus) {
   const config = loadConfig(contentDir);
   const schemas = loadSchemas(contentDir);
   const store = new FileStore(contentDir);
   await store.cleanup([...schemas.contentTypes.values()].map((ct) => ct.pluralName));
-  const media = opts.media ?? await LocalMediaLibrary.open(contentDir);
-  const documents = new DocumentService(schemas, config, store, media);
+  const documents = new DocumentService(schemas, config, store, media, events);
   const report = documents.load();
-  if (media instanceof LocalMediaLibrary) report.problems.push(...media.problems);
   report.problems.unshift(...schemas.problems.map((p) => ({
     file: join(contentDir, p.file),
     message: p.attribute ? `attribute "${p.attribute}": ${p.message}` : p.message,
   })));
-  return { root, contentDir, config, schemas, documents, report };
+  return { config, schemas, documents, report, events };
+}
+
+/**
+ * Reloads config, schemas and every document (after a schema or folio.json change) and swaps them into
+ * `project` at once, so requests see either the old or the new state. A broken folio.json keeps the old
+ * state and throws.
+ */
+export async function reloadProject(project: Project): Promise<LoadReport> {
+  const loaded = await loadContent(project.contentDir, project.documents.media, project.events);
+  Object.assign(project, { config: loaded.config, schemas: loaded.schemas, documents: loaded.documents, report: loaded.report });
+  return loaded.report;
 }

@@ -5,7 +5,7 @@ import {
   type Attribute, type ContentType, type RelationAttribute,
   isLocalizedAttribute, isOwningSide, isRelation, isScalar, isToMany,
 } from '../schema/types.js';
-import type { Store } from '../store/store.js';
+import { type Store, parseDocumentText } from '../store/store.js';
 import { KeyedLock } from '../store/atomic.js';
 import { decodeDocument, encodeDocument } from './codec.js';
 import { DocumentIndex, pickVersion } from './doc-index.js';
@@ -29,15 +29,44 @@ export interface LoadReport { documents: number; problems: Array<{ file: string;
  */
 export class DocumentService {
   readonly index = new DocumentIndex();
-  readonly events = new EventBus();
   private lock = new KeyedLock();
 
   constructor(
     readonly schemas: SchemaRegistry,
     readonly config: FolioConfig,
-    private store: Store,
+    readonly store: Store,
     readonly media: MediaLibrary,
+    /** Shared with the project so listeners survive a reload of schemas. */
+    readonly events: EventBus = new EventBus(),
   ) {}
+
+  /**
+   * Re-reads one document file after a change on disk (another process, an editor, a git checkout).
+   * A file this process wrote itself is skipped. A broken file keeps the last good version in the index
+   * and is reported. Returns what happened.
+   */
+  async reloadDocument(ct: ContentType, documentId: string, file: string, text: string | undefined):
+    Promise<'own' | 'updated' | 'removed' | 'unchanged' | { problem: string }> {
+    if (this.store.isOwnWrite(file, text)) return 'own';
+    return this.lock.run(`${ct.uid}/${documentId}`, async () => {
+      const existed = this.index.get(ct.uid, documentId);
+      if (text === undefined) {
+        if (!existed) return 'unchanged';
+        this.index.remove(ct.uid, documentId);
+        for (const v of versions(existed)) this.emit('entry.delete', ct, v);
+        return 'removed';
+      }
+      try {
+        const doc = decodeDocument(ct, documentId, parseDocumentText(text, documentId));
+        this.index.put(doc);
+        const first = versions(doc)[0];
+        if (first) this.emit(existed ? 'entry.update' : 'entry.create', ct, first);
+        return 'updated';
+      } catch (err) {
+        return { problem: (err as Error).message };
+      }
+    });
+  }
 
   /** Reads every document file once into the index. Files that cannot be read are reported and skipped. */
   load(): LoadReport {

@@ -50,7 +50,6 @@ const forbidden = () => new FolioError(403, 'ForbiddenError', 'Forbidden', {});
 export function createFolioApp(project: Project, opts: AppOptions = {}): App {
   const access = opts.access ?? new OpenAccess();
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
-  const routes = new ContentRoutes(project.documents);
   const modules = opts.modules ?? defaultModules();
   const app = createApp();
 
@@ -124,6 +123,7 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
       canFind: (uid) => access.can(caller, `${uid}.find`),
     };
     const input: RouteInput = { event, ct, documentId, query, body: async () => body, read };
+    const routes = new ContentRoutes(project.documents);
     const result: RouteResult = await (routes[action] as (i: RouteInput) => Promise<RouteResult> | RouteResult).call(routes, input);
     if (result.status === 204) return sendEmpty(event, 204);
     if (method === 'HEAD') return sendEmpty(event, result.status);

@@ -2,6 +2,7 @@ import type { Project } from '../project.js';
 import { defaultModules, type AppOptions } from './app.js';
 import { OpenAccess } from './access.js';
 import { uploadModule } from '../upload/http.js';
+import { liveEventsModule } from './live-events.js';
 
 /**
  * The one place that assembles a server for a project: its access policy and route modules.
@@ -11,6 +12,6 @@ export async function serverOptions(project: Project): Promise<AppOptions> {
   void project;
   return {
     access: new OpenAccess(),
-    modules: [...defaultModules(), uploadModule],
+    modules: [...defaultModules(), uploadModule, liveEventsModule],
   };
 }

@@ -23,6 +23,10 @@ export interface Store {
   write(pluralName: string, documentId: string, body: Record<string, unknown>): Promise<void>;
   remove(pluralName: string, documentId: string): Promise<void>;
   fileOf(pluralName: string, documentId: string): string;
+  /** Reads one document file again (after a change on disk): the raw document, `undefined` when gone. */
+  readDocument(pluralName: string, documentId: string): RawDocument | undefined;
+  /** Whether the file's current text is what this process last wrote there (so a watcher can skip it). */
+  isOwnWrite(file: string, text: string | undefined): boolean;
   /** Removes temp files left by writers that were killed mid-write. */
   cleanup(pluralNames: string[]): Promise<number>;
 }
@@ -31,7 +35,27 @@ export interface Store {
 export const SAFE_ID = /^[a-z0-9]{1,64}$/;
 
 export class FileStore implements Store {
+  /** Text of the files this process wrote (or `null` for files it removed), by path, until seen by the watcher. */
+  private own = new Map<string, string | null>();
+
   constructor(readonly contentDir: string) {}
+
+  isOwnWrite(file: string, text: string | undefined): boolean {
+    if (!this.own.has(file)) return false;
+    const mine = this.own.get(file);
+    if ((text === undefined && mine === null) || text === mine) { this.own.delete(file); return true; }
+    return false;
+  }
+
+  readDocument(pluralName: string, documentId: string): RawDocument | undefined {
+    const file = this.fileOf(pluralName, documentId);
+    let text: string;
+    try { text = readFileSync(file, 'utf8'); } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    return { documentId, file, body: parseDocumentText(text, documentId) };
+  }
 
   private dir(pluralName: string) {
     return join(this.contentDir, 'documents', pluralName);
@@ -56,13 +80,7 @@ export class FileStore implements Store {
         continue;
       }
       try {
-        const body = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-        if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('a document file must hold a JSON object');
-        const b = body as Record<string, unknown>;
-        if (b.documentId !== undefined && b.documentId !== documentId) {
-          throw new Error(`"documentId" ${JSON.stringify(b.documentId)} does not match the file name`);
-        }
-        documents.push({ documentId, file, body: b });
+        documents.push({ documentId, file, body: parseDocumentText(readFileSync(file, 'utf8'), documentId) });
       } catch (err) {
         problems.push({ file, message: (err as Error).message });
       }
@@ -71,11 +89,21 @@ export class FileStore implements Store {
   }
 
   async write(pluralName: string, documentId: string, body: Record<string, unknown>) {
-    await writeFileAtomic(this.fileOf(pluralName, documentId), serialize(body));
+    const file = this.fileOf(pluralName, documentId);
+    const text = serialize(body);
+    this.own.set(file, text);
+    try {
+      await writeFileAtomic(file, text);
+    } catch (err) {
+      this.own.delete(file);
+      throw err;
+    }
   }
 
   async remove(pluralName: string, documentId: string) {
-    await unlink(this.fileOf(pluralName, documentId)).catch((err: NodeJS.ErrnoException) => {
+    const file = this.fileOf(pluralName, documentId);
+    this.own.set(file, null);
+    await unlink(file).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'ENOENT') throw err;
     });
   }
@@ -85,4 +113,15 @@ export class FileStore implements Store {
     for (const p of pluralNames) n += await removeStrayTemps(this.dir(p));
     return n;
   }
+}
+
+/** Parses a document file's text; the documentId inside, when present, must match the file name. */
+export function parseDocumentText(text: string, documentId: string): Record<string, unknown> {
+  const body = JSON.parse(text) as unknown;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('a document file must hold a JSON object');
+  const b = body as Record<string, unknown>;
+  if (b.documentId !== undefined && b.documentId !== documentId) {
+    throw new Error(`"documentId" ${JSON.stringify(b.documentId)} does not match the file name`);
+  }
+  return b;
 }

@@ -2,12 +2,13 @@ import type { Command } from 'commander';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, dim } from '../output.js';
 
-interface ServeOptions extends GlobalOptions { port?: string; host?: string }
+interface ServeOptions extends GlobalOptions { port?: string; host?: string; watch?: boolean }
 
 export function registerServe(program: Command, globals: () => GlobalOptions) {
   program.command('serve').description('serve the Strapi v5 REST API over the project\'s content')
     .option('-p, --port <port>', 'port (default 1337, or server.port in folio.json)')
     .option('-H, --host <host>', 'host to bind (default localhost)')
+    .option('--no-watch', 'do not reload when files under content/ change')
     .addHelpText('after', `
 Examples:
   folio serve
@@ -34,5 +35,14 @@ Examples:
       process.stdout.write(`Folio is serving ${project.contentDir}\n`);
       process.stdout.write(`  ${base}/api  (${project.report.documents} documents, ${types.length} content-types)\n`);
       if (!opts.quiet) for (const ct of types) process.stdout.write(dim(`  ${base}/api/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}\n`));
+      if (opts.watch !== false) {
+        const { watchProject } = await import('../../watch/watcher.js');
+        const { relative } = await import('node:path');
+        const rel = (f: string) => relative(project.root, f) || f;
+        await watchProject(project, {
+          onChange: (c) => { if (c.problem) process.stderr.write(`${rel(c.file)}: ${c.problem}\n`); else if (!opts.quiet) process.stdout.write(dim(`${c.what}: ${rel(c.file)}\n`)); },
+          onReload: (r) => { if (!opts.quiet) process.stdout.write(`reloaded schemas: ${r.documents} documents, ${r.problems} problem(s)\n`); },
+        });
+      }
     });
 }

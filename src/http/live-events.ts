@@ -1,0 +1,28 @@
+import { createEventStream } from 'h3';
+import type { DocumentEvent } from '../documents/events.js';
+import type { HttpModule } from './app.js';
+import { methodNotAllowed } from './respond.js';
+
+/**
+ * `GET /_folio/events`: a Server-Sent Events stream of document events (`entry.create`, `entry.update`,
+ * `entry.delete`, `entry.publish`, `entry.unpublish`, `entry.draft-discard`, `schema.reload`), so a
+ * static-site dev server can refresh. Each message's data is `{ event, uid, model, documentId, locale, status }`.
+ */
+export const liveEventsModule: HttpModule = {
+  async handle({ event, method, path, project }) {
+    if (path !== '/_folio/events') return undefined;
+    if (method !== 'GET') return methodNotAllowed(event, ['GET']);
+    const stream = createEventStream(event);
+    const off = project.events.on((e: DocumentEvent) => {
+      void stream.push({
+        event: e.event,
+        data: JSON.stringify({
+          event: e.event, uid: e.uid, model: e.model, documentId: e.version.documentId, locale: e.version.locale,
+          status: e.version.status, createdAt: new Date().toISOString(),
+        }),
+      });
+    });
+    stream.onClosed(async () => { off(); await stream.close(); });
+    return stream.send();
+  },
+};

@@ -1,0 +1,92 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { reloadProject, type Project } from '../project.js';
+import { TEMP_MARK } from '../store/atomic.js';
+import { SAFE_ID } from '../store/store.js';
+
+export interface WatchEvents {
+  /** A file changed on disk and the server now reflects it (or kept the last good state: `problem`). */
+  onChange?(change: { file: string; what: string; problem?: string }): void;
+  /** Schemas or folio.json changed and the project was reloaded. */
+  onReload?(summary: { documents: number; problems: number }): void;
+}
+
+export interface Watcher { close(): Promise<void>; ready: Promise<void> }
+
+const SETTLE_MS = 40;
+
+/**
+ * Watches `content/` with chokidar and keeps the in-memory state current: a changed document file is
+ * re-read on its own; a schema, component or folio.json change reloads the project. Changes arriving
+ * together (a git checkout) are handled as one batch once they settle.
+ */
+export async function watchProject(project: Project, events: WatchEvents = {}): Promise<Watcher> {
+  const { watch } = await import('chokidar');
+  const pending = new Map<string, 'change' | 'unlink'>();
+  let timer: NodeJS.Timeout | undefined;
+  let running = Promise.resolve();
+
+  const watcher = watch(project.contentDir, {
+    ignoreInitial: true,
+    ignored: (path: string) => path.includes(TEMP_MARK) || path.split(sep).includes('uploads'),
+    awaitWriteFinish: false,
+  });
+
+  const schedule = (file: string, kind: 'change' | 'unlink') => {
+    pending.set(file, kind);
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => { running = running.then(flush, flush); }, SETTLE_MS);
+  };
+  watcher.on('add', (f) => schedule(f, 'change'));
+  watcher.on('change', (f) => schedule(f, 'change'));
+  watcher.on('unlink', (f) => schedule(f, 'unlink'));
+  watcher.on('unlinkDir', (f) => schedule(f, 'unlink'));
+  // Files written right after their folder was created can be missed by fs.watch: list new folders.
+  watcher.on('addDir', (dir) => {
+    void readdir(dir).then((names) => { for (const n of names) if (n.endsWith('.json')) schedule(join(dir, n), 'change'); }, () => undefined);
+  });
+
+  async function flush() {
+    const batch = [...pending];
+    pending.clear();
+    const structural = batch.some(([file]) => {
+      const rel = relative(project.contentDir, file).split(sep);
+      return rel[0] === 'types' || rel[0] === 'components' || rel[0] === 'folio.json';
+    });
+    if (structural) {
+      try {
+        const report = await reloadProject(project);
+        events.onReload?.({ documents: report.documents, problems: report.problems.length });
+        for (const p of report.problems) events.onChange?.({ file: p.file, what: 'problem', problem: p.message });
+      } catch (err) {
+        events.onChange?.({ file: 'content/folio.json', what: 'problem', problem: `${(err as Error).message}; keeping the last good state` });
+      }
+      return;
+    }
+    for (const [file, kind] of batch) {
+      const rel = relative(project.contentDir, file).split(sep);
+      if (rel[0] !== 'documents' || rel.length !== 3 || !rel[2].endsWith('.json')) continue;
+      const ct = project.schemas.byPluralName(rel[1]);
+      const documentId = rel[2].slice(0, -5);
+      if (!ct || !SAFE_ID.test(documentId)) continue;
+      let text: string | undefined;
+      if (kind === 'change') {
+        try { text = await readFile(file, 'utf8'); } catch { text = undefined; }
+      }
+      const result = await project.documents.reloadDocument(ct, documentId, file, text);
+      if (result === 'own' || result === 'unchanged') continue;
+      if (typeof result === 'object') events.onChange?.({ file, what: 'problem', problem: `${result.problem}; serving the last good version` });
+      else events.onChange?.({ file, what: result });
+    }
+  }
+
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  return {
+    ready,
+    async close() {
+      if (timer) clearTimeout(timer);
+      await watcher.close();
+      await running;
+    },
+  };
+}
