@@ -8,15 +8,28 @@ export interface FolioConfig {
   locales: LocaleConfig[];
   defaultLocale: string;
   rest: { defaultLimit: number; maxLimit: number; withCount: boolean; strictParams: boolean };
-  server: { host: string; port: number; bodyLimit: number };
+  server: { host: string; port: number; bodyLimit: number; cors: CorsConfig };
+  webhooks: WebhookConfig[];
 }
+
+/** CORS as Strapi's defaults: the request's Origin is echoed when allowed (`'*'` allows every origin). */
+export interface CorsConfig { origin: string[]; credentials: boolean; maxAge: number }
+
+/** A webhook: Strapi's event names (`entry.create`, `media.delete`, ...), a URL and extra headers. */
+export interface WebhookConfig { name: string; url: string; headers: Record<string, string>; events: string[]; enabled: boolean }
 
 export const DEFAULT_CONFIG: FolioConfig = {
   locales: [{ code: 'en', name: 'English (en)' }],
   defaultLocale: 'en',
   rest: { defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: true },
-  server: { host: 'localhost', port: 1337, bodyLimit: 1024 * 1024 },
+  server: { host: 'localhost', port: 1337, bodyLimit: 1024 * 1024, cors: { origin: ['*'], credentials: true, maxAge: 31536000 } },
+  webhooks: [],
 };
+
+export const WEBHOOK_EVENTS = [
+  'entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'entry.draft-discard',
+  'media.create', 'media.update', 'media.delete',
+];
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
@@ -72,10 +85,41 @@ export function loadConfig(contentDir: string): FolioConfig {
     if (!isObject(raw.server)) throw new ConfigError(`${file}: "server" must be an object`);
     cfg.server.port = num(raw.server, 'port', 'server', 0) ?? cfg.server.port;
     cfg.server.bodyLimit = num(raw.server, 'bodyLimit', 'server', 1) ?? cfg.server.bodyLimit;
+    if (raw.server.cors !== undefined) {
+      const c = raw.server.cors;
+      if (!isObject(c)) throw new ConfigError(`${file}: "server.cors" must be an object`);
+      if (c.origin !== undefined) {
+        const list = typeof c.origin === 'string' ? c.origin.split(',').map((s) => s.trim()) : c.origin;
+        if (!Array.isArray(list) || !list.every((o) => typeof o === 'string')) throw new ConfigError(`${file}: "server.cors.origin" must be a string or an array of strings`);
+        cfg.server.cors.origin = list as string[];
+      }
+      if (c.credentials !== undefined) {
+        if (typeof c.credentials !== 'boolean') throw new ConfigError(`${file}: "server.cors.credentials" must be a boolean`);
+        cfg.server.cors.credentials = c.credentials;
+      }
+      cfg.server.cors.maxAge = num(c, 'maxAge', 'server.cors', 0) ?? cfg.server.cors.maxAge;
+    }
     if (raw.server.host !== undefined) {
       if (typeof raw.server.host !== 'string') throw new ConfigError(`${file}: "server.host" must be a string`);
       cfg.server.host = raw.server.host;
     }
+  }
+  if (raw.webhooks !== undefined) {
+    if (!Array.isArray(raw.webhooks)) throw new ConfigError(`${file}: "webhooks" must be an array`);
+    cfg.webhooks = raw.webhooks.map((w, i) => {
+      const where = `${file}: webhooks[${i}]`;
+      if (!isObject(w) || typeof w.url !== 'string' || !/^https?:\/\//.test(w.url)) throw new ConfigError(`${where} needs an http(s) "url"`);
+      const headers = w.headers ?? {};
+      if (!isObject(headers) || !Object.values(headers).every((v) => typeof v === 'string')) throw new ConfigError(`${where}.headers must map names to strings`);
+      const events = w.events ?? WEBHOOK_EVENTS;
+      if (!Array.isArray(events) || !events.every((e) => WEBHOOK_EVENTS.includes(e as string))) {
+        throw new ConfigError(`${where}.events must list some of: ${WEBHOOK_EVENTS.join(', ')}`);
+      }
+      return {
+        name: typeof w.name === 'string' ? w.name : w.url, url: w.url, headers: headers as Record<string, string>,
+        events: events as string[], enabled: w.enabled !== false,
+      };
+    });
   }
   return cfg;
 }

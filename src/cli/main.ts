@@ -5,6 +5,7 @@ import { registerDocs } from './commands/docs.js';
 import { registerMedia } from './commands/media.js';
 import { registerServe } from './commands/serve.js';
 import { registerTypes } from './commands/types.js';
+import { registerWebhooks } from './commands/webhooks.js';
 
 /** The `folio` command line: one module per command group; heavy modules load only when a command runs. */
 export async function main(argv: string[]) {
@@ -26,6 +27,7 @@ Examples:
   registerTypes(program, globals);
   registerDocs(program, globals);
   registerMedia(program, globals);
+  registerWebhooks(program, globals);
   try {
     await program.parseAsync(argv);
   } catch (err) {

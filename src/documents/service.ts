@@ -40,6 +40,9 @@ export class DocumentService {
     readonly events: EventBus = new EventBus(),
   ) {}
 
+  /** Resolves when every write that was accepted has reached the disk. */
+  idle(): Promise<void> { return this.lock.idle(); }
+
   /**
    * Re-reads one document file after a change on disk (another process, an editor, a git checkout).
    * A file this process wrote itself is skipped. A broken file keeps the last good version in the index

@@ -10,6 +10,8 @@ import { type AccessPolicy, OpenAccess, type Principal } from './access.js';
 import { parseBody } from './body.js';
 import { ContentRoutes, type RouteInput, type RouteResult } from './content-routes.js';
 import { methodNotAllowed, sendEmpty, sendError, sendJson } from './respond.js';
+import { applyCors, finishResponse } from './http-basics.js';
+import { toV4Body } from './v4.js';
 
 /** What a route module sees of a request. */
 export interface ModuleRequest {
@@ -39,6 +41,10 @@ export interface AppOptions {
   access?: AccessPolicy;
   modules?: HttpModule[];
   log?: (msg: string) => void;
+  /** Refuse every write (replicas serving one commit). */
+  readOnly?: boolean;
+  /** Log each request with its status and timing. */
+  verbose?: boolean;
 }
 
 const forbidden = () => new FolioError(403, 'ForbiddenError', 'Forbidden', {});
@@ -54,11 +60,26 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
   const app = createApp();
 
   app.use(eventHandler(async (event) => {
-    try {
-      return await dispatch(event);
-    } catch (err) {
-      return sendError(event, err, log);
+    const started = process.hrtime.bigint();
+    const req = event.node.req;
+    const res = event.node.res;
+    if (opts.verbose) {
+      res.once('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
+      });
     }
+    if (applyCors(event, project.config.server.cors)) return sendEmpty(event, 204);
+    let answer: unknown;
+    try {
+      if (opts.readOnly && !['GET', 'HEAD', 'OPTIONS'].includes((req.method ?? 'GET').toUpperCase()) && (req.url ?? '').startsWith('/api')) {
+        throw new FolioError(403, 'ForbiddenError', 'This server is read-only: writes are refused', {});
+      }
+      answer = await dispatch(event);
+    } catch (err) {
+      answer = sendError(event, err, log);
+    }
+    return finishResponse(event, answer);
   }));
 
   async function dispatch(event: H3Event) {
@@ -127,7 +148,8 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
     const result: RouteResult = await (routes[action] as (i: RouteInput) => Promise<RouteResult> | RouteResult).call(routes, input);
     if (result.status === 204) return sendEmpty(event, 204);
     if (method === 'HEAD') return sendEmpty(event, result.status);
-    return sendJson(event, result.status, result.body);
+    const v4 = String(req.headers['strapi-response-format'] ?? '') === 'v4';
+    return sendJson(event, result.status, v4 ? toV4Body(project.schemas, ct, result.body as { data: unknown; meta: unknown }) : result.body);
   }
 
   return app;

@@ -54,6 +54,11 @@ export async function removeStrayTemps(dir: string): Promise<number> {
 export class KeyedLock {
   private tails = new Map<string, Promise<unknown>>();
 
+  /** Resolves when no work is queued or running (graceful shutdown waits on it). */
+  async idle(): Promise<void> {
+    while (this.tails.size) await Promise.all([...this.tails.values()]);
+  }
+
   run<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const prev = this.tails.get(key) ?? Promise.resolve();
     const next = prev.then(fn, fn);

@@ -2,13 +2,15 @@ import type { Command } from 'commander';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, dim } from '../output.js';
 
-interface ServeOptions extends GlobalOptions { port?: string; host?: string; watch?: boolean }
+interface ServeOptions extends GlobalOptions { port?: string; host?: string; watch?: boolean; readOnly?: boolean; verbose?: boolean }
 
 export function registerServe(program: Command, globals: () => GlobalOptions) {
   program.command('serve').description('serve the Strapi v5 REST API over the project\'s content')
     .option('-p, --port <port>', 'port (default 1337, or server.port in folio.json)')
     .option('-H, --host <host>', 'host to bind (default localhost)')
     .option('--no-watch', 'do not reload when files under content/ change')
+    .option('--read-only', 'refuse every write (403): for replicas serving one commit')
+    .option('--verbose', 'log every request with its status and timing')
     .addHelpText('after', `
 Examples:
   folio serve
@@ -23,10 +25,30 @@ Examples:
       const [{ listen }, { toNodeListener }, { createFolioApp }, { serverOptions }] = await Promise.all([
         import('listhen'), import('h3'), import('../../http/app.js'), import('../../http/compose.js'),
       ]);
-      const app = createFolioApp(project, await serverOptions(project));
+      const log = (m: string) => process.stderr.write(`${m}\n`);
+      const app = createFolioApp(project, { ...(await serverOptions(project)), readOnly: opts.readOnly, verbose: opts.verbose, log });
       const listener = await listen(toNodeListener(app), {
-        port, hostname: host, showURL: false, qr: false, public: host !== 'localhost' && host !== '127.0.0.1',
+        port, hostname: host, showURL: false, qr: false, public: host !== 'localhost' && host !== '127.0.0.1', autoClose: false,
       } as Parameters<typeof listen>[1]);
+      const { WebhookDispatcher } = await import('../../webhooks/webhooks.js');
+      const { LocalMediaLibrary } = await import('../../upload/library.js');
+      const webhooks = new WebhookDispatcher(project, log);
+      const media = project.documents.media;
+      webhooks.start(media instanceof LocalMediaLibrary ? media : undefined);
+      let watcher: { close(): Promise<void> } | undefined;
+      let stopping = false;
+      const shutdown = async (signal: string) => {
+        if (stopping) process.exit(1);
+        stopping = true;
+        if (!opts.quiet) process.stderr.write(`${signal}: finishing in-flight writes…\n`);
+        await watcher?.close();
+        await Promise.race([listener.close().catch(() => undefined), new Promise((r) => setTimeout(r, 2000))]);
+        await project.documents.idle();
+        await Promise.race([webhooks.idle(), new Promise((r) => setTimeout(r, 5000))]);
+        process.exit(0);
+      };
+      process.once('SIGINT', () => void shutdown('SIGINT'));
+      process.once('SIGTERM', () => void shutdown('SIGTERM'));
       const address = listener.server.address();
       const actual = address && typeof address === 'object' ? address.port : port;
       if (actual !== port && port !== 0) process.stderr.write(`Port ${port} is in use; using ${actual} instead.\n`);
@@ -39,7 +61,7 @@ Examples:
         const { watchProject } = await import('../../watch/watcher.js');
         const { relative } = await import('node:path');
         const rel = (f: string) => relative(project.root, f) || f;
-        await watchProject(project, {
+        watcher = await watchProject(project, {
           onChange: (c) => { if (c.problem) process.stderr.write(`${rel(c.file)}: ${c.problem}\n`); else if (!opts.quiet) process.stdout.write(dim(`${c.what}: ${rel(c.file)}\n`)); },
           onReload: (r) => { if (!opts.quiet) process.stdout.write(`reloaded schemas: ${r.documents} documents, ${r.problems} problem(s)\n`); },
         });

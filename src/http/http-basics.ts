@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
+import type { H3Event } from 'h3';
+import type { CorsConfig } from '../config.js';
+
+const COMPRESS_OVER = 1024;
+
+/**
+ * CORS the way Strapi's defaults do it: the request's Origin is echoed (never a literal `*`) when
+ * allowed, with credentials; `Vary: Origin` always. Returns true when the request was a preflight.
+ */
+export function applyCors(event: H3Event, cors: CorsConfig): boolean {
+  const req = event.node.req;
+  const res = event.node.res;
+  res.setHeader('vary', 'Origin');
+  const origin = req.headers.origin;
+  const allowed = typeof origin === 'string' && (cors.origin.includes('*') || cors.origin.includes(origin));
+  if (allowed) {
+    res.setHeader('access-control-allow-origin', origin);
+    if (cors.credentials) res.setHeader('access-control-allow-credentials', 'true');
+  }
+  const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
+  if (preflight && allowed) {
+    res.setHeader('access-control-allow-methods', 'GET,POST,PUT,PATCH,DELETE,HEAD,OPTIONS');
+    res.setHeader('access-control-allow-headers', String(req.headers['access-control-request-headers'] ?? 'Content-Type,Authorization,Origin,Accept'));
+    res.setHeader('access-control-max-age', String(cors.maxAge));
+  }
+  return preflight;
+}
+
+/**
+ * Last step for every answer: an ETag and `304 Not Modified` for successful GETs, and gzip or brotli
+ * for JSON bodies over 1 KB when the client accepts it.
+ */
+export function finishResponse(event: H3Event, answer: unknown): unknown {
+  if (typeof answer !== 'string') return answer;
+  const req = event.node.req;
+  const res = event.node.res;
+  const method = req.method ?? 'GET';
+  if ((method === 'GET' || method === 'HEAD') && res.statusCode === 200) {
+    const etag = `W/"${createHash('sha1').update(answer).digest('base64url')}"`;
+    res.setHeader('etag', etag);
+    const inm = req.headers['if-none-match'];
+    if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag)) {
+      res.statusCode = 304;
+      res.removeHeader('content-type');
+      return null;
+    }
+  }
+  const accept = String(req.headers['accept-encoding'] ?? '');
+  if (answer.length > COMPRESS_OVER && String(res.getHeader('content-type') ?? '').includes('json') && accept) {
+    res.setHeader('vary', 'Origin, Accept-Encoding');
+    if (/\bbr\b/.test(accept)) {
+      res.setHeader('content-encoding', 'br');
+      return brotliCompressSync(answer, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
+    }
+    if (/\bgzip\b/.test(accept)) {
+      res.setHeader('content-encoding', 'gzip');
+      return gzipSync(answer, { level: 6 });
+    }
+  }
+  return answer;
+}
