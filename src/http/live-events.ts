@@ -23,6 +23,8 @@ export const liveEventsModule: HttpModule = {
       });
     });
     stream.onClosed(async () => { off(); await stream.close(); });
+    // A first message sends the headers at once, so clients know the stream is open.
+    void stream.push({ event: 'ready', data: JSON.stringify({ event: 'ready' }) });
     return stream.send();
   },
 };
