@@ -44,8 +44,10 @@ export function applyRelationOp(
       const anchor = resolve(typeof anchorRef === 'number' ? { id: anchorRef } : { documentId: anchorRef });
       const at = result.indexOf(anchor);
       if (at === -1) {
+        // Strapi names rows by their numeric ids in this message, the position included.
+        const shown = pos.before !== undefined ? { before: Number(label(anchor)) || anchor } : { after: Number(label(anchor)) || anchor };
         throw validationError(
-          `There was a problem connecting relation with id ${label(id)} at position ${JSON.stringify(pos)}. The relation with id ${label(anchor)} needs to be connected first.`,
+          `There was a problem connecting relation with id ${label(id)} at position ${JSON.stringify(shown)}. The relation with id ${label(anchor)} needs to be connected first.`,
         );
       }
       result.splice(pos.before !== undefined ? at : at + 1, 0, id);

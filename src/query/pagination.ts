@@ -1,23 +1,19 @@
 import { paginationError, validationError } from '../errors.js';
 
 export type Pagination =
-  | { mode: 'page'; page: number; pageSize: number; withCount: boolean }
+  | { mode: 'page'; page: number; pageSize: number; withCount: boolean; start: number }
   | { mode: 'offset'; start: number; limit: number; withCount: boolean };
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const toNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN);
 const toInt = (v: unknown) => (typeof v === 'number' ? Math.trunc(v) : typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Math.trunc(Number(v)) : NaN);
 
 /** Strapi's pagination rules: page or offset style, clamped to [1, maxLimit], mixing styles is a 400. */
 export function parsePagination(
   raw: unknown, rest: { defaultLimit: number; maxLimit: number; withCount: boolean },
 ): Pagination {
-  if (raw !== undefined && raw !== null && !isObject(raw)) throw validationError('Invalid pagination parameter: expected an object');
-  const p = (raw ?? {}) as Record<string, unknown>;
-  for (const k of Object.keys(p)) {
-    if (!['page', 'pageSize', 'start', 'limit', 'withCount'].includes(k)) {
-      throw validationError(`Invalid key ${k}`, { key: k, path: null, source: 'query', param: 'pagination' });
-    }
-  }
+  // Strapi ignores a `pagination` that is not an object, and unknown keys inside it.
+  const p = (isObject(raw) ? raw : {}) as Record<string, unknown>;
   let withCount = rest.withCount;
   if (p.withCount !== undefined) {
     const s = String(p.withCount).toLowerCase();
@@ -43,13 +39,15 @@ export function parsePagination(
     }
     return { mode: 'offset', start, limit: clampLimit(p.limit), withCount };
   }
-  let page = 1;
+  const pageSize = clampLimit(p.pageSize);
+  let start = 0;
   if (p.page !== undefined) {
-    page = toInt(p.page);
+    const page = toNumber(p.page);
     if (Number.isNaN(page)) throw validationError(`Invalid parameter at 'start'. Expected integer >= 0, received: NaN`);
-    page = Math.max(page, 1);
+    // Strapi converts to an offset ((page - 1) * pageSize, kept whole) and reports the page of that offset.
+    start = Math.max(Math.floor((page - 1) * pageSize), 0);
   }
-  return { mode: 'page', page, pageSize: clampLimit(p.pageSize), withCount };
+  return { mode: 'page', page: Math.floor(start / pageSize) + 1, pageSize, withCount, start };
 }
 
 /** Slices the matching rows and builds `meta.pagination` in the shape of the style used. */
@@ -60,7 +58,7 @@ export function paginate<T>(rows: T[], p: Pagination): { page: T[]; meta: Record
     if (p.withCount) meta.total = total;
     return { page: rows.slice(p.start, p.start + p.limit), meta };
   }
-  const start = (p.page - 1) * p.pageSize;
+  const start = p.start;
   const meta: Record<string, number> = { page: p.page, pageSize: p.pageSize };
   if (p.withCount) { meta.pageCount = Math.ceil(total / p.pageSize); meta.total = total; }
   return { page: rows.slice(start, start + p.pageSize), meta };

@@ -81,7 +81,9 @@ export function parseReadQuery(
     }
     query.locale = code;
   } else if (ct.localized) {
-    query.locale = ctx.config.defaultLocale;
+    // A filter on `locale` without a `locale` parameter reads every locale (Strapi lets the filter decide).
+    const filtersLocale = q.filters && typeof q.filters === 'object' && 'locale' in (q.filters as object);
+    query.locale = filtersLocale && kind === 'find' ? '*' : ctx.config.defaultLocale;
   }
 
   if (kind === 'find') {
