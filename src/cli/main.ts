@@ -6,6 +6,7 @@ import { registerMedia } from './commands/media.js';
 import { registerServe } from './commands/serve.js';
 import { registerTypes } from './commands/types.js';
 import { registerWebhooks } from './commands/webhooks.js';
+import { registerLocales } from './commands/locales.js';
 
 /** The `folio` command line: one module per command group; heavy modules load only when a command runs. */
 export async function main(argv: string[]) {
@@ -28,6 +29,7 @@ Examples:
   registerDocs(program, globals);
   registerMedia(program, globals);
   registerWebhooks(program, globals);
+  registerLocales(program, globals);
   try {
     await program.parseAsync(argv);
   } catch (err) {
