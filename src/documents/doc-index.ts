@@ -22,6 +22,8 @@ interface TypeIndex {
  */
 export class DocumentIndex {
   private types = new Map<string, TypeIndex>();
+  /** Bumped on every change; caches of query results and responses are valid for one generation. */
+  generation = 0;
 
   addType(ct: ContentType) {
     const reverse = new Map<string, Map<string, Set<string>>>();
@@ -62,6 +64,7 @@ export class DocumentIndex {
     t.docs.set(doc.documentId, doc);
     this.link(t, doc);
     t.rows.clear();
+    this.generation++;
   }
 
   remove(uid: string, documentId: string) {
@@ -71,6 +74,7 @@ export class DocumentIndex {
     this.unlink(t, old);
     t.docs.delete(documentId);
     t.rows.clear();
+    this.generation++;
   }
 
   private unlink(t: TypeIndex, doc: DocumentRecord) {

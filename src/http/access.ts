@@ -11,10 +11,16 @@ export interface AccessPolicy {
   authenticate(req: IncomingMessage): Promise<Principal>;
   /** Whether the caller may perform `action`. */
   can(principal: Principal, action: string): boolean;
+  /**
+   * A key shared by callers who see exactly the same answers (same permissions), so GET answers can be
+   * cached per key; undefined means "do not cache this caller's answers".
+   */
+  cacheKey?(principal: Principal): string | undefined;
 }
 
 /** Development access: every caller may do everything. */
 export class OpenAccess implements AccessPolicy {
   async authenticate(): Promise<Principal> { return { kind: 'public' }; }
   can(): boolean { return true; }
+  cacheKey(): string { return 'open'; }
 }

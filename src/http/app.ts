@@ -12,6 +12,7 @@ import { ContentRoutes, type RouteInput, type RouteResult } from './content-rout
 import { methodNotAllowed, sendEmpty, sendError, sendJson } from './respond.js';
 import { applyCors, finishResponse } from './http-basics.js';
 import { toV4Body } from './v4.js';
+import { ResponseCache } from './response-cache.js';
 
 /** What a route module sees of a request. */
 export interface ModuleRequest {
@@ -45,6 +46,8 @@ export interface AppOptions {
   readOnly?: boolean;
   /** Log each request with its status and timing. */
   verbose?: boolean;
+  /** Cache serialised GET answers until the next change (default on). */
+  cache?: boolean;
 }
 
 const forbidden = () => new FolioError(403, 'ForbiddenError', 'Forbidden', {});
@@ -57,6 +60,10 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
   const access = opts.access ?? new OpenAccess();
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const modules = opts.modules ?? defaultModules();
+  const cache = new ResponseCache();
+  // Media changes alter populated answers: they end the cached generation too.
+  const media = project.documents.media as { onChange?: (fn: () => void) => unknown };
+  if (typeof media.onChange === 'function') media.onChange(() => { project.documents.index.generation++; });
   const app = createApp();
 
   app.use(eventHandler(async (event) => {
@@ -138,6 +145,16 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
     const strapiAction = { find: 'find', findOne: 'findOne', findSingle: 'find', create: 'create', update: 'update', upsertSingle: 'update', delete: 'delete', deleteSingle: 'delete' }[action as string]!;
     if (!access.can(caller, `${ct.uid}.${strapiAction}`)) throw forbidden();
 
+    const cacheable = (action === 'find' || action === 'findOne' || action === 'findSingle') && opts.cache !== false;
+    const v4 = String(req.headers['strapi-response-format'] ?? '') === 'v4';
+    const who = cacheable ? access.cacheKey?.(caller) : undefined;
+    const cacheKey = who === undefined ? undefined : `${who}|${v4 ? 4 : 5}|${ct.uid}|${url}`;
+    const index = project.documents.index;
+    const generation = index.generation;
+    if (cacheKey) {
+      const hit = cache.get(index, generation, cacheKey);
+      if (hit) return method === 'HEAD' ? sendEmpty(event, hit.status) : sendJson(event, hit.status, undefined, hit.body);
+    }
     const query = parseQueryString(rawQuery);
     const read: Omit<ReadContext, 'status'> = {
       schemas: project.schemas, index: project.documents.index, config: project.config, media: project.documents.media,
@@ -147,9 +164,10 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
     const routes = new ContentRoutes(project.documents);
     const result: RouteResult = await (routes[action] as (i: RouteInput) => Promise<RouteResult> | RouteResult).call(routes, input);
     if (result.status === 204) return sendEmpty(event, 204);
+    const text = JSON.stringify(v4 ? toV4Body(project.schemas, ct, result.body as { data: unknown; meta: unknown }) : result.body);
+    if (cacheKey) cache.set(index, generation, cacheKey, { status: result.status, body: text });
     if (method === 'HEAD') return sendEmpty(event, result.status);
-    const v4 = String(req.headers['strapi-response-format'] ?? '') === 'v4';
-    return sendJson(event, result.status, v4 ? toV4Body(project.schemas, ct, result.body as { data: unknown; meta: unknown }) : result.body);
+    return sendJson(event, result.status, undefined, text);
   }
 
   return app;

@@ -1,10 +1,11 @@
 import type { H3Event } from 'h3';
 import { FolioError } from '../errors.js';
 
-export function sendJson(event: H3Event, status: number, body: unknown): string {
+/** Sends a JSON answer: `body` is serialised here unless the serialised `text` is given. */
+export function sendJson(event: H3Event, status: number, body: unknown, text?: string): string {
   event.node.res.statusCode = status;
   event.node.res.setHeader('content-type', 'application/json; charset=utf-8');
-  return JSON.stringify(body);
+  return text ?? JSON.stringify(body);
 }
 
 export function sendEmpty(event: H3Event, status = 204): null {

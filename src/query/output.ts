@@ -57,7 +57,7 @@ function localizations(ctx: ReadContext, ct: ContentType, v: Version, node: Popu
 
 function finishList(ctx: ReadContext, rows: unknown[], node: PopulateNode, shape: (r: unknown) => unknown) {
   let list = node.filter ? rows.filter(node.filter) : rows;
-  if (node.sort) list = [...list].sort(node.sort);
+  if (node.sort) list = node.sort(list);
   if (node.count) return { count: list.length };
   void ctx;
   return list.map(shape);

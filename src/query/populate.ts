@@ -11,7 +11,7 @@ import { parseFields } from './fields.js';
 export interface PopulateNode {
   fields?: string[];
   filter?: Predicate;
-  sort?: (a: unknown, b: unknown) => number;
+  sort?: <T>(rows: T[]) => T[];
   populate: PopulateTree;
   count?: boolean;
   /** Dynamic zones: per-component selection; components not listed are left out. */

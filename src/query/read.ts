@@ -28,7 +28,9 @@ export interface ReadQuery {
   /** null on non-localized types; `'*'` for all locales. */
   locale: string | null;
   filter?: Predicate;
-  sort?: (a: unknown, b: unknown) => number;
+  sort?: <T>(rows: T[]) => T[];
+  /** Identifies the filtered, sorted row list (not the page or the shape), for the result cache. */
+  resultKey: string;
   pagination?: Pagination;
   selection: Selection;
 }
@@ -59,7 +61,7 @@ export function parseReadQuery(
   }
   const context: ReadContext = { ...ctx, status };
   const scope = documentScope(context, ct);
-  const query: ReadQuery = { status, locale: null, selection: { populate: new Map() } };
+  const query: ReadQuery = { status, locale: null, selection: { populate: new Map() }, resultKey: '' };
 
   let filter = compileFilters(scope, q.filters);
   if (q._q !== undefined && kind === 'find') filter = and(filter, searchPredicate(ct, String(q._q)));
@@ -86,6 +88,7 @@ export function parseReadQuery(
     query.locale = filtersLocale && kind === 'find' ? '*' : ctx.config.defaultLocale;
   }
 
+  query.resultKey = JSON.stringify([status, query.locale, q.filters ?? null, q.sort ?? null, q._q ?? null, pubFilter ?? null]);
   if (kind === 'find') {
     if (q.page !== undefined || q.pageSize !== undefined) {
       if (ctx.config.rest.strictParams) {
@@ -142,9 +145,13 @@ function publicationPredicate(ctx: ReadContext, ct: ContentType, f: string): Pre
 /** Runs a list query over the index: pick versions, filter, sort, page, shape. */
 export function runFind(ctx: ReadContext, ct: ContentType, query: ReadQuery) {
   const knownLocale = query.locale === null || query.locale === '*' || ctx.config.locales.some((l) => l.code === query.locale);
-  let rows: Version[] = knownLocale ? ctx.index.rows(ct.uid, { status: query.status, locale: query.locale }) : [];
-  if (query.filter) rows = rows.filter(query.filter);
-  if (query.sort) rows = [...rows].sort(query.sort);
+  let rows = cachedResult(ctx, ct, query);
+  if (!rows) {
+    rows = knownLocale ? ctx.index.rows(ct.uid, { status: query.status, locale: query.locale }) : [];
+    if (query.filter) rows = rows.filter(query.filter);
+    if (query.sort) rows = query.sort(rows);
+    storeResult(ctx, ct, query, rows);
+  }
   const { page, meta } = paginate(rows, query.pagination!);
   return {
     data: page.map((v) => shapeDocument(ctx, ct, v, query.selection)),
@@ -157,4 +164,27 @@ export function shapeOne(ctx: ReadContext, ct: ContentType, v: Version | undefin
   if (!v) return undefined;
   if (query.filter && !query.filter(v)) return undefined;
   return shapeDocument(ctx, ct, v, query.selection);
+}
+
+/**
+ * Filtered and sorted row lists by query, kept for one generation of the index (any change empties it),
+ * so paging through a result or repeating a query does not filter and sort again.
+ */
+const results = new WeakMap<object, { generation: number; entries: Map<string, Version[]> }>();
+const MAX_RESULTS = 256;
+
+function cachedResult(ctx: ReadContext, ct: ContentType, q: ReadQuery): Version[] | undefined {
+  const c = results.get(ctx.index);
+  if (!c || c.generation !== ctx.index.generation) return undefined;
+  return c.entries.get(`${ct.uid}|${q.resultKey}`);
+}
+
+function storeResult(ctx: ReadContext, ct: ContentType, q: ReadQuery, rows: Version[]) {
+  let c = results.get(ctx.index);
+  if (!c || c.generation !== ctx.index.generation) {
+    c = { generation: ctx.index.generation, entries: new Map() };
+    results.set(ctx.index, c);
+  }
+  if (c.entries.size >= MAX_RESULTS) c.entries.delete(c.entries.keys().next().value!);
+  c.entries.set(`${ct.uid}|${q.resultKey}`, rows);
 }

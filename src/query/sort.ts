@@ -44,15 +44,20 @@ export function parseSort(raw: unknown): SortKey[] {
  * Builds a comparator from sort keys over a scope. Nulls come first ascending and last descending;
  * text compares by code unit; ties keep the incoming (id) order because Array.prototype.sort is stable.
  */
-export function compileSort(scope: Scope, keys: SortKey[], param = 'sort'): ((a: unknown, b: unknown) => number) | undefined {
+export function compileSort(scope: Scope, keys: SortKey[], param = 'sort'): (<T>(rows: T[]) => T[]) | undefined {
   if (!keys.length) return undefined;
   const getters: Array<{ get: Getter; desc: boolean }> = keys.map(({ path, desc }) => ({ get: resolvePath(scope, path, param), desc }));
-  return (a, b) => {
-    for (const { get, desc } of getters) {
-      const c = compareValues(get(a), get(b));
-      if (c !== 0) return desc ? -c : c;
-    }
-    return 0;
+  // Decorate-sort-undecorate: each row's sort values are read once, not once per comparison.
+  return <T>(rows: T[]): T[] => {
+    const decorated = rows.map((row, i) => ({ row, i, values: getters.map((g) => g.get(row)) }));
+    decorated.sort((a, b) => {
+      for (let k = 0; k < getters.length; k++) {
+        const c = compareValues(a.values[k], b.values[k]);
+        if (c !== 0) return getters[k].desc ? -c : c;
+      }
+      return a.i - b.i;
+    });
+    return decorated.map((d) => d.row);
   };
 }
 

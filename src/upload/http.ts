@@ -113,7 +113,8 @@ function select(lib: LocalMediaLibrary, q: Record<string, unknown>): FileRecord[
     const needle = String(q._q).toLowerCase();
     rows = rows.filter((r) => [r.name, r.alternativeText, r.caption].some((v) => typeof v === 'string' && v.toLowerCase().includes(needle)));
   }
-  if (sort) rows = [...rows].sort((a, b) => sort(a, b) || compareValues(a.id, b.id));
+  // The list is in id order and the sort is stable, so ties stay in id order.
+  if (sort) rows = sort([...rows].sort((a, b) => compareValues(a.id, b.id)));
   return rows;
 }
 
