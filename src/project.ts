@@ -45,7 +45,7 @@ async function loadContent(contentDir: string, media: MediaLibrary, events: Even
   const store = new FileStore(contentDir);
   await store.cleanup([...schemas.contentTypes.values()].map((ct) => ct.pluralName));
   const documents = new DocumentService(schemas, config, store, media, events);
-  const report = documents.load();
+  const report = await documents.load();
   report.problems.unshift(...schemas.problems.map((p) => ({
     file: join(contentDir, p.file),
     message: p.attribute ? `attribute "${p.attribute}": ${p.message}` : p.message,

@@ -39,25 +39,39 @@ export function encodeDocument(ct: ContentType, doc: DocumentRecord): Record<str
 
 export class DecodeError extends Error {}
 
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const namesCache = new WeakMap<ContentType, { names: string[]; known: Set<string> }>();
+
+/** Stored attribute names of a type, and every key a version may hold; computed once per schema. */
+function attributeNames(ct: ContentType) {
+  let c = namesCache.get(ct);
+  if (!c) {
+    const names = storedAttributes(ct);
+    c = { names, known: new Set([...names, 'id', 'createdAt', 'updatedAt', 'publishedAt']) };
+    namesCache.set(ct, c);
+  }
+  return c;
+}
+
 /**
  * Reads a document file body. Ids are taken as stored; the index renumbers clashes (after a git merge two
  * branches may have used the same id).
  */
 export function decodeDocument(ct: ContentType, documentId: string, body: Record<string, unknown>): DocumentRecord {
   const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new Map() };
-  const names = storedAttributes(ct);
+  const { names, known } = attributeNames(ct);
   const decodeVersion = (raw: unknown, locale: string, status: Status, where: string): Version => {
     if (!isObject(raw)) throw new DecodeError(`${where} must be an object`);
     const data: Record<string, unknown> = {};
     for (const n of names) data[n] = raw[n] === undefined ? null : raw[n];
-    for (const k of Object.keys(raw)) {
-      if (!['id', 'createdAt', 'updatedAt', 'publishedAt'].includes(k) && !names.includes(k)) {
-        throw new DecodeError(`${where}.${k} is not an attribute of ${ct.uid}`);
-      }
+    for (const k in raw) {
+      if (!known.has(k)) throw new DecodeError(`${where}.${k} is not an attribute of ${ct.uid}`);
     }
     const ts = (k: string, nullable: boolean) => {
       const t = raw[k];
       if (t === null && nullable) return null;
+      // Files Folio wrote hold canonical timestamps: only other forms need parsing (start-up speed).
+      if (typeof t === 'string' && ISO_MS.test(t)) return t;
       if (typeof t !== 'string' || Number.isNaN(Date.parse(t))) throw new DecodeError(`${where}.${k} must be an ISO date`);
       return new Date(t).toISOString();
     };

@@ -72,11 +72,13 @@ export class DocumentService {
   }
 
   /** Reads every document file once into the index. Files that cannot be read are reported and skipped. */
-  load(): LoadReport {
+  async load(): Promise<LoadReport> {
     const report: LoadReport = { documents: 0, problems: [] };
-    for (const ct of this.schemas.contentTypes.values()) {
-      this.index.addType(ct);
-      const { documents, problems } = this.store.loadCollection(ct.pluralName);
+    const types = [...this.schemas.contentTypes.values()];
+    for (const ct of types) this.index.addType(ct);
+    const loaded = await Promise.all(types.map((ct) => this.store.loadCollection(ct.pluralName)));
+    for (const [i, ct] of types.entries()) {
+      const { documents, problems } = loaded[i];
       report.problems.push(...problems);
       for (const raw of documents) {
         try {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, existsSync, openSync, readSync, closeSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic, removeStrayTemps, TEMP_MARK } from './atomic.js';
@@ -19,7 +19,7 @@ export interface LoadProblem { file: string; message: string }
  */
 export interface Store {
   /** Every document of a collection (by plural name), read once at start. */
-  loadCollection(pluralName: string): { documents: RawDocument[]; problems: LoadProblem[] };
+  loadCollection(pluralName: string): Promise<{ documents: RawDocument[]; problems: LoadProblem[] }>;
   write(pluralName: string, documentId: string, body: Record<string, unknown>): Promise<void>;
   remove(pluralName: string, documentId: string): Promise<void>;
   fileOf(pluralName: string, documentId: string): string;
@@ -66,21 +66,23 @@ export class FileStore implements Store {
     return join(this.dir(pluralName), `${documentId}.json`);
   }
 
-  loadCollection(pluralName: string) {
+  async loadCollection(pluralName: string) {
     const dir = this.dir(pluralName);
     const documents: RawDocument[] = [];
     const problems: LoadProblem[] = [];
     if (!existsSync(dir)) return { documents, problems };
-    for (const name of readdirSync(dir).sort()) {
-      if (!name.endsWith('.json') || name.startsWith(TEMP_MARK)) continue;
+    const names = readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith(TEMP_MARK)).sort();
+    for (const name of names) {
       const file = join(dir, name);
       const documentId = name.slice(0, -5);
       if (!SAFE_ID.test(documentId)) {
         problems.push({ file, message: 'the file name must be a documentId (lowercase letters and digits)' });
         continue;
       }
+      const text = readSmallFile(file);
       try {
-        documents.push({ documentId, file, body: parseDocumentText(readFileSync(file, 'utf8'), documentId) });
+        if (text instanceof Error) throw text;
+        documents.push({ documentId, file, body: parseDocumentText(text, documentId) });
       } catch (err) {
         problems.push({ file, message: (err as Error).message });
       }
@@ -124,4 +126,33 @@ export function parseDocumentText(text: string, documentId: string): Record<stri
     throw new Error(`"documentId" ${JSON.stringify(b.documentId)} does not match the file name`);
   }
   return b;
+}
+
+let scratch = Buffer.allocUnsafe(256 * 1024);
+
+/**
+ * Reads a file as UTF-8 through one reused buffer: at start-up 100,000 small files are read, and skipping
+ * readFileSync's stat and per-file allocation is most of the difference.
+ */
+function readSmallFile(file: string): string | Error {
+  let fd: number;
+  try { fd = openSync(file, 'r'); } catch (err) { return err as Error; }
+  try {
+    let length = 0;
+    for (;;) {
+      if (length === scratch.length) {
+        const bigger = Buffer.allocUnsafe(scratch.length * 2);
+        scratch.copy(bigger, 0, 0, length);
+        scratch = bigger;
+      }
+      const n = readSync(fd, scratch, length, scratch.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    return scratch.toString('utf8', 0, length);
+  } catch (err) {
+    return err as Error;
+  } finally {
+    closeSync(fd);
+  }
 }
