@@ -4,6 +4,7 @@ import { startTestServer, type TestServer } from './helpers/project.js';
 import { loadGolden, loadScenario, runScenario, type Result } from './replay/harness.js';
 import { Normaliser, schemaForPath, stripComponentIds } from './replay/normalise.js';
 import { OVERRIDES } from './replay/pending.js';
+import { createApiToken } from '../src/auth/service.js';
 
 /**
  * Replays every step of Strapi v5's recorded conformance scenarios against a fresh Folio server and
@@ -15,14 +16,9 @@ const REPORT = process.env.FOLIO_REPLAY_REPORT;
 
 /** The tokens of the instance under test (full-access and read-only API tokens). */
 async function createVars(server: TestServer): Promise<Record<string, string>> {
-  const tokensModule = '../src/auth/tokens.js'; // resolved at run time: the auth layer may not exist yet
-  const mod = await import(tokensModule).catch(() => undefined) as undefined | { createApiToken?: (root: string, o: { name: string; type: string }) => Promise<{ accessKey: string }> };
-  if (mod?.createApiToken) {
-    const full = await mod.createApiToken(server.dir, { name: 'conformance-full', type: 'full-access' });
-    const ro = await mod.createApiToken(server.dir, { name: 'conformance-ro', type: 'read-only' });
-    return { fullAccess: full.accessKey, readOnly: ro.accessKey };
-  }
-  return { fullAccess: 'no-auth-yet', readOnly: 'no-auth-yet' };
+  const full = await createApiToken(server.dir, { name: 'conformance-full', type: 'full-access' });
+  const ro = await createApiToken(server.dir, { name: 'conformance-ro', type: 'read-only' });
+  return { fullAccess: full.accessKey, readOnly: ro.accessKey };
 }
 
 /** Listed overrides, and Strapi's recorded 500s on bad input, which Folio answers with a 400 (folio-decisions.md). */

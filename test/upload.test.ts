@@ -15,7 +15,7 @@ const FILE_KEYS = [
 const hasSharp = await import('sharp').then(() => true, () => false);
 
 async function upload(s: TestServer, files: UploadPart[], fields: Record<string, unknown> = {}, query = '') {
-  const res = await fetch(`${s.url}/api/upload${query}`, { method: 'POST', body: form(files, fields) });
+  const res = await fetch(`${s.url}/api/upload${query}`, { method: 'POST', body: form(files, fields), headers: s.auth });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }

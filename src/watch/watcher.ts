@@ -9,6 +9,8 @@ export interface WatchEvents {
   onChange?(change: { file: string; what: string; problem?: string }): void;
   /** Schemas or folio.json changed and the project was reloaded. */
   onReload?(summary: { documents: number; problems: number }): void;
+  /** content/permissions.json changed. */
+  onPermissions?(): void;
 }
 
 export interface Watcher { close(): Promise<void>; ready: Promise<void> }
@@ -49,6 +51,7 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
   async function flush() {
     const batch = [...pending];
     pending.clear();
+    if (batch.some(([file]) => relative(project.contentDir, file) === 'permissions.json')) events.onPermissions?.();
     const structural = batch.some(([file]) => {
       const rel = relative(project.contentDir, file).split(sep);
       return rel[0] === 'types' || rel[0] === 'components' || rel[0] === 'folio.json';

@@ -5,6 +5,7 @@ import { openProject, type Project } from '../../src/project.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import type { AppOptions } from '../../src/http/app.js';
 import { serverOptions } from '../../src/http/compose.js';
+import { createApiToken } from '../../src/auth/service.js';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 export const SHARED = resolve(REPO, '..', 'shared');
@@ -28,6 +29,8 @@ export function makeProject(opts: { config?: Record<string, unknown>; withExampl
   cpSync(join(FIXTURES, 'components'), join(contentDir, 'components'), { recursive: true });
   if (opts.withExampleDocuments) cpSync(join(REPO, 'content', 'documents'), join(contentDir, 'documents'), { recursive: true });
   writeFileSync(join(contentDir, 'folio.json'), `${JSON.stringify({ ...FIXTURE_CONFIG, ...opts.config }, null, 2)}\n`);
+  // The permissions the conformance recordings assume (fixtures/blog/README.md).
+  cpSync(join(import.meta.dirname, 'fixture-permissions.json'), join(contentDir, 'permissions.json'));
   return { dir, contentDir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -35,8 +38,15 @@ export interface TestServer extends RunningServer {
   project: Project;
   dir: string;
   contentDir: string;
-  /** fetch relative to the server, JSON-decoding the answer when it is JSON. */
-  api(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  /** A full-access API token of this project. */
+  token: string;
+  /** `Authorization` header with the full-access token. */
+  auth: Record<string, string>;
+  /**
+   * fetch relative to the server, JSON-decoding the answer when it is JSON. Requests carry the
+   * full-access token unless `anonymous` is set (or they set their own Authorization header).
+   */
+  api(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string; anonymous?: boolean }): Promise<{ status: number; headers: Headers; body: any; text: string }>;
   stop(): Promise<void>;
 }
 
@@ -44,9 +54,10 @@ export interface TestServer extends RunningServer {
 export async function startTestServer(opts: { config?: Record<string, unknown>; withExampleDocuments?: boolean; app?: AppOptions; dir?: string } = {}): Promise<TestServer> {
   const made = opts.dir ? { dir: opts.dir, contentDir: join(opts.dir, 'content'), cleanup() {} } : makeProject(opts);
   const project = await openProject(made.dir);
+  const { accessKey: token } = await createApiToken(made.dir, { name: `test-${Date.now()}-${Math.random()}`, type: 'full-access' });
   const running = await startServer(project, { log: () => undefined, ...(await serverOptions(project)), ...opts.app });
   const api: TestServer['api'] = async (path, init = {}) => {
-    const headers: Record<string, string> = { ...init.headers };
+    const headers: Record<string, string> = { ...(init.anonymous ? {} : { authorization: `Bearer ${token}` }), ...init.headers };
     let body: string | undefined = init.rawBody;
     if (init.body !== undefined) { body = JSON.stringify(init.body); headers['content-type'] ??= 'application/json'; }
     const res = await fetch(`${running.url}${path}`, { method: init.method ?? 'GET', headers, body });
@@ -56,7 +67,7 @@ export async function startTestServer(opts: { config?: Record<string, unknown>; 
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
   return {
-    ...running, project, dir: made.dir, contentDir: made.contentDir, api,
+    ...running, project, dir: made.dir, contentDir: made.contentDir, api, token, auth: { authorization: `Bearer ${token}` },
     async stop() { await running.close(); made.cleanup(); },
   };
 }

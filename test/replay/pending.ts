@@ -6,7 +6,6 @@
 export interface Override { reason: string; skip?: true; status?: number; errorName?: string }
 
 const COMPONENT_IDS = 'Folio hands out no component ids (folio-decisions §1): the body carries none, so the component is replaced';
-const AUTH = 'users & permissions (issue 6): the public role and read-only tokens are refused';
 
 export const OVERRIDES: Record<string, Record<string, Override>> = {
   '01-crud': {
@@ -19,25 +18,11 @@ export const OVERRIDES: Record<string, Record<string, Override>> = {
     updateRepeatableKeepId: { reason: `${COMPONENT_IDS}: the renamed link has no url`, status: 200 },
   },
   '05-fields-populate': {
-    publicPopulateStar: { reason: AUTH, skip: true },
-    publicPopulateTags: { reason: AUTH, skip: true },
-    publicPopulateTagsObject: { reason: AUTH, skip: true },
-    populateDeepTagsArticlesPublic: { reason: AUTH, skip: true },
   },
   '06-i18n-draft': {
-    localesPublic: { reason: AUTH, skip: true },
     createUnknownLocale: { reason: 'a locale that is not configured is a 400 on writes (folio-decisions.md)', status: 400, errorName: 'ValidationError' },
   },
-  '10-upload': {
-    uploadPublic: { reason: AUTH, skip: true },
-    uploadReadOnly: { reason: AUTH, skip: true },
-    listFilesPublic: { reason: AUTH, skip: true },
-    articlePopulateCoverPublic: { reason: AUTH, skip: true },
-    deleteFilePublic: { reason: AUTH, skip: true },
-    deleteFileReadOnly: { reason: AUTH, skip: true },
-  },
   '07-single-types': {
-    globalPutPublic: { reason: AUTH, skip: true },
     aboutSliderNotAllowed: { reason: 'Strapi silently drops a component the zone does not allow; Folio refuses it (issue 4: unknown component is a 400)', status: 400, errorName: 'ValidationError' },
     aboutAfterSlider: { reason: 'the refused write above left the zone as it was', status: 200 },
   },

@@ -26,7 +26,8 @@ Examples:
         import('listhen'), import('h3'), import('../../http/app.js'), import('../../http/compose.js'),
       ]);
       const log = (m: string) => process.stderr.write(`${m}\n`);
-      const app = createFolioApp(project, { ...(await serverOptions(project)), readOnly: opts.readOnly, verbose: opts.verbose, log });
+      const options = await serverOptions(project);
+      const app = createFolioApp(project, { ...options, readOnly: opts.readOnly, verbose: opts.verbose, log });
       const listener = await listen(toNodeListener(app), {
         port, hostname: host, showURL: false, qr: false, public: host !== 'localhost' && host !== '127.0.0.1', autoClose: false,
       } as Parameters<typeof listen>[1]);
@@ -63,6 +64,9 @@ Examples:
         const rel = (f: string) => relative(project.root, f) || f;
         watcher = await watchProject(project, {
           onChange: (c) => { if (c.problem) process.stderr.write(`${rel(c.file)}: ${c.problem}\n`); else if (!opts.quiet) process.stdout.write(dim(`${c.what}: ${rel(c.file)}\n`)); },
+          onPermissions: () => {
+            try { options.access.reload(); if (!opts.quiet) process.stdout.write('reloaded permissions\n'); } catch (err) { process.stderr.write(`${(err as Error).message}; keeping the previous permissions\n`); }
+          },
           onReload: (r) => { if (!opts.quiet) process.stdout.write(`reloaded schemas: ${r.documents} documents, ${r.problems} problem(s)\n`); },
         });
       }

@@ -1,0 +1,73 @@
+import type { IncomingMessage } from 'node:http';
+import { FolioError } from '../errors.js';
+import type { AccessPolicy, Principal } from '../http/access.js';
+import { loadPermissions, type PermissionsFile } from './permissions.js';
+import type { AuthService } from './service.js';
+import type { TokenRecord, UserRecord } from './state.js';
+
+export interface AuthPrincipal extends Principal {
+  role?: string;
+  user?: UserRecord;
+  token?: TokenRecord;
+  sessionId?: string;
+}
+
+const unauthorized = (message = 'Missing or invalid credentials') => new FolioError(401, 'UnauthorizedError', message, {});
+
+/**
+ * Users & permissions as Strapi enforces them: an API token, else a user JWT, else the public role.
+ * A bearer value that is neither is a 401; a caller without the route's action gets a 403.
+ */
+export class PermissionsPolicy implements AccessPolicy {
+  private permissions: PermissionsFile;
+  private grants = new Map<string, Set<string>>();
+
+  constructor(private contentDir: string, readonly auth: AuthService) {
+    this.permissions = loadPermissions(contentDir);
+    this.index();
+  }
+
+  /** Re-reads permissions.json (after an edit); a broken file keeps the previous permissions and throws. */
+  reload() {
+    this.permissions = loadPermissions(this.contentDir);
+    this.index();
+  }
+
+  private index() {
+    this.grants = new Map(Object.entries(this.permissions.roles).map(([k, r]) => [k, new Set(r.permissions)]));
+  }
+
+  async authenticate(req: IncomingMessage): Promise<AuthPrincipal> {
+    const header = req.headers.authorization;
+    if (typeof header === 'string') {
+      const parts = header.trim().split(/\s+/);
+      if (parts.length === 2 && parts[0].toLowerCase() === 'bearer') {
+        const value = parts[1];
+        const token = this.auth.findToken(value);
+        if (token) return { kind: 'token', id: token.id, token };
+        const found = await this.auth.verifyJwt(value);
+        if (found) return { kind: 'user', id: found.user.id, user: found.user, role: found.user.role, sessionId: found.sessionId };
+        throw unauthorized();
+      }
+      // Any other scheme is ignored: the request is anonymous, as in Strapi.
+    }
+    if (!this.grants.get('public')?.size) throw unauthorized();
+    return { kind: 'public', role: 'public' };
+  }
+
+  can(principal: Principal, action: string): boolean {
+    const p = principal as AuthPrincipal;
+    if (p.kind === 'token' && p.token) {
+      if (p.token.type === 'full-access') return true;
+      if (p.token.type === 'read-only') return /\.(find|findOne)$/.test(action);
+      return p.token.actions.includes(action);
+    }
+    return this.grants.get(p.role ?? 'public')?.has(action) ?? false;
+  }
+
+  cacheKey(principal: Principal): string | undefined {
+    const p = principal as AuthPrincipal;
+    if (p.kind === 'token' && p.token) return p.token.type === 'custom' ? `token:${p.token.id}` : `token:${p.token.type}`;
+    return `role:${p.role ?? 'public'}`;
+  }
+}

@@ -1,0 +1,1 @@
+export { createApiToken } from './service.js';
