@@ -157,7 +157,8 @@ export class AuthService {
     if (!session || Date.parse(session.expiresAt) < t || Date.parse(session.lastUsedAt) + this.config.refreshIdleDays * 86400_000 < t) {
       throw unauthorized('Invalid refresh token');
     }
-    const user = this.userById(session.userId);
+    // Not userById: it re-reads the files, which would detach `session` from what is written below.
+    const user = this.state.users.data.users.find((u) => u.id === session.userId);
     if (!user || user.blocked) throw unauthorized('Invalid refresh token');
     const next = randomKey(48);
     session.refreshHash = hmac(this.state.secrets.tokenSalt, next);

@@ -7,9 +7,12 @@ import { registerServe } from './commands/serve.js';
 import { registerTypes } from './commands/types.js';
 import { registerWebhooks } from './commands/webhooks.js';
 import { registerLocales } from './commands/locales.js';
+import { registerAccess } from './commands/access.js';
 
 /** The `folio` command line: one module per command group; heavy modules load only when a command runs. */
 export async function main(argv: string[]) {
+  // `folio docs list … | head` closes the pipe early: that is not an error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => { if (err.code === 'EPIPE') process.exit(0); throw err; });
   const program = new Command('folio')
     .description('Folio: a file-based headless CMS that serves the Strapi v5 REST API from JSON files in git')
     .version(VERSION)
@@ -30,6 +33,7 @@ Examples:
   registerMedia(program, globals);
   registerWebhooks(program, globals);
   registerLocales(program, globals);
+  registerAccess(program, globals);
   try {
     await program.parseAsync(argv);
   } catch (err) {
