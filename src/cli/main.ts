@@ -8,6 +8,7 @@ import { registerTypes } from './commands/types.js';
 import { registerWebhooks } from './commands/webhooks.js';
 import { registerLocales } from './commands/locales.js';
 import { registerAccess } from './commands/access.js';
+import { registerInit } from './commands/init.js';
 
 /** The `folio` command line: one module per command group; heavy modules load only when a command runs. */
 export async function main(argv: string[]) {
@@ -27,6 +28,7 @@ Examples:
   folio docs list articles --sort title
   folio docs create categories --data '{"name":"Tech"}'`);
   const globals = () => program.opts<GlobalOptions>();
+  registerInit(program, globals);
   registerServe(program, globals);
   registerTypes(program, globals);
   registerDocs(program, globals);
