@@ -27,7 +27,7 @@ export function parseQueryString(raw: string): Record<string, unknown> {
       parameterLimit: QUERY_LIMITS.parameterLimit,
       strictNullHandling: true,
       allowPrototypes: false,
-      plainObjects: true,
+      plainObjects: false, // ordinary objects, so values print; prototype keys are dropped by allowPrototypes: false
     }) as Record<string, unknown>;
   } catch (err) {
     throw validationError(`Invalid query string: ${(err as Error).message}`);
