@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { makeProject, startTestServer, REPO, type TestServer } from './helpers/project.js';
@@ -45,9 +45,10 @@ describe('concurrent writes', () => {
       ...ids.filter((_, i) => i % 3 === 1).map((id) => s.api(`/api/tags/${id}`, { method: 'PUT', body: { data: { name: `renamed-${id}` } } })),
     ]);
     expect(mixed.every((r) => r.status === 204 || r.status === 200)).toBe(true);
-    const files = jsonFiles(join(s.contentDir, 'documents', 'tags')).map((f) => f.slice(0, -5)).sort();
+    const mine = new Set(ids);
+    const files = jsonFiles(join(s.contentDir, 'documents', 'tags')).map((f) => f.slice(0, -5)).filter((id) => mine.has(id)).sort();
     expect(files).toEqual(ids.filter((id) => !deleted.includes(id)).sort());
-    const listed = (await s.api('/api/tags?pagination[pageSize]=100')).body.data.map((t: { documentId: string }) => t.documentId).sort();
+    const listed = (await s.api('/api/tags?pagination[pageSize]=100')).body.data.map((t: { documentId: string }) => t.documentId).filter((id: string) => mine.has(id)).sort();
     expect(listed).toEqual(files);
   });
 
@@ -76,7 +77,7 @@ const laterThan = (a: string, b: string) => {
 const order: number[] = [];
 
 describe('crash safety', () => {
-  it('leaves every file old-or-new when a writer is killed mid-write, keeps every acknowledged write, and cleans temp files at the next start', async () => {
+  it('leaves every file old-or-new when a writer is killed mid-write, and keeps every acknowledged write', async () => {
     const project = makeProject();
     try {
       const acked = new Map<string, string>();
@@ -113,7 +114,6 @@ describe('crash safety', () => {
         const onDisk = bio.split(' ')[0];
         if (stamp !== 'start') expect(onDisk === stamp || laterThan(onDisk, stamp), `${id}: ${onDisk} is older than acknowledged ${stamp}`).toBe(true);
       }
-      expect(readdirSync(dir).filter((f) => f.startsWith(TEMP_MARK))).toEqual([]);
     } finally {
       project.cleanup();
     }
@@ -125,8 +125,12 @@ describe('crash safety', () => {
       const dir = join(project.contentDir, 'documents', 'tags');
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, `${TEMP_MARK}abc.json.123`), '{"half":');
+      const old = new Date(Date.now() - 120_000);
+      utimesSync(join(dir, `${TEMP_MARK}abc.json.123`), old, old);
+      writeFileSync(join(dir, `${TEMP_MARK}live.json.456`), '{"being written":');
       const p = await openProject(project.dir);
-      expect(readdirSync(dir)).toEqual([]);
+      // The old stray goes; a fresh one may belong to a writer in another process and stays.
+      expect(readdirSync(dir)).toEqual([`${TEMP_MARK}live.json.456`]);
       expect(p.report.problems).toEqual([]);
     } finally {
       project.cleanup();

@@ -1,4 +1,4 @@
-import { open, rename, unlink, mkdir, readdir } from 'node:fs/promises';
+import { open, rename, unlink, mkdir, readdir, stat } from 'node:fs/promises';
 import { dirname, join, basename } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -39,13 +39,22 @@ async function syncDir(dir: string) {
   } catch { /* best effort */ }
 }
 
-/** Removes temp files a killed writer left behind in `dir`. Returns how many were removed. */
-export async function removeStrayTemps(dir: string): Promise<number> {
+/**
+ * Removes temp files a killed writer left behind in `dir`. Only files older than `minAgeMs` go: a fresh
+ * one belongs to a writer in another process (the server, another CLI run) that is about to rename it.
+ */
+export async function removeStrayTemps(dir: string, minAgeMs = 30_000): Promise<number> {
   let names: string[];
   try { names = await readdir(dir); } catch { return 0; }
   let n = 0;
+  const cutoff = Date.now() - minAgeMs;
   for (const name of names) {
-    if (name.startsWith(TEMP_MARK)) { await unlink(join(dir, name)).catch(() => undefined); n++; }
+    if (!name.startsWith(TEMP_MARK)) continue;
+    const file = join(dir, name);
+    const age = await stat(file).then((st) => st.mtimeMs, () => Infinity);
+    if (age > cutoff) continue;
+    await unlink(file).catch(() => undefined);
+    n++;
   }
   return n;
 }
