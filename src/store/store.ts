@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, existsSync, openSync, readSync, closeSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { writeFileAtomic, removeStrayTemps, TEMP_MARK } from './atomic.js';
 import { serialize } from './serialize.js';
 
@@ -35,16 +36,25 @@ export interface Store {
 export const SAFE_ID = /^[a-z0-9]{1,64}$/;
 
 export class FileStore implements Store {
-  /** Text of the files this process wrote (or `null` for files it removed), by path, until seen by the watcher. */
-  private own = new Map<string, string | null>();
+  /**
+   * Digests of the last texts this process wrote to each file (`null`: removed it), so a watcher can tell its own
+   * writes from others'. Several are kept: a file written twice in quick succession may be seen at either.
+   */
+  private own = new Map<string, Array<string | null>>();
 
   constructor(readonly contentDir: string) {}
 
+  private remember(file: string, text: string | null) {
+    const list = this.own.get(file) ?? [];
+    list.push(text === null ? null : digest(text));
+    if (list.length > 8) list.shift();
+    this.own.set(file, list);
+    if (this.own.size > 10_000) this.own.delete(this.own.keys().next().value!);
+  }
+
   isOwnWrite(file: string, text: string | undefined): boolean {
-    if (!this.own.has(file)) return false;
-    const mine = this.own.get(file);
-    if ((text === undefined && mine === null) || text === mine) { this.own.delete(file); return true; }
-    return false;
+    const list = this.own.get(file);
+    return !!list && list.includes(text === undefined ? null : digest(text));
   }
 
   readDocument(pluralName: string, documentId: string): RawDocument | undefined {
@@ -93,18 +103,13 @@ export class FileStore implements Store {
   async write(pluralName: string, documentId: string, body: Record<string, unknown>) {
     const file = this.fileOf(pluralName, documentId);
     const text = serialize(body);
-    this.own.set(file, text);
-    try {
-      await writeFileAtomic(file, text);
-    } catch (err) {
-      this.own.delete(file);
-      throw err;
-    }
+    this.remember(file, text);
+    await writeFileAtomic(file, text);
   }
 
   async remove(pluralName: string, documentId: string) {
     const file = this.fileOf(pluralName, documentId);
-    this.own.set(file, null);
+    this.remember(file, null);
     await unlink(file).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'ENOENT') throw err;
     });
@@ -156,3 +161,6 @@ function readSmallFile(file: string): string | Error {
     closeSync(fd);
   }
 }
+
+/** A short digest of a file's text: the own-write memory keeps these, not whole documents. */
+const digest = (text: string) => createHash('sha1').update(text).digest('base64');

@@ -72,10 +72,11 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
       const ct = project.schemas.byPluralName(rel[1]);
       const documentId = rel[2].slice(0, -5);
       if (!ct || !SAFE_ID.test(documentId)) continue;
+      // The file is read whatever the event said: an atomic rename can be reported as unlink + add, and
+      // only what is on disk now counts.
       let text: string | undefined;
-      if (kind === 'change') {
-        try { text = await readFile(file, 'utf8'); } catch { text = undefined; }
-      }
+      try { text = await readFile(file, 'utf8'); } catch { text = undefined; }
+      void kind;
       const result = await project.documents.reloadDocument(ct, documentId, file, text);
       if (result === 'own' || result === 'unchanged') continue;
       if (typeof result === 'object') events.onChange?.({ file, what: 'problem', problem: `${result.problem}; serving the last good version` });
