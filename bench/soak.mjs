@@ -15,7 +15,8 @@ const BIN = join(REPO, 'bin', 'folio');
 const dir = generate(1000);
 const token = JSON.parse(execFileSync(process.execPath, [BIN, 'tokens', 'create', '--name', 'soak', '--type', 'full-access', '--json', '--dir', dir], { encoding: 'utf8' })).accessKey;
 const port = await new Promise((res) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); }); });
-const server = spawn(process.execPath, [BIN, 'serve', '--dir', dir, '--port', String(port), '--host', '127.0.0.1', '--quiet', ...(process.env.SOAK_NO_WATCH ? ['--no-watch'] : []), ...(process.env.SOAK_EXPOSE_GC ? [] : [])], { stdio: ['ignore', 'ignore', 'inherit'] });
+// A small old-space limit makes V8 collect instead of growing: a real leak then fails the run (out of memory).
+const server = spawn(process.execPath, [`--max-old-space-size=${process.env.SOAK_HEAP_MB ?? 96}`, BIN, 'serve', '--dir', dir, '--port', String(port), '--host', '127.0.0.1', '--quiet', ...(process.env.SOAK_NO_WATCH ? ['--no-watch'] : [])], { stdio: ['ignore', 'ignore', 'inherit'] });
 const stop = () => { server.kill('SIGKILL'); rmSync(dir, { recursive: true, force: true }); };
 process.on('SIGINT', () => { stop(); process.exit(130); });
 

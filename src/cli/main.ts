@@ -9,6 +9,7 @@ import { registerWebhooks } from './commands/webhooks.js';
 import { registerLocales } from './commands/locales.js';
 import { registerAccess } from './commands/access.js';
 import { registerInit } from './commands/init.js';
+import { registerGenerate } from './commands/generate.js';
 
 /** The `folio` command line: one module per command group; heavy modules load only when a command runs. */
 export async function main(argv: string[]) {
@@ -36,6 +37,7 @@ Examples:
   registerWebhooks(program, globals);
   registerLocales(program, globals);
   registerAccess(program, globals);
+  registerGenerate(program, globals);
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -2,6 +2,7 @@ import type { Project } from '../project.js';
 import { defaultModules, type AppOptions } from './app.js';
 import { uploadModule } from '../upload/http.js';
 import { liveEventsModule } from './live-events.js';
+import { apiDocsModule } from './api-docs.js';
 import { loadUsersConfig } from '../auth/config.js';
 import { AuthService } from '../auth/service.js';
 import { PermissionsPolicy } from '../auth/access.js';
@@ -18,6 +19,6 @@ export async function serverOptions(project: Project): Promise<AppOptions & { ac
   const access = new PermissionsPolicy(project.contentDir, auth);
   return {
     access,
-    modules: [...defaultModules(), usersModule(auth, users.rateLimit), uploadModule, liveEventsModule],
+    modules: [...defaultModules(), usersModule(auth, users.rateLimit), uploadModule, liveEventsModule, apiDocsModule],
   };
 }
