@@ -77,7 +77,12 @@ function compileScalar(field: Extract<Field, { kind: 'scalar' }>, value: unknown
   for (const [op, operand] of Object.entries(value)) {
     if (op === '$not') {
       const inner = compileScalar(field, operand, path);
-      parts.push((row) => !inner(row));
+      // SQL's NOT of a comparison with NULL is NULL, so a null value only matches when the negated
+      // test is itself about nullness ($null, $notNull, $eq/$ne null).
+      const aboutNull = isObject(operand)
+        ? Object.entries(operand).every(([k, v]) => k === '$null' || k === '$notNull' || ((k === '$eq' || k === '$ne') && v === null))
+        : operand === null;
+      parts.push((row) => (field.get(row) === null && !aboutNull ? false : !inner(row)));
       continue;
     }
     if (op === '$and' || op === '$or') {
