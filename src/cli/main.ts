@@ -10,6 +10,7 @@ import { registerLocales } from './commands/locales.js';
 import { registerAccess } from './commands/access.js';
 import { registerInit } from './commands/init.js';
 import { registerGenerate } from './commands/generate.js';
+import { registerValidate } from './commands/validate.js';
 
 /** The `folio` command line: one module per command group; heavy modules load only when a command runs. */
 export async function main(argv: string[]) {
@@ -38,6 +39,7 @@ Examples:
   registerLocales(program, globals);
   registerAccess(program, globals);
   registerGenerate(program, globals);
+  registerValidate(program, globals);
   try {
     await program.parseAsync(argv);
   } catch (err) {

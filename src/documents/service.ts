@@ -569,7 +569,21 @@ export class DocumentService {
   }
 
   /** Required fields, minimums, formats and unique values: checked when content becomes published. */
-  private checkPublishable(ct: ContentType, v: Version, input: ParsedInput | undefined, isNew: boolean) {
+  /**
+   * What keeps a stored version from being publishable (required fields, minimums, formats), for
+   * `folio validate`. Unique values are left to the caller, which can check them all at once.
+   */
+  publishProblems(ct: ContentType, v: Version): FieldProblem[] {
+    try {
+      this.checkPublishable(ct, v, undefined, false, false);
+      return [];
+    } catch (err) {
+      const details = (err as FolioError).details as { errors?: FieldProblem[] } | null;
+      return details?.errors ?? [{ path: [], message: (err as Error).message }];
+    }
+  }
+
+  private checkPublishable(ct: ContentType, v: Version, input: ParsedInput | undefined, isNew: boolean, checkUnique = true) {
     const problems: FieldProblem[] = [];
     const directWrite = !ct.draftAndPublish;
     const check = (attrs: Record<string, Attribute>, data: Record<string, unknown>, path: string[], topLevel: boolean) => {
@@ -587,7 +601,7 @@ export class DocumentService {
           }
           const m = publishChecks(label, attr, value);
           if (m) problems.push({ path: p, message: m, value });
-          if (attr.unique && value !== '' && topLevel && this.isDuplicate(ct, v, name, value)) {
+          if (checkUnique && attr.unique && value !== '' && topLevel && this.isDuplicate(ct, v, name, value)) {
             problems.push({ path: p, message: 'This attribute must be unique', value });
           }
         } else if (attr.type === 'component') {
