@@ -11,6 +11,7 @@ import { registerAccess } from './commands/access.js';
 import { registerInit } from './commands/init.js';
 import { registerGenerate } from './commands/generate.js';
 import { registerValidate } from './commands/validate.js';
+import { registerTransfer } from './commands/transfer.js';
 
 /** The `folio` command line: one module per command group; heavy modules load only when a command runs. */
 export async function main(argv: string[]) {
@@ -40,6 +41,7 @@ Examples:
   registerAccess(program, globals);
   registerGenerate(program, globals);
   registerValidate(program, globals);
+  registerTransfer(program, globals);
   try {
     await program.parseAsync(argv);
   } catch (err) {
