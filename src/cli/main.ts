@@ -12,6 +12,7 @@ import { registerInit } from './commands/init.js';
 import { registerGenerate } from './commands/generate.js';
 import { registerValidate } from './commands/validate.js';
 import { registerTransfer } from './commands/transfer.js';
+import { registerBuilder } from './commands/builder.js';
 
 /** The `folio` command line: one module per command group; heavy modules load only when a command runs. */
 export async function main(argv: string[]) {
@@ -42,6 +43,7 @@ Examples:
   registerGenerate(program, globals);
   registerValidate(program, globals);
   registerTransfer(program, globals);
+  registerBuilder(program, globals);
   try {
     await program.parseAsync(argv);
   } catch (err) {
