@@ -66,7 +66,33 @@ function labelOf(ct: ContentType, row: Record<string, unknown>): string {
   return '';
 }
 
-async function parseData(o: WriteOptions): Promise<Record<string, unknown>> {
+/** On a terminal, `docs create` without --data asks for each field (empty answers are left out). */
+async function promptData(ct: ContentType): Promise<Record<string, unknown>> {
+  const { default: inquirer } = await import('inquirer');
+  const data: Record<string, unknown> = {};
+  for (const [name, attr] of Object.entries(ct.attributes)) {
+    if (attr.private || attr.type === 'password' || attr.type === 'json' || attr.type === 'blocks' || attr.type === 'dynamiczone' || attr.type === 'component' || attr.type === 'media') continue;
+    if (attr.type === 'relation' && attr.mappedBy) continue;
+    const label = `${name}${'required' in attr && attr.required ? ' (required)' : ''}`;
+    let question: Record<string, unknown>;
+    if (attr.type === 'boolean') question = { type: 'confirm', message: label, default: attr.default === true };
+    else if (attr.type === 'enumeration') question = { type: 'list', message: label, choices: ['', ...(attr.enum ?? [])] };
+    else if (attr.type === 'relation') question = { type: 'input', message: `${label}: documentId(s) of ${attr.target}, comma-separated` };
+    else question = { type: 'input', message: `${label} (${attr.type})` };
+    const { value } = await inquirer.prompt([{ name: 'value', ...question } as never]) as { value: unknown };
+    if (value === '' || value === undefined) continue;
+    if (attr.type === 'relation') {
+      const ids = String(value).split(',').map((x) => x.trim()).filter(Boolean);
+      data[name] = ['oneToMany', 'manyToMany'].includes(attr.relation) ? ids : ids[0];
+    } else if (['integer', 'float', 'decimal'].includes(attr.type) && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
+      data[name] = Number(value);
+    } else data[name] = value;
+  }
+  return data;
+}
+
+async function parseData(o: WriteOptions, ct?: ContentType): Promise<Record<string, unknown>> {
+  if (o.data === undefined && ct && process.stdin.isTTY && process.stdout.isTTY) return promptData(ct);
   const text = o.data === undefined || o.data === '-' ? await readStdin() : o.data;
   let value: unknown;
   try { value = JSON.parse(text); } catch (err) { throw new CliError(`--data is not valid JSON: ${(err as Error).message}`); }
@@ -162,7 +188,7 @@ Examples:
       const opts = { ...globals(), ...o };
       const project = await loadProject(opts);
       const ct = typeOf(project, type);
-      const data = await parseData(opts);
+      const data = await parseData(opts, ct);
       const v = ct.kind === 'singleType' && project.documents.singleDocument(ct)
         ? await project.documents.update(ct.uid, project.documents.singleDocument(ct)!.documentId, data, { status: writeStatus(opts), locale: opts.locale })
         : await project.documents.create(ct.uid, data, { status: writeStatus(opts), locale: opts.locale });
