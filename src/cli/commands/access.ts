@@ -4,6 +4,14 @@ import { loadUsersConfig } from '../../auth/config.js';
 import { expandAction, loadPermissions, savePermissions } from '../../auth/permissions.js';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, printJson, printTable } from '../output.js';
+import type { Project } from '../../project.js';
+
+/** Singular and plural names of the project's types, for the `article.find` / `articles:find` shorthands. */
+function typeNames(project: Project): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const ct of project.schemas.contentTypes.values()) { names.set(ct.singularName, ct.singularName); names.set(ct.pluralName, ct.singularName); }
+  return names;
+}
 
 const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
 
@@ -37,8 +45,7 @@ Actions are Strapi's names or shorthands:
       .action(async (actions: string[], o: { role: string }) => {
         const opts = globals();
         const project = await loadProject({ ...opts, quiet: true });
-        const names = new Map<string, string>();
-        for (const ct of project.schemas.contentTypes.values()) { names.set(ct.singularName, ct.singularName); names.set(ct.pluralName, ct.singularName); }
+        const names = typeNames(project);
         let full: string[];
         try { full = actions.flatMap((a) => expandAction(a, names)); } catch (err) { throw new CliError((err as Error).message); }
         const file = loadPermissions(project.contentDir);
@@ -109,8 +116,7 @@ Examples:
     .action(async (o: { name: string; type: string; actions?: string[]; lifespan: string; description?: string }) => {
       const { opts, service } = await auth();
       const project = await loadProject({ ...opts, quiet: true });
-      const names = new Map<string, string>();
-      for (const ct of project.schemas.contentTypes.values()) { names.set(ct.singularName, ct.singularName); names.set(ct.pluralName, ct.singularName); }
+      const names = typeNames(project);
       let actions: string[] | undefined;
       try { actions = o.actions?.flatMap((a) => expandAction(a, names)); } catch (err) { throw new CliError((err as Error).message); }
       const { accessKey, record } = service.createToken({ name: o.name, type: o.type as 'read-only', actions, lifespan: o.lifespan, description: o.description });
