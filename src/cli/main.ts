@@ -13,6 +13,7 @@ import { registerGenerate } from './commands/generate.js';
 import { registerValidate } from './commands/validate.js';
 import { registerTransfer } from './commands/transfer.js';
 import { registerBuilder } from './commands/builder.js';
+import { addExamples } from './examples.js';
 
 /** The `folio` command line: one module per command group; heavy modules load only when a command runs. */
 export async function main(argv: string[]) {
@@ -44,6 +45,7 @@ Examples:
   registerValidate(program, globals);
   registerTransfer(program, globals);
   registerBuilder(program, globals);
+  addExamples(program);
   try {
     await program.parseAsync(argv);
   } catch (err) {
