@@ -17,6 +17,8 @@ export function generate(count, dir = mkdtempSync(join(tmpdir(), 'folio-bench-')
   mkdirSync(content, { recursive: true });
   cpSync(join(REPO, 'content', 'types'), join(content, 'types'), { recursive: true });
   cpSync(join(REPO, 'content', 'components'), join(content, 'components'), { recursive: true });
+  // The example's permissions: the public role may read articles, authors and categories.
+  cpSync(join(REPO, 'content', 'permissions.json'), join(content, 'permissions.json'));
   writeFileSync(join(content, 'folio.json'), `${JSON.stringify({ locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }], defaultLocale: 'en' }, null, 2)}\n`);
   const ts = '2025-01-01T00:00:00.000Z';
   const write = (plural, doc) => {
