@@ -159,7 +159,6 @@ function parseRelation(key: string, attr: RelationAttribute, raw: unknown): Rela
     }
     return { kind: 'set', items: [parseRef(key, raw)] };
   }
-  void isToMany(attr);
   throw validationError(`Invalid relation value for ${key}`, { key, source: 'body' });
 }
 

@@ -531,7 +531,6 @@ export class DocumentService {
         let list = toList(v.data[ownerAttrName]).filter((x) => x !== documentId);
         if (nextSet.has(targetId)) list = isToMany(ownerAttr) ? [...list, documentId] : [documentId];
         v.data[ownerAttrName] = isToMany(ownerAttr) ? list : (list[0] ?? null);
-        v.updatedAt = v.updatedAt; // the owning document's content is unchanged apart from the link
       }
     }
   }

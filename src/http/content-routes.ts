@@ -48,12 +48,11 @@ export class ContentRoutes {
 
   async create(input: RouteInput): Promise<RouteResult> {
     const { ct, query, read } = input;
-    const { query: q } = parseReadQuery(read, ct, query, 'write');
+    parseReadQuery(read, ct, query, 'write');
     const data = dataOf(await input.body());
     const v = await this.docs.create(ct.uid, data, { status: writeStatus(query), locale: writeLocale(query) });
     const shaped = this.shapeWritten(read, ct, v, query);
     delete (shaped as Record<string, unknown>).id; // Folio: the create response carries no id
-    void q;
     return { status: 201, body: { data: shaped, meta: {} } };
   }
 
@@ -101,8 +100,4 @@ export class ContentRoutes {
   }
 }
 
-export const ACTIONS: Record<string, string> = {
-  find: 'find', findOne: 'findOne', findSingle: 'find', create: 'create', update: 'update', upsertSingle: 'update',
-  delete: 'delete', deleteSingle: 'delete',
-};
 export type { RouteKind };

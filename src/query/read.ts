@@ -1,4 +1,4 @@
-import { invalidKey, paginationError, validationError } from '../errors.js';
+import { paginationError, validationError } from '../errors.js';
 import type { Status, Version } from '../documents/model.js';
 import { NO_LOCALE } from '../documents/model.js';
 import type { ContentType } from '../schema/types.js';
