@@ -129,6 +129,16 @@ describe('CRUD over HTTP and the files on disk', () => {
     expect(res.body.error.name).toBe('NotFoundError');
   });
 
+  it('answers HEAD like GET without a body, with the same ETag', async () => {
+    const get = await fetch(`${s.url}/api/categories`, { headers: s.auth });
+    await get.text();
+    const head = await fetch(`${s.url}/api/categories`, { method: 'HEAD', headers: s.auth });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    expect(head.headers.get('etag')).toBe(get.headers.get('etag'));
+    expect(head.headers.get('content-type')).toContain('application/json');
+  });
+
   it('answers unknown routes with a Strapi 404 and wrong methods with a plain-text 405', async () => {
     const unknown = await s.api('/api/nothing-here');
     expect(unknown.status).toBe(404);

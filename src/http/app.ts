@@ -10,7 +10,7 @@ import { type AccessPolicy, OpenAccess, type Principal } from './access.js';
 import { parseBody } from './body.js';
 import { ContentRoutes, type RouteInput, type RouteResult } from './content-routes.js';
 import { methodNotAllowed, sendEmpty, sendError, sendJson } from './respond.js';
-import { applyCors, finishResponse } from './http-basics.js';
+import { applyCors, finishResponse, weakEtag } from './http-basics.js';
 import { toV4Body } from './v4.js';
 import { ResponseCache } from './response-cache.js';
 
@@ -153,7 +153,10 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
     const generation = index.generation;
     if (cacheKey) {
       const hit = cache.get(index, generation, cacheKey);
-      if (hit) return method === 'HEAD' ? sendEmpty(event, hit.status) : sendJson(event, hit.status, undefined, hit.body);
+      if (hit) {
+        if (method === 'HEAD') event.node.res.setHeader('etag', weakEtag(hit.body));
+        return sendJson(event, hit.status, undefined, method === 'HEAD' ? '' : hit.body);
+      }
     }
     const query = parseQueryString(rawQuery);
     const read: Omit<ReadContext, 'status'> = {
@@ -166,8 +169,9 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
     if (result.status === 204) return sendEmpty(event, 204);
     const text = JSON.stringify(v4 ? toV4Body(project.schemas, ct, result.body as { data: unknown; meta: unknown }) : result.body);
     if (cacheKey) cache.set(index, generation, cacheKey, { status: result.status, body: text });
-    if (method === 'HEAD') return sendEmpty(event, result.status);
-    return sendJson(event, result.status, undefined, text);
+    // HEAD: the same status and headers as GET, no body (h3 would turn a null answer into a 204).
+    if (method === 'HEAD') event.node.res.setHeader('etag', weakEtag(text));
+    return sendJson(event, result.status, undefined, method === 'HEAD' ? '' : text);
   }
 
   return app;

@@ -28,6 +28,8 @@ export function applyCors(event: H3Event, cors: CorsConfig): boolean {
   return preflight;
 }
 
+export const weakEtag = (body: string) => `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+
 /**
  * Last step for every answer: an ETag and `304 Not Modified` for successful GETs, and gzip or brotli
  * for JSON bodies over 1 KB when the client accepts it.
@@ -38,7 +40,8 @@ export function finishResponse(event: H3Event, answer: unknown): unknown {
   const res = event.node.res;
   const method = req.method ?? 'GET';
   if ((method === 'GET' || method === 'HEAD') && res.statusCode === 200) {
-    const etag = `W/"${createHash('sha1').update(answer).digest('base64url')}"`;
+    // A HEAD answer has no body: its route sets the ETag of the GET body it stands for.
+    const etag = String(res.getHeader('etag') ?? weakEtag(answer));
     res.setHeader('etag', etag);
     const inm = req.headers['if-none-match'];
     if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag)) {
