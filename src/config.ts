@@ -10,6 +10,18 @@ export interface FolioConfig {
   rest: { defaultLimit: number; maxLimit: number; withCount: boolean; strictParams: boolean };
   server: { host: string; port: number; bodyLimit: number; cors: CorsConfig };
   webhooks: WebhookConfig[];
+  users: UsersConfig;
+}
+
+/**
+ * Users & permissions (`plugin::users-permissions` in Strapi): `refresh` sessions (10-minute access JWT,
+ * rotating refresh token) or the `legacy` single 30-day JWT; the refresh token in an httpOnly cookie;
+ * the rate limit of the auth routes.
+ */
+export interface UsersConfig {
+  jwtManagement: 'refresh' | 'legacy';
+  httpOnly: boolean;
+  ratelimit: { enabled: boolean; interval: number; max: number };
 }
 
 /** CORS as Strapi's defaults: the request's Origin is echoed when allowed (`'*'` allows every origin). */
@@ -24,6 +36,7 @@ export const DEFAULT_CONFIG: FolioConfig = {
   rest: { defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: true },
   server: { host: 'localhost', port: 1337, bodyLimit: 1024 * 1024, cors: { origin: ['*'], credentials: true, maxAge: 31536000 } },
   webhooks: [],
+  users: { jwtManagement: 'refresh', httpOnly: false, ratelimit: { enabled: true, interval: 60_000, max: 10 } },
 };
 
 export const WEBHOOK_EVENTS = [
@@ -120,6 +133,28 @@ export function loadConfig(contentDir: string): FolioConfig {
         events: events as string[], enabled: w.enabled !== false,
       };
     });
+  }
+  if (raw.users !== undefined) {
+    const u = raw.users;
+    if (!isObject(u)) throw new ConfigError(`${file}: "users" must be an object`);
+    if (u.jwtManagement !== undefined) {
+      if (u.jwtManagement !== 'refresh' && u.jwtManagement !== 'legacy') throw new ConfigError(`${file}: "users.jwtManagement" must be "refresh" or "legacy"`);
+      cfg.users.jwtManagement = u.jwtManagement;
+    }
+    if (u.httpOnly !== undefined) {
+      if (typeof u.httpOnly !== 'boolean') throw new ConfigError(`${file}: "users.httpOnly" must be a boolean`);
+      cfg.users.httpOnly = u.httpOnly;
+    }
+    if (u.ratelimit !== undefined) {
+      const r = u.ratelimit;
+      if (!isObject(r)) throw new ConfigError(`${file}: "users.ratelimit" must be an object`);
+      if (r.enabled !== undefined) {
+        if (typeof r.enabled !== 'boolean') throw new ConfigError(`${file}: "users.ratelimit.enabled" must be a boolean`);
+        cfg.users.ratelimit.enabled = r.enabled;
+      }
+      cfg.users.ratelimit.interval = num(r, 'interval', 'users.ratelimit', 1) ?? cfg.users.ratelimit.interval;
+      cfg.users.ratelimit.max = num(r, 'max', 'users.ratelimit', 1) ?? cfg.users.ratelimit.max;
+    }
   }
   return cfg;
 }

@@ -21,6 +21,8 @@ const unauthorized = (message = 'Missing or invalid credentials') => new FolioEr
 export class PermissionsPolicy implements AccessPolicy {
   private permissions: PermissionsFile;
   private grants = new Map<string, Set<string>>();
+  /** Bumped on every reload, so answers cached under the old permissions are not served under the new. */
+  private version = 0;
 
   constructor(private contentDir: string, readonly auth: AuthService) {
     this.permissions = loadPermissions(contentDir);
@@ -35,7 +37,11 @@ export class PermissionsPolicy implements AccessPolicy {
 
   private index() {
     this.grants = new Map(Object.entries(this.permissions.roles).map(([k, r]) => [k, new Set(r.permissions)]));
+    this.version++;
   }
+
+  /** The roles as loaded (for listings). */
+  roles(): PermissionsFile['roles'] { return this.permissions.roles; }
 
   async authenticate(req: IncomingMessage): Promise<AuthPrincipal> {
     const header = req.headers.authorization;
@@ -67,7 +73,9 @@ export class PermissionsPolicy implements AccessPolicy {
 
   cacheKey(principal: Principal): string | undefined {
     const p = principal as AuthPrincipal;
-    if (p.kind === 'token' && p.token) return p.token.type === 'custom' ? `token:${p.token.id}` : `token:${p.token.type}`;
-    return `role:${p.role ?? 'public'}`;
+    // Read-only and full-access tokens see the same whatever permissions.json says; a custom token is
+    // keyed by its hash (ids are reused after a revoke); roles by the permissions' version.
+    if (p.kind === 'token' && p.token) return p.token.type === 'custom' ? `token:custom:${p.token.accessKey.slice(0, 32)}` : `token:${p.token.type}`;
+    return `role:${p.role ?? 'public'}@${this.version}`;
   }
 }

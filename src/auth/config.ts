@@ -1,31 +1,24 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { loadConfig, type FolioConfig } from '../config.js';
 import { DEFAULT_AUTH, type AuthConfig } from './service.js';
 
 export interface RateLimitConfig { enabled: boolean; interval: number; max: number }
 export interface UsersConfig { auth: AuthConfig; rateLimit: RateLimitConfig }
 
 /**
- * The `users` section of folio.json:
+ * The `users` section of folio.json (checked by src/config.ts):
  *   "users": { "jwtManagement": "refresh" | "legacy", "httpOnly": false,
  *              "ratelimit": { "enabled": true, "interval": 60000, "max": 10 } }
+ * Lifetimes are Strapi's: access JWT 10 min, refresh token 30 days (14 days idle), legacy JWT 30 days.
  */
-export function loadUsersConfig(contentDir: string): UsersConfig {
-  let raw: Record<string, unknown> = {};
-  try {
-    const all = JSON.parse(readFileSync(join(contentDir, 'folio.json'), 'utf8')) as Record<string, unknown>;
-    if (all.users && typeof all.users === 'object') raw = all.users as Record<string, unknown>;
-  } catch { /* folio.json is checked by loadConfig; defaults here */ }
-  const auth = { ...DEFAULT_AUTH };
-  if (raw.jwtManagement === 'legacy' || raw.jwtManagement === 'refresh') auth.jwtManagement = raw.jwtManagement;
-  if (typeof raw.httpOnly === 'boolean') auth.httpOnly = raw.httpOnly;
-  const rl = (raw.ratelimit ?? {}) as Record<string, unknown>;
+export function usersConfig(config: FolioConfig): UsersConfig {
+  const u = config.users;
   return {
-    auth,
-    rateLimit: {
-      enabled: rl.enabled !== false,
-      interval: typeof rl.interval === 'number' && rl.interval > 0 ? rl.interval : 60_000,
-      max: typeof rl.max === 'number' && rl.max > 0 ? rl.max : 10,
-    },
+    auth: { ...DEFAULT_AUTH, jwtManagement: u.jwtManagement, httpOnly: u.httpOnly },
+    rateLimit: { ...u.ratelimit },
   };
+}
+
+/** The same, read from a project's content/ folder (throws ConfigError on a broken folio.json). */
+export function loadUsersConfig(contentDir: string): UsersConfig {
+  return usersConfig(loadConfig(contentDir));
 }

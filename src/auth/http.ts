@@ -1,22 +1,39 @@
-import { FolioError, notFound } from '../errors.js';
+import { FolioError, applicationError, notFound } from '../errors.js';
 import type { HttpModule, ModuleRequest } from '../http/app.js';
 import { methodNotAllowed, sendEmpty, sendJson } from '../http/respond.js';
-import type { AuthPrincipal } from './access.js';
+import { parseQueryString } from '../query/parse-qs.js';
+import { PermissionsPolicy, type AuthPrincipal } from './access.js';
 import { RateLimiter } from './rate-limit.js';
 import { sanitizeUser, type AuthService } from './service.js';
 import type { RateLimitConfig } from './config.js';
+import type { UserRecord } from './state.js';
+import { UsersQuery, roleViews } from './users-query.js';
 
 const forbidden = () => new FolioError(403, 'ForbiddenError', 'Forbidden', {});
+/** What Strapi's `ctx.unauthorized()` answers: a route the caller may use, but only as a logged-in user. */
+const unauthorized = () => new FolioError(401, 'UnauthorizedError', 'Unauthorized', {});
+
+/** The routes Strapi rate-limits (koa2-ratelimit), by path. */
 const RATE_LIMITED = new Set(['/api/auth/local', '/api/auth/local/register', '/api/auth/forgot-password', '/api/auth/reset-password', '/api/auth/change-password', '/api/auth/send-email-confirmation']);
+/**
+ * Routes whose counter is also keyed by the lower-cased `body.email` (the account they target). The
+ * others count per path and client address only, so that adding a made-up `email` to a login body
+ * cannot buy a fresh counter.
+ */
+const EMAIL_KEYED = new Set(['/api/auth/forgot-password', '/api/auth/send-email-confirmation']);
 const REGISTER_FIELDS = new Set(['username', 'email', 'password']);
 const REFRESH_COOKIE = 'strapi_up_refresh';
 
 const bodyOf = (req: ModuleRequest): Record<string, unknown> =>
   req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body as Record<string, unknown> : {};
 
+class MethodNotAllowedSignal { constructor(readonly allow: string[]) {} }
+
 /**
  * The users-permissions routes (answers are unwrapped JSON, as Strapi's): register, login, me, users,
- * change-password and, in refresh mode, refresh, logout and sessions.
+ * change-password and, in refresh mode, refresh, logout and sessions (404 in legacy mode).
+ * Each checks its Strapi action (`plugin::users-permissions.auth.register`, `.user.me`, ...) against the
+ * caller's permissions.
  */
 export function usersModule(auth: AuthService, rate: RateLimitConfig): HttpModule {
   const limiter = new RateLimiter(rate.max, rate.interval);
@@ -28,14 +45,32 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig): HttpModul
     return p;
   };
 
-  const credentials = async (req: ModuleRequest, user: Parameters<AuthService['issue']>[0]) => {
+  /** The caller's user: an API token or the public role may pass the permission check but has none. */
+  const requireUser = (p: AuthPrincipal): UserRecord => {
+    if (!p.user) throw unauthorized();
+    return p.user;
+  };
+
+  const cookieMode = (req: ModuleRequest) =>
+    auth.config.httpOnly || req.event.node.req.headers['x-strapi-refresh-cookie'] === 'httpOnly';
+  const setRefreshCookie = (req: ModuleRequest, value: string, maxAge: number) => {
+    const secure = (req.event.node.req.socket as { encrypted?: boolean }).encrypted ? '; Secure' : '';
+    req.event.node.res.setHeader('set-cookie', `${REFRESH_COOKIE}=${value}; Path=/api/auth; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`);
+  };
+
+  /** `{ jwt, refreshToken, user }` (refresh mode), `{ jwt, user }` (legacy mode, or the refresh token in a cookie). */
+  const credentials = async (req: ModuleRequest, user: UserRecord) => {
     const issued = await auth.issue(user, String(req.event.node.req.headers['user-agent'] ?? '') || null);
-    const cookieMode = auth.config.httpOnly || req.event.node.req.headers['x-strapi-refresh-cookie'] === 'httpOnly';
-    if (issued.refreshToken && cookieMode) {
-      req.event.node.res.setHeader('set-cookie', `${REFRESH_COOKIE}=${issued.refreshToken}; Path=/api/auth; HttpOnly; SameSite=Lax; Max-Age=${auth.config.refreshTtlDays * 86400}`);
+    if (issued.refreshToken && cookieMode(req)) {
+      setRefreshCookie(req, issued.refreshToken, auth.config.refreshTtlDays * 86400);
       return { jwt: issued.jwt, user: sanitizeUser(user) };
     }
     return issued.refreshToken ? { jwt: issued.jwt, refreshToken: issued.refreshToken, user: sanitizeUser(user) } : { jwt: issued.jwt, user: sanitizeUser(user) };
+  };
+
+  const usersQuery = (req: ModuleRequest) => {
+    const roles = req.access instanceof PermissionsPolicy ? req.access.roles() : {};
+    return new UsersQuery(roleViews(req.project.contentDir, roles), req.project.config.rest.strictParams);
   };
 
   return {
@@ -44,18 +79,24 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig): HttpModul
       const path = req.path.toLowerCase();
       if (!path.startsWith('/api/auth/') && path !== '/api/users' && !path.startsWith('/api/users/')) return undefined;
 
-      if (RATE_LIMITED.has(path) && rate.enabled && method === 'POST') {
+      // As Strapi's route chain: authentication and the route's permission first, then the rate limit,
+      // then the controller. Failed and successful attempts both count.
+      const limit = () => {
+        if (!RATE_LIMITED.has(path) || !rate.enabled) return;
         const ip = event.node.req.socket.remoteAddress ?? '';
-        const email = typeof bodyOf(req).email === 'string' ? String(bodyOf(req).email).toLowerCase() : '';
+        const email = EMAIL_KEYED.has(path) && typeof bodyOf(req).email === 'string' ? String(bodyOf(req).email).toLowerCase() : '';
         const r = limiter.hit(`${path}|${ip}|${email}`);
         for (const [k, v] of Object.entries(r.headers)) event.node.res.setHeader(k, v);
         if (r.limited) throw new FolioError(429, 'RateLimitError', 'Too many requests, please try again later.', {});
-      }
+      };
 
       const post = (route: string) => path === route && (method === 'POST' || (() => { throw new MethodNotAllowedSignal(['POST']); })());
+      const get = (route: string) => path === route && (method === 'GET' || method === 'HEAD' || (() => { throw new MethodNotAllowedSignal(['HEAD', 'GET']); })());
+      const query = () => parseQueryString(req.rawQuery);
       try {
         if (post('/api/auth/local/register')) {
           await requireAction(req, 'auth.register');
+          limit();
           const body = bodyOf(req);
           const extra = Object.keys(body).filter((k) => !REGISTER_FIELDS.has(k));
           if (extra.length) throw new FolioError(400, 'ValidationError', `Invalid parameters: ${extra.join(', ')}`, {});
@@ -64,67 +105,79 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig): HttpModul
         }
         if (post('/api/auth/local')) {
           await requireAction(req, 'auth.callback');
+          limit();
           const body = bodyOf(req);
           const user = await auth.login(body.identifier, body.password);
           return sendJson(event, 200, await credentials(req, user));
         }
         if (post('/api/auth/change-password')) {
           const p = await requireAction(req, 'auth.changePassword');
-          if (!p.user) throw forbidden();
+          limit();
+          if (!p.user) throw applicationError('You must be authenticated to reset your password');
           const user = await auth.changePassword(p.user, bodyOf(req));
           return sendJson(event, 200, await credentials(req, user));
         }
-        if (path === '/api/auth/refresh' || path === '/api/auth/logout' || path.startsWith('/api/auth/sessions')) {
+        if (path === '/api/auth/refresh' || path === '/api/auth/logout' || path === '/api/auth/sessions' || path.startsWith('/api/auth/sessions/')) {
           if (!refreshMode) throw notFound();
           if (post('/api/auth/refresh')) {
             await requireAction(req, 'auth.refresh');
-            const cookie = /(?:^|;\s*)strapi_up_refresh=([^;]+)/.exec(String(event.node.req.headers.cookie ?? ''))?.[1];
-            const out = await auth.refresh(bodyOf(req).refreshToken ?? cookie);
+            const cookie = new RegExp(`(?:^|;\\s*)${REFRESH_COOKIE}=([^;]+)`).exec(String(event.node.req.headers.cookie ?? ''))?.[1];
+            const body = bodyOf(req);
+            const out = await auth.refresh(body.refreshToken ?? cookie);
+            if (cookieMode(req) || (body.refreshToken === undefined && cookie)) {
+              setRefreshCookie(req, out.refreshToken, auth.config.refreshTtlDays * 86400);
+              return sendJson(event, 200, { jwt: out.jwt });
+            }
             return sendJson(event, 200, out);
           }
           if (post('/api/auth/logout')) {
             const p = await requireAction(req, 'auth.logout');
-            if (p.user && p.sessionId) auth.revokeSession(p.user.id, p.sessionId);
+            const user = requireUser(p);
+            if (p.sessionId) auth.revokeSession(user.id, p.sessionId);
+            if (event.node.req.headers.cookie?.includes(`${REFRESH_COOKIE}=`)) setRefreshCookie(req, '', 0);
             return sendJson(event, 200, { ok: true });
           }
-          if (path === '/api/auth/sessions') {
-            if (method !== 'GET') return methodNotAllowed(event, ['GET']);
+          if (get('/api/auth/sessions')) {
             const p = await requireAction(req, 'auth.getSessions');
-            if (!p.user) throw forbidden();
-            return sendJson(event, 200, { sessions: auth.sessionsOf(p.user.id).map((s) => ({ ...s, current: s.id === p.sessionId })) });
+            const user = requireUser(p);
+            return sendJson(event, 200, { sessions: auth.sessionsOf(user.id).map((s) => ({ ...s, current: s.id === p.sessionId })) });
           }
           const m = /^\/api\/auth\/sessions\/([^/]+)$/.exec(req.path);
           if (m) {
             if (method !== 'DELETE') return methodNotAllowed(event, ['DELETE']);
             const p = await requireAction(req, 'auth.revokeSession');
-            if (!p.user) throw forbidden();
-            if (!auth.revokeSession(p.user.id, decodeURIComponent(m[1]))) throw notFound('Session not found');
+            const user = requireUser(p);
+            let id: string;
+            try { id = decodeURIComponent(m[1]); } catch { throw notFound('Session not found'); }
+            if (!auth.revokeSession(user.id, id)) throw notFound('Session not found');
             return sendJson(event, 200, { ok: true });
           }
           throw notFound();
         }
-        if (path === '/api/users/me') {
-          if (method !== 'GET') return methodNotAllowed(event, ['GET']);
+        if (get('/api/users/me')) {
           const p = await requireAction(req, 'user.me');
-          if (!p.user) throw forbidden();
-          return sendJson(event, 200, sanitizeUser(p.user));
+          const user = requireUser(p);
+          return sendJson(event, 200, usersQuery(req).shaper(query(), 'findOne')(user));
         }
-        if (path === '/api/users/count') {
-          if (method !== 'GET') return methodNotAllowed(event, ['GET']);
+        if (get('/api/users/count')) {
           await requireAction(req, 'user.count');
-          return sendJson(event, 200, auth.listUsers().length);
+          return sendJson(event, 200, usersQuery(req).select(auth.listUsers(), query(), 'count').length);
         }
-        if (path === '/api/users') {
-          if (method !== 'GET') return methodNotAllowed(event, ['GET']);
+        if (get('/api/users')) {
           await requireAction(req, 'user.find');
-          return sendJson(event, 200, auth.listUsers().map(sanitizeUser));
+          const q = query();
+          const uq = usersQuery(req);
+          const shape = uq.shaper({ fields: q.fields, populate: q.populate }, 'find');
+          return sendJson(event, 200, uq.select(auth.listUsers(), { ...q, fields: undefined, populate: undefined }, 'find').map(shape));
         }
         const one = /^\/api\/users\/([^/]+)$/.exec(path);
         if (one) {
-          if (method !== 'GET') return methodNotAllowed(event, ['GET']);
+          if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET']);
           await requireAction(req, 'user.findOne');
+          const shape = usersQuery(req).shaper(query(), 'findOne');
           const user = /^\d+$/.test(one[1]) ? auth.userById(Number(one[1])) : undefined;
-          return user ? sendJson(event, 200, sanitizeUser(user)) : sendEmpty(event, 204);
+          // Strapi answers an unknown user with an empty 204.
+          return user ? sendJson(event, 200, shape(user)) : sendEmpty(event, 204);
         }
         return undefined;
       } catch (err) {
@@ -134,5 +187,3 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig): HttpModul
     },
   };
 }
-
-class MethodNotAllowedSignal { constructor(readonly allow: string[]) {} }

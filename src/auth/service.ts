@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { SignJWT, jwtVerify } from 'jose';
 import { FolioError, applicationError, validationError } from '../errors.js';
 import { newDocumentId, now } from '../documents/model.js';
 import { hashPassword, hmac, randomKey, verifyPassword } from './crypto.js';
 import { LocalState, type SessionRecord, type TokenRecord, type UserRecord } from './state.js';
+import { isActionName } from './permissions.js';
 
 export type JwtMode = 'refresh' | 'legacy';
 export interface AuthConfig { jwtManagement: JwtMode; httpOnly: boolean; accessTtlSeconds: number; legacyTtlSeconds: number; refreshTtlDays: number; refreshIdleDays: number }
@@ -15,6 +16,9 @@ export const DEFAULT_AUTH: AuthConfig = {
 const unauthorized = (message = 'Missing or invalid credentials') => new FolioError(401, 'UnauthorizedError', message, {});
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const LIFESPANS: Record<string, number | null> = { '7d': 7, '30d': 30, '90d': 90, unlimited: null };
+
+let guardHash: Promise<string> | undefined;
+const timingGuardHash = () => (guardHash ??= hashPassword(randomKey(16)));
 
 /** The users' view Strapi returns: private fields (password, tokens, role unless populated) left out. */
 export function sanitizeUser(u: UserRecord) {
@@ -51,7 +55,10 @@ export class AuthService {
     }
     this.state.refresh();
     const users = this.state.users.data.users;
-    if (users.some((u) => u.email === email || u.username === username)) throw applicationError('Email or Username are already taken');
+    // As Strapi: an e-mail may not be someone's username either, and the reverse.
+    if (users.some((u) => u.email === email || u.username === email || u.username === username || u.email === username)) {
+      throw applicationError('Email or Username are already taken');
+    }
     const t = now();
     const user: UserRecord = {
       id: users.reduce((m, u) => Math.max(m, u.id), 0) + 1, documentId: newDocumentId(), username, email, provider: 'local',
@@ -84,9 +91,14 @@ export class AuthService {
     this.state.refresh();
     const id = identifier.toLowerCase();
     const user = this.state.users.data.users.find((u) => u.email === id || u.username === identifier);
-    if (!user || !(await verifyPassword(password, user.password))) throw validationError('Invalid identifier or password');
-    if (user.blocked) throw applicationError('Your account has been blocked by an administrator');
+    if (!user) {
+      // The same scrypt work as for a wrong password, so response times do not tell which accounts exist.
+      await verifyPassword(password, await timingGuardHash());
+      throw validationError('Invalid identifier or password');
+    }
+    if (!(await verifyPassword(password, user.password))) throw validationError('Invalid identifier or password');
     if (!user.confirmed) throw applicationError('Your account email is not confirmed');
+    if (user.blocked) throw applicationError('Your account has been blocked by an administrator');
     return user;
   }
 
@@ -99,11 +111,16 @@ export class AuthService {
     if (!(await verifyPassword(currentPassword, user.password))) throw validationError('The provided current password is invalid');
     if (currentPassword === password) throw validationError('Your new password must be different than your current password');
     if (password.length < 6) throw validationError('password must be at least 6 characters');
+    const hash = await hashPassword(password);
     this.state.refresh();
-    const stored = this.state.users.data.users.find((u) => u.id === user.id)!;
-    stored.password = await hashPassword(password);
+    const stored = this.state.users.data.users.find((u) => u.id === user.id);
+    if (!stored) throw unauthorized('Invalid credentials');
+    stored.password = hash;
     stored.updatedAt = now();
     this.state.users.write();
+    // A new password ends every session: whoever else held one must log in again.
+    this.state.sessions.data.sessions = this.state.sessions.data.sessions.filter((s) => s.userId !== stored.id);
+    this.state.sessions.write();
     return stored;
   }
 
@@ -122,6 +139,10 @@ export class AuthService {
       expiresAt: new Date(t.getTime() + this.config.refreshTtlDays * 86400_000).toISOString(), userAgent,
     };
     this.state.refresh();
+    // Expired and idle sessions are dropped as new ones are made, so the file does not grow forever.
+    const idleCutoff = t.getTime() - this.config.refreshIdleDays * 86400_000;
+    this.state.sessions.data.sessions = this.state.sessions.data.sessions
+      .filter((s) => Date.parse(s.expiresAt) > t.getTime() && Date.parse(s.lastUsedAt) > idleCutoff);
     this.state.sessions.data.sessions.push(session);
     this.state.sessions.write();
     return { jwt: await this.sign({ id: user.id, sessionId: session.id, type: 'access' }, this.config.accessTtlSeconds), refreshToken };
@@ -131,19 +152,28 @@ export class AuthService {
     return new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(`${ttlSeconds}s`).sign(this.key);
   }
 
-  /** The user a JWT names; 401 when the token is invalid, expired, or its user or session is gone. */
+  /**
+   * The user a JWT names. Undefined (the caller answers 401 `Missing or invalid credentials`, as Strapi
+   * does for a token it cannot verify) when the JWT is malformed, badly signed or expired, or, in refresh
+   * mode, is not an access token of a live session; 401 `Invalid credentials` when its user is gone or blocked.
+   */
   async verifyJwt(token: string): Promise<{ user: UserRecord; sessionId?: string } | undefined> {
     let payload: Record<string, unknown>;
     try {
       payload = (await jwtVerify(token, this.key, { algorithms: ['HS256'] })).payload as Record<string, unknown>;
-    } catch (err) {
-      if (err instanceof joseErrors.JWTExpired) throw unauthorized('Invalid credentials');
+    } catch {
       return undefined;
     }
-    const user = typeof payload.id === 'number' ? this.userById(payload.id) : undefined;
-    if (!user || user.blocked) throw unauthorized('Invalid credentials');
+    if (typeof payload.id !== 'number') return undefined;
     const sessionId = typeof payload.sessionId === 'string' ? payload.sessionId : undefined;
-    if (sessionId && !this.state.sessions.data.sessions.some((s) => s.id === sessionId)) throw unauthorized('Invalid credentials');
+    this.state.refresh();
+    if (this.config.jwtManagement === 'refresh') {
+      if (payload.type !== 'access' || !sessionId) return undefined;
+      const session = this.state.sessions.data.sessions.find((s) => s.id === sessionId);
+      if (!session || session.userId !== payload.id) return undefined;
+    }
+    const user = this.state.users.data.users.find((u) => u.id === payload.id);
+    if (!user || user.blocked) throw unauthorized('Invalid credentials');
     return { user, sessionId };
   }
 
@@ -183,12 +213,15 @@ export class AuthService {
 
   // ------------------------------------------------------------------ API tokens
 
-  createToken(input: { name: string; type: TokenRecord['type']; actions?: string[]; lifespan?: string; description?: string }): { accessKey: string; record: TokenRecord } {
+  createToken(input: CreateTokenInput): { accessKey: string; record: TokenRecord } {
     if (!input.name) throw validationError('A token needs a name');
     if (!['read-only', 'full-access', 'custom'].includes(input.type)) throw validationError('The token type must be read-only, full-access or custom');
     if (input.type === 'custom' && !input.actions?.length) throw validationError('A custom token needs at least one action');
+    if (input.type !== 'custom' && input.actions?.length) throw validationError('Only custom tokens take a list of actions');
+    const badAction = input.actions?.find((a) => !isActionName(a));
+    if (badAction !== undefined) throw validationError(`"${badAction}" is not an action name like api::article.article.find`);
     const lifespanKey = input.lifespan ?? 'unlimited';
-    if (!(lifespanKey in LIFESPANS)) throw validationError('The lifespan must be 7d, 30d, 90d or unlimited');
+    if (!Object.hasOwn(LIFESPANS, lifespanKey)) throw validationError('The lifespan must be 7d, 30d, 90d or unlimited');
     this.state.refresh();
     const tokens = this.state.tokens.data.tokens;
     if (tokens.some((t) => t.name === input.name)) throw applicationError(`A token named "${input.name}" already exists`);
@@ -221,8 +254,9 @@ export class AuthService {
   /** The token a bearer value is, by its HMAC; 401 `Token expired` past its lifespan. */
   findToken(accessKey: string): TokenRecord | undefined {
     const hash = hmac(this.state.secrets.tokenSalt, accessKey);
-    let token = this.state.tokens.data.tokens.find((t) => t.accessKey === hash);
-    if (!token) { this.state.refresh(); token = this.state.tokens.data.tokens.find((t) => t.accessKey === hash); }
+    // Picks up tokens created or revoked by the CLI while the server runs (a stat when nothing changed).
+    this.state.tokens.sync();
+    const token = this.state.tokens.data.tokens.find((t) => t.accessKey === hash);
     if (!token) return undefined;
     if (token.expiresAt && Date.parse(token.expiresAt) < Date.now()) throw unauthorized('Token expired');
     // lastUsedAt is updated at most once an hour, as Strapi does, so reads do not turn into writes.
@@ -234,7 +268,21 @@ export class AuthService {
   }
 }
 
-/** Creates an API token for a project (CLI, tests and the conformance replay): the clear key is returned once. */
-export async function createApiToken(projectRoot: string, input: { name: string; type: TokenRecord['type']; actions?: string[]; lifespan?: string }) {
+export interface CreateTokenInput {
+  name: string;
+  type: TokenRecord['type'];
+  /** For `custom` tokens: Strapi's full action names (`api::article.article.find`). */
+  actions?: string[];
+  /** `7d`, `30d`, `90d` or `unlimited` (the default). */
+  lifespan?: string;
+  description?: string;
+}
+
+/**
+ * Creates an API token for a project (CLI, tests and the conformance replay). The clear `accessKey`
+ * (128 random bytes as hex) is returned once; only its HMAC is stored, in `.folio/tokens.json`.
+ * A running server of the project accepts it at once.
+ */
+export async function createApiToken(projectRoot: string, input: CreateTokenInput): Promise<{ accessKey: string; record: TokenRecord }> {
   return new AuthService(projectRoot).createToken(input);
 }

@@ -1,12 +1,12 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { JSONFileSync } from 'lowdb/node';
-import { LowSync } from 'lowdb';
+import { LowSync, type SyncAdapter } from 'lowdb';
 
 /**
  * The project's local state (kept out of git in `.folio/`): users, sessions, API tokens and the secrets
- * that sign and hash them. Stored with lowdb, one JSON file per collection.
+ * that sign and hash them. Stored with lowdb, one JSON file per collection, written atomically with
+ * owner-only permissions.
  */
 export interface UserRecord {
   id: number;
@@ -53,18 +53,18 @@ export interface Secrets { jwtSecret: string; tokenSalt: string }
 
 export class LocalState {
   readonly dir: string;
-  readonly users: LowSync<{ users: UserRecord[] }>;
-  readonly sessions: LowSync<{ sessions: SessionRecord[] }>;
-  readonly tokens: LowSync<{ tokens: TokenRecord[] }>;
+  readonly users: TrackedDb<{ users: UserRecord[] }>;
+  readonly sessions: TrackedDb<{ sessions: SessionRecord[] }>;
+  readonly tokens: TrackedDb<{ tokens: TokenRecord[] }>;
   readonly secrets: Secrets;
 
   constructor(projectRoot: string) {
     this.dir = join(projectRoot, '.folio');
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    this.users = open(join(this.dir, 'users.json'), { users: [] as UserRecord[] });
-    this.sessions = open(join(this.dir, 'sessions.json'), { sessions: [] as SessionRecord[] });
-    this.tokens = open(join(this.dir, 'tokens.json'), { tokens: [] as TokenRecord[] });
-    const secrets = open<Partial<Secrets>>(join(this.dir, 'secrets.json'), {});
+    this.users = new TrackedDb(join(this.dir, 'users.json'), () => ({ users: [] as UserRecord[] }));
+    this.sessions = new TrackedDb(join(this.dir, 'sessions.json'), () => ({ sessions: [] as SessionRecord[] }));
+    this.tokens = new TrackedDb(join(this.dir, 'tokens.json'), () => ({ tokens: [] as TokenRecord[] }));
+    const secrets = new TrackedDb<Partial<Secrets>>(join(this.dir, 'secrets.json'), () => ({}));
     if (!secrets.data.jwtSecret || !secrets.data.tokenSalt) {
       secrets.data.jwtSecret ??= randomBytes(32).toString('base64');
       secrets.data.tokenSalt ??= randomBytes(32).toString('base64');
@@ -73,21 +73,95 @@ export class LocalState {
     this.secrets = secrets.data as Secrets;
   }
 
-  /** Re-reads the files (another process, the CLI, may have changed them). */
+  /**
+   * Re-reads the files another process (the CLI, another server) changed since they were last read or
+   * written here. A `stat` per file, so it is cheap enough to run on every authenticated request. After
+   * it, objects taken from `data` before may be detached: look them up again.
+   */
   refresh() {
-    this.users.read(); this.users.data ??= { users: [] };
-    this.sessions.read(); this.sessions.data ??= { sessions: [] };
-    this.tokens.read(); this.tokens.data ??= { tokens: [] };
+    this.users.sync();
+    this.sessions.sync();
+    this.tokens.sync();
+  }
+}
+
+/** A lowdb database that knows whether its file changed on disk since it last read or wrote it. */
+export class TrackedDb<T> extends LowSync<T> {
+  private stamp = '';
+
+  constructor(readonly file: string, private empty: () => T) {
+    super(new JsonFileAdapter<T>(file), empty());
+    this.sync(true);
+  }
+
+  /** Reads the file when it changed (or when `force`); a missing file is the empty collection. */
+  sync(force = false) {
+    const now = stampOf(this.file);
+    if (!force && now === this.stamp) return;
+    // Not LowSync.read(): it keeps the old data when the file is gone, and a deleted tokens.json must
+    // revoke its tokens.
+    this.data = this.adapter.read() ?? this.empty();
+    this.stamp = now;
+  }
+
+  override write() {
+    super.write();
+    this.stamp = stampOf(this.file);
+  }
+}
+
+function stampOf(file: string): string {
+  try {
+    const st = statSync(file);
+    return `${st.ino}:${st.mtimeMs}:${st.size}`;
+  } catch {
+    return 'missing';
   }
 }
 
 /**
- * A lowdb database on one JSON file (written to a temp file, then renamed). lowdb's presets are not used:
- * they swap in a memory adapter when NODE_ENV is "test", which would hide what is really stored.
+ * JSON on one file, written as the store writes documents: a uniquely named sibling temp file (owner
+ * read/write only), fsynced, then renamed over the target, so readers and crashes see the old or the new
+ * content. lowdb's own presets are not used: they swap in a memory adapter when NODE_ENV is "test", which
+ * would hide what is really stored.
  */
-function open<T>(file: string, defaults: T): LowSync<T> {
-  const db = new LowSync<T>(new JSONFileSync<T>(file), defaults);
-  db.read();
-  db.data ??= defaults;
-  return db;
+class JsonFileAdapter<T> implements SyncAdapter<T> {
+  constructor(private file: string) {}
+
+  read(): T | null {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    try {
+      return JSON.parse(text) as T;
+    } catch (err) {
+      throw new Error(`${this.file}: ${(err as Error).message}`);
+    }
+  }
+
+  write(data: T): void {
+    const tmp = join(dirname(this.file), `.${basename(this.file)}.${randomBytes(6).toString('hex')}.tmp`);
+    const fd = openSync(tmp, 'w', 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify(data, null, 2)}\n`);
+      fsyncSync(fd);
+    } catch (err) {
+      closeSync(fd);
+      try { unlinkSync(tmp); } catch { /* already gone */ }
+      throw err;
+    }
+    closeSync(fd);
+    try {
+      renameSync(tmp, this.file);
+    } catch (err) {
+      try { unlinkSync(tmp); } catch { /* already gone */ }
+      throw err;
+    }
+    // Files made by an older Folio (or by hand) may be world-readable: these hold hashes and secrets.
+    try { chmodSync(this.file, 0o600); } catch { /* not supported here (Windows) */ }
+  }
 }

@@ -1,1 +1,1 @@
-export { createApiToken } from './service.js';
+export { createApiToken, type CreateTokenInput } from './service.js';

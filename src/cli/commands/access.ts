@@ -1,15 +1,19 @@
 import type { Command } from 'commander';
 import { AuthService } from '../../auth/service.js';
-import { loadUsersConfig } from '../../auth/config.js';
-import { expandAction, loadPermissions, savePermissions } from '../../auth/permissions.js';
+import { usersConfig } from '../../auth/config.js';
+import { expandAction, isRoleKey, loadPermissions, savePermissions, type TypeRef } from '../../auth/permissions.js';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, printJson, printTable } from '../output.js';
 import type { Project } from '../../project.js';
 
 /** Singular and plural names of the project's types, for the `article.find` / `articles:find` shorthands. */
-function typeNames(project: Project): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const ct of project.schemas.contentTypes.values()) { names.set(ct.singularName, ct.singularName); names.set(ct.pluralName, ct.singularName); }
+function typeNames(project: Project): Map<string, TypeRef> {
+  const names = new Map<string, TypeRef>();
+  for (const ct of project.schemas.contentTypes.values()) {
+    const ref = { uid: ct.uid, single: ct.kind === 'singleType' };
+    names.set(ct.singularName, ref);
+    names.set(ct.pluralName, ref);
+  }
   return names;
 }
 
@@ -45,6 +49,7 @@ Actions are Strapi's names or shorthands:
       .action(async (actions: string[], o: { role: string }) => {
         const opts = globals();
         const project = await loadProject({ ...opts, quiet: true });
+        if (!isRoleKey(o.role)) throw new CliError(`"${o.role}" is not a role key (lower-case letters, digits, - and _)`);
         const names = typeNames(project);
         let full: string[];
         try { full = actions.flatMap((a) => expandAction(a, names)); } catch (err) { throw new CliError((err as Error).message); }
@@ -62,7 +67,7 @@ Actions are Strapi's names or shorthands:
   const auth = async () => {
     const opts = globals();
     const project = await loadProject({ ...opts, quiet: true });
-    return { opts, service: new AuthService(project.root, loadUsersConfig(project.contentDir).auth) };
+    return { opts, project, service: new AuthService(project.root, usersConfig(project.config).auth) };
   };
 
   const users = program.command('users').description('users of the project (stored hashed in .folio/, out of git)');
@@ -75,7 +80,11 @@ Actions are Strapi's names or shorthands:
 Example:
   echo 's3cret-pass' | folio users create --username ada --email ada@example.com`)
     .action(async (o: { username: string; email: string; password?: string; role: string }) => {
-      const { opts, service } = await auth();
+      const { opts, project, service } = await auth();
+      const roles = loadPermissions(project.contentDir).roles;
+      if (o.role === 'public' || !roles[o.role]) {
+        throw new CliError(`No role "${o.role}" a user can have (roles: ${Object.keys(roles).filter((k) => k !== 'public').join(', ')}); add one with "folio permissions grant --role ${o.role} <actions…>"`);
+      }
       let password = o.password;
       if (password === undefined) {
         if (process.stdin.isTTY) throw new CliError('Pass --password or pipe the password on standard input');
@@ -114,8 +123,7 @@ Examples:
   folio tokens create --name site-build --type read-only
   folio tokens create --name importer --type custom --actions article.create,article.update --lifespan 30d`)
     .action(async (o: { name: string; type: string; actions?: string[]; lifespan: string; description?: string }) => {
-      const { opts, service } = await auth();
-      const project = await loadProject({ ...opts, quiet: true });
+      const { opts, project, service } = await auth();
       const names = typeNames(project);
       let actions: string[] | undefined;
       try { actions = o.actions?.flatMap((a) => expandAction(a, names)); } catch (err) { throw new CliError((err as Error).message); }
