@@ -121,9 +121,15 @@ describe('users & permissions: who may do what', () => {
     expect((await as('user', '/api/articles?filters[tags][name][$eq]=private-tag')).body.data).toHaveLength(1);
   });
 
-  // §10.1 item 3: Strapi also refuses, in a write body, a relation to a type the caller cannot find
-  // (400 `Invalid key tags`). The write path (src/http/app.ts, documents) does not check canFind yet.
-  it.todo('refuses a body relation to a type the caller cannot find (custom token with article.create only)');
+  // §10.1 item 3: a relation in a write body to a type the caller cannot `find` is refused.
+  it('refuses a body relation to a type the caller cannot find (custom token with article.create only)', async () => {
+    const refused = await as('custom', '/api/articles', 'POST', { data: { title: 'Tagged by custom', tags: [tagId] } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toEqual({ status: 400, name: 'ValidationError', message: 'Invalid key tags', details: { key: 'tags', path: 'tags', source: 'body' } });
+    const allowed = await as('custom', '/api/articles', 'POST', { data: { title: 'Untagged by custom' } });
+    expect(allowed.status).toBe(201);
+    expect((await as('fullAccess', '/api/articles', 'POST', { data: { title: 'Tagged by full access', tags: [tagId] } })).status).toBe(201);
+  });
 
   it('never returns private attributes', async () => {
     await s.api(`/api/articles/${articleId}`, { method: 'PUT', body: { data: { secretNote: 'hidden' } } });

@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3';
-import { notFound, validationError } from '../errors.js';
+import { invalidKey, notFound, validationError } from '../errors.js';
 import type { DocumentService } from '../documents/service.js';
 import type { Version } from '../documents/model.js';
 import type { ContentType } from '../schema/types.js';
@@ -19,6 +19,14 @@ export interface RouteInput {
 export interface RouteResult { status: number; body?: unknown }
 
 const single = (data: unknown): RouteResult => ({ status: 200, body: { data, meta: {} } });
+
+/** A relation in a write body to a type the caller may not `find` is refused, as Strapi refuses it. */
+function checkRelationPermissions(read: RouteInput['read'], ct: ContentType, data: Record<string, unknown>) {
+  for (const key of Object.keys(data)) {
+    const attr = Object.prototype.hasOwnProperty.call(ct.attributes, key) ? ct.attributes[key] : undefined;
+    if (attr?.type === 'relation' && !read.canFind(attr.target)) throw invalidKey(key, { path: key, source: 'body' });
+  }
+}
 const writeLocale = (q: Record<string, unknown>) => (typeof q.locale === 'string' ? q.locale : undefined);
 const writeStatus = (q: Record<string, unknown>) => (q.status === 'draft' ? 'draft' as const : undefined);
 
@@ -50,6 +58,7 @@ export class ContentRoutes {
     const { ct, query, read } = input;
     parseReadQuery(read, ct, query, 'write');
     const data = dataOf(await input.body());
+    checkRelationPermissions(read, ct, data);
     const v = await this.docs.create(ct.uid, data, { status: writeStatus(query), locale: writeLocale(query) });
     const shaped = this.shapeWritten(read, ct, v, query);
     delete (shaped as Record<string, unknown>).id; // Folio: the create response carries no id
@@ -60,6 +69,7 @@ export class ContentRoutes {
     const { ct, documentId, query, read } = input;
     parseReadQuery(read, ct, query, 'write');
     const data = dataOf(await input.body());
+    checkRelationPermissions(read, ct, data);
     const v = await this.docs.update(ct.uid, documentId!, data, { status: writeStatus(query), locale: writeLocale(query) });
     if (!v) throw notFound();
     return single(this.shapeWritten(read, ct, v, query));
@@ -70,6 +80,7 @@ export class ContentRoutes {
     const { ct, query, read } = input;
     parseReadQuery(read, ct, query, 'write');
     const data = dataOf(await input.body());
+    checkRelationPermissions(read, ct, data);
     const doc = this.docs.singleDocument(ct);
     const opts = { status: writeStatus(query), locale: writeLocale(query) };
     const v = doc ? await this.docs.update(ct.uid, doc.documentId, data, opts) : await this.docs.create(ct.uid, data, opts);
