@@ -26,6 +26,11 @@ export interface ParsedInput {
   /** Media references as written (ids or documentIds), resolved by the service against the media library. */
   media: Record<string, Array<string | number> | string | number | null>;
   provided: Set<string>;
+  /**
+   * Field problems held back for the caller to merge with its publish-time checks (only with `defer`):
+   * where every check applies at once, Strapi reports them all in one `N errors occurred`.
+   */
+  problems?: FieldProblem[];
 }
 
 const NON_WRITABLE = new Set(['createdAt', 'updatedAt', 'createdBy', 'updatedBy', 'localizations']);
@@ -36,7 +41,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
  * Checks a `data` object against a content-type, with the checks that hold for every write (drafts too):
  * known keys, value types, maximum constraints, component and zone shapes. Publish-time checks come later.
  */
-export function parseInput(reg: SchemaRegistry, attributes: Record<string, Attribute>, data: Record<string, unknown>): ParsedInput {
+export function parseInput(
+  reg: SchemaRegistry, attributes: Record<string, Attribute>, data: Record<string, unknown>, defer = false,
+): ParsedInput {
   const out: ParsedInput = { values: {}, relations: {}, media: {}, provided: new Set() };
   if ('id' in data) throw validationError('Invalid key id', { key: 'id', source: 'body' });
   if ('documentId' in data) throw validationError('Invalid key documentId', { key: 'documentId', source: 'body' });
@@ -53,12 +60,17 @@ export function parseInput(reg: SchemaRegistry, attributes: Record<string, Attri
     out.provided.add(key);
     parseValue(reg, key, [key], attr, raw, out, problems);
   }
-  if (problems.length) throw collected(problems);
+  if (problems.length) {
+    if (defer && !problems.some(isPlain)) out.problems = problems;
+    else throw collected(problems);
+  }
   return out;
 }
 
-function collected(problems: FieldProblem[]): FolioError {
-  const plain = problems.find((p) => (p as FieldProblem & { plain?: boolean }).plain);
+const isPlain = (p: FieldProblem) => !!(p as FieldProblem & { plain?: boolean }).plain;
+
+export function collected(problems: FieldProblem[]): FolioError {
+  const plain = problems.find(isPlain);
   if (plain) return validationError(plain.message);
   return new FolioError(400, 'ValidationError', problems.length === 1 ? problems[0].message : `${problems.length} errors occurred`, {
     errors: problems.map((p) => ({ path: p.path, message: p.message, name: 'ValidationError', value: p.value })),

@@ -9,8 +9,9 @@ import { type Store, parseDocumentText } from '../store/store.js';
 import { KeyedLock } from '../store/atomic.js';
 import { decodeDocument, encodeDocument } from './codec.js';
 import { DocumentIndex, pickVersion } from './doc-index.js';
-import { emptyValue, parseInput, type ParsedInput, type RelationOp, type RelationRef } from './input.js';
+import { collected, emptyValue, parseInput, type ParsedInput, type RelationOp, type RelationRef } from './input.js';
 import type { MediaLibrary } from './media.js';
+import { hashPasswordValues } from './passwords.js';
 import {
   type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, newDocumentId, now, versions,
 } from './model.js';
@@ -126,7 +127,8 @@ export class DocumentService {
   async create(ctName: string, data: Record<string, unknown>, opts: WriteOptions = {}): Promise<Version> {
     const ct = this.contentType(ctName);
     const locale = this.writeLocale(ct, opts.locale);
-    const input = parseInput(this.schemas, ct.attributes, data);
+    const input = parseInput(this.schemas, ct.attributes, data, !ct.draftAndPublish);
+    await hashPasswordValues(this.schemas, ct.attributes, input.values);
     const documentId = newDocumentId();
     return this.lock.run(`${ct.uid}/${documentId}`, async () => {
       const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new Map() };
@@ -163,7 +165,8 @@ export class DocumentService {
   async update(ctName: string, documentId: string, data: Record<string, unknown>, opts: WriteOptions = {}): Promise<Version | undefined> {
     const ct = this.contentType(ctName);
     const locale = this.writeLocale(ct, opts.locale);
-    const input = parseInput(this.schemas, ct.attributes, data);
+    const input = parseInput(this.schemas, ct.attributes, data, !ct.draftAndPublish);
+    await hashPasswordValues(this.schemas, ct.attributes, input.values);
     return this.lock.run(`${ct.uid}/${documentId}`, async () => {
       const current = this.index.get(ct.uid, documentId);
       if (!current) return undefined;
@@ -627,6 +630,15 @@ export class DocumentService {
       }
     };
     check(ct.attributes, v.data, [], true);
+    const early = input?.problems;
+    if (early?.length) {
+      // A field refused at parse time was not stored, so its publish-time finding would be about the old value.
+      const refused = new Set(early.map((p) => p.path.join('.')));
+      const order = Object.keys(ct.attributes);
+      const merged = [...early, ...problems.filter((p) => !refused.has(p.path.join('.')))];
+      merged.sort((a, b) => order.indexOf(a.path[0]) - order.indexOf(b.path[0]));
+      throw collected(merged);
+    }
     if (problems.length) throw fieldErrors(problems);
   }
 

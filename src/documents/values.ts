@@ -76,6 +76,8 @@ export function coerceScalar(name: string, attr: ScalarAttribute, v: unknown): C
       const s = v as string;
       const max = attr.maxLength ?? (attr.type === 'string' ? 255 : attr.type === 'uid' ? 256 : undefined);
       if (max !== undefined && s.length > max) return fail(`${name} must be at most ${max} characters`);
+      // Only the hash is stored, so a password's minimum is checked on the clear text, on every write.
+      if (attr.type === 'password' && attr.minLength !== undefined && s.length < attr.minLength) return fail(`${name} must be at least ${attr.minLength} characters`);
       return ok(s);
     }
     case 'enumeration': {
@@ -129,6 +131,7 @@ export function coerceScalar(name: string, attr: ScalarAttribute, v: unknown): C
 /** Checks that only apply when content is published (or on types without draft & publish). */
 export function publishChecks(name: string, attr: ScalarAttribute, v: unknown): string | undefined {
   if (v === null || v === undefined) return undefined;
+  if (attr.type === 'password') return undefined; // stored as a hash; checked as clear text on write
   if (typeof v === 'string') {
     if (attr.minLength !== undefined && v.length < attr.minLength) return `${name} must be at least ${attr.minLength} characters`;
     if (attr.regex && v !== '' && !new RegExp(attr.regex).test(v)) return `${name} must match the following: "/${attr.regex}/"`;
