@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { loadConfig, type FolioConfig } from './config.js';
 import { loadSchemas, type SchemaRegistry } from './schema/registry.js';
 import { FileStore } from './store/store.js';
-import { DocumentService, type LoadReport } from './documents/service.js';
+import { DocumentService, type LoadOptions, type LoadReport } from './documents/service.js';
 import { EventBus } from './documents/events.js';
 import type { MediaLibrary } from './documents/media.js';
 import { LocalMediaLibrary } from './upload/library.js';
@@ -27,25 +27,24 @@ export function contentDirOf(dir: string) {
 }
 
 /** Loads a project: schemas, `folio.json`, and every document into the in-memory index. */
-export async function openProject(dir: string, opts: { media?: MediaLibrary } = {}): Promise<Project> {
+export async function openProject(dir: string, opts: { media?: MediaLibrary; load?: LoadOptions } = {}): Promise<Project> {
   const root = resolve(dir);
   const contentDir = contentDirOf(root);
   if (!existsSync(contentDir)) {
     throw new ProjectError(`No Folio project in ${root}: there is no content/ folder. Run "folio init" there, or pass --dir <project>.`);
   }
   const media = opts.media ?? await LocalMediaLibrary.open(contentDir);
-  const loaded = await loadContent(contentDir, media, new EventBus());
+  const loaded = await loadContent(contentDir, media, new EventBus(), opts.load);
   if (media instanceof LocalMediaLibrary) loaded.report.problems.push(...media.problems);
   return { root, contentDir, ...loaded };
 }
 
-async function loadContent(contentDir: string, media: MediaLibrary, events: EventBus) {
+async function loadContent(contentDir: string, media: MediaLibrary, events: EventBus, load: LoadOptions = {}) {
   const config = loadConfig(contentDir);
   const schemas = loadSchemas(contentDir);
   const store = new FileStore(contentDir);
-  await store.cleanup([...schemas.contentTypes.values()].map((ct) => ct.pluralName));
   const documents = new DocumentService(schemas, config, store, media, events);
-  const report = await documents.load();
+  const report = await documents.load(load);
   report.problems.unshift(...schemas.problems.map((p) => ({
     file: join(contentDir, p.file),
     message: p.attribute ? `attribute "${p.attribute}": ${p.message}` : p.message,

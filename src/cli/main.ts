@@ -1,3 +1,4 @@
+import { FOLIO_VERSION } from '../version.js';
 import { Command } from 'commander';
 import { CliError, red } from './output.js';
 import type { GlobalOptions } from './context.js';
@@ -21,7 +22,7 @@ export async function main(argv: string[]) {
   process.stdout.on('error', (err: NodeJS.ErrnoException) => { if (err.code === 'EPIPE') process.exit(0); throw err; });
   const program = new Command('folio')
     .description('Folio: a file-based headless CMS that serves the Strapi v5 REST API from JSON files in git')
-    .version(VERSION)
+    .version(FOLIO_VERSION)
     .option('-d, --dir <project>', 'the project folder (the one that holds content/)', process.cwd())
     .option('--json', 'print JSON for scripts')
     .option('-q, --quiet', 'print only what was asked for')
@@ -68,4 +69,3 @@ function reportError(err: unknown): number {
   return 1;
 }
 
-const VERSION = '0.1.0';

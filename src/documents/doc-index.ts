@@ -14,6 +14,11 @@ interface TypeIndex {
   rows: Map<string, Version[]>;
   /** For each owning relation attribute: target documentId -> source documentIds. */
   reverse: Map<string, Map<string, Set<string>>>;
+  /**
+   * Documents from the start-up snapshot, not decoded yet, whose relations are not in `reverse` yet:
+   * linking them would decode them all at start. `referrers` links them first.
+   */
+  unlinked: Map<string, DocumentRecord>;
 }
 
 /**
@@ -28,7 +33,7 @@ export class DocumentIndex {
   addType(ct: ContentType) {
     const reverse = new Map<string, Map<string, Set<string>>>();
     for (const [name, a] of Object.entries(ct.attributes)) if (isRelation(a) && isOwningSide(a)) reverse.set(name, new Map());
-    this.types.set(ct.uid, { ct, docs: new Map(), ids: new Map(), nextId: 1, rows: new Map(), reverse });
+    this.types.set(ct.uid, { ct, docs: new Map(), ids: new Map(), nextId: 1, rows: new Map(), reverse, unlinked: new Map() });
   }
 
   private t(uid: string): TypeIndex {
@@ -52,19 +57,26 @@ export class DocumentIndex {
     const t = this.t(doc.uid);
     const old = t.docs.get(doc.documentId);
     if (old) this.unlink(t, old);
-    for (const v of versions(doc)) {
-      const holder = v.id > 0 ? t.ids.get(v.id) : undefined;
-      if (v.id <= 0 || (holder && holder.documentId !== doc.documentId)) v.id = 0;
-    }
-    for (const v of versions(doc)) {
-      if (v.id === 0) v.id = t.nextId++;
-      else if (v.id >= t.nextId) t.nextId = v.id + 1;
-      t.ids.set(v.id, v);
+    for (const slot of doc.slots.values()) {
+      if (slot.draft) this.claimId(t, slot.draft, doc.documentId);
+      if (slot.published) this.claimId(t, slot.published, doc.documentId);
     }
     t.docs.set(doc.documentId, doc);
-    this.link(t, doc);
+    if (doc.lazy && !doc.lazy.loaded && t.reverse.size) t.unlinked.set(doc.documentId, doc);
+    else this.link(t, doc);
     t.rows.clear();
     this.generation++;
+  }
+
+  private claimId(t: TypeIndex, v: Version, documentId: string) {
+    let id = v.id;
+    if (id > 0) {
+      const holder = t.ids.get(id);
+      if (holder && holder.documentId !== documentId) id = 0;
+    }
+    if (id <= 0) v.id = id = t.nextId++;
+    else if (id >= t.nextId) t.nextId = id + 1;
+    t.ids.set(id, v);
   }
 
   remove(uid: string, documentId: string) {
@@ -79,6 +91,7 @@ export class DocumentIndex {
 
   private unlink(t: TypeIndex, doc: DocumentRecord) {
     for (const v of versions(doc)) if (t.ids.get(v.id) === v) t.ids.delete(v.id);
+    if (t.unlinked.delete(doc.documentId)) return;
     for (const [attr, map] of t.reverse) {
       for (const target of relationTargets(doc, attr)) map.get(target)?.delete(doc.documentId);
     }
@@ -96,7 +109,12 @@ export class DocumentIndex {
 
   /** Source documentIds whose owning relation `attr` (on `uid`) points at `target` in any version. */
   referrers(uid: string, attr: string, target: string): Set<string> {
-    return this.t(uid).reverse.get(attr)?.get(target) ?? new Set();
+    const t = this.t(uid);
+    if (t.unlinked.size) {
+      for (const doc of t.unlinked.values()) this.link(t, doc);
+      t.unlinked.clear();
+    }
+    return t.reverse.get(attr)?.get(target) ?? new Set();
   }
 
   /** The versions a read sees, in id order (Strapi's default order). Cached until the next write. */

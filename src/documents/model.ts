@@ -28,6 +28,16 @@ export interface DocumentRecord {
   documentId: string;
   /** Keyed by locale code; `''` for types that are not localized. */
   slots: Map<string, Slot>;
+  /** Set on documents indexed from a start-up snapshot whose values are not decoded yet (see lazy.ts). */
+  lazy?: { readonly loaded: boolean; load(): void };
+}
+
+/** A plain copy of a version (never a spread: snapshot versions keep their values behind accessors). */
+export function copyVersion(v: Version, patch: Partial<Version> = {}): Version {
+  return {
+    id: v.id, documentId: v.documentId, locale: v.locale, status: v.status,
+    createdAt: v.createdAt, updatedAt: v.updatedAt, publishedAt: v.publishedAt, data: v.data, ...patch,
+  };
 }
 
 export const NO_LOCALE = '';

@@ -13,16 +13,17 @@ import { collected, emptyValue, parseInput, type ParsedInput, type RelationOp, t
 import type { MediaLibrary } from './media.js';
 import { hashPasswordValues } from './passwords.js';
 import {
-  type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, newDocumentId, now, versions,
+  type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, copyVersion, newDocumentId, now, versions,
 } from './model.js';
 import { applyRelationOp } from './relations.js';
 import { defaultValue, publishChecks, typeMessage, yupTypeOf } from './values.js';
 import { EventBus } from './events.js';
+import { type LoadOptions, type LoadReport, type SnapshotPlan, loadDocuments, warmDocuments } from './loader.js';
 
 export interface WriteOptions { status?: Status; locale?: string }
 export interface DeleteOptions { locale?: string }
 
-export interface LoadReport { documents: number; problems: Array<{ file: string; message: string }> }
+export type { LoadReport, LoadOptions } from './loader.js';
 
 /**
  * The document service: the rules of versions, locales, relations and components over the store and its
@@ -72,25 +73,32 @@ export class DocumentService {
     });
   }
 
-  /** Reads every document file once into the index. Files that cannot be read are reported and skipped. */
-  async load(): Promise<LoadReport> {
-    const report: LoadReport = { documents: 0, problems: [] };
-    const types = [...this.schemas.contentTypes.values()];
-    for (const ct of types) this.index.addType(ct);
-    const loaded = await Promise.all(types.map((ct) => this.store.loadCollection(ct.pluralName)));
-    for (const [i, ct] of types.entries()) {
-      const { documents, problems } = loaded[i];
-      report.problems.push(...problems);
-      for (const raw of documents) {
-        try {
-          this.index.put(decodeDocument(ct, raw.documentId, raw.body));
-          report.documents++;
-        } catch (err) {
-          report.problems.push({ file: raw.file, message: (err as Error).message });
-        }
-      }
-    }
+  /** Plan for a start-up snapshot, kept until `writeSnapshot` (only when loaded with `capture`). */
+  private snapshotPlan: SnapshotPlan | undefined;
+
+  /**
+   * Fills the index from the document files (unchanged ones from the start-up snapshot). Files that
+   * cannot be read are reported and skipped.
+   */
+  async load(opts: LoadOptions = {}): Promise<LoadReport> {
+    const { report, plan } = await loadDocuments(this.index, this.schemas, this.store, opts);
+    this.snapshotPlan = plan?.worthWriting ? plan : undefined;
     return report;
+  }
+
+  /** Whether this load read enough files that writing a new start-up snapshot pays. */
+  get snapshotPending(): boolean { return !!this.snapshotPlan; }
+
+  /** Writes the start-up snapshot planned by `load` (in the background of a running server). */
+  async writeSnapshot(): Promise<void> {
+    const plan = this.snapshotPlan;
+    this.snapshotPlan = undefined;
+    if (plan && this.store.writeSnapshot) await this.store.writeSnapshot(plan.snapshot);
+  }
+
+  /** Decodes, in slices, every document still waiting in the snapshot. Resolves with how many there were. */
+  warm(): Promise<number> {
+    return warmDocuments(this.index, [...this.schemas.contentTypes.keys()]);
   }
 
   contentType(name: string): ContentType {
@@ -265,7 +273,7 @@ export class DocumentService {
   async discardDraft(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
     return this.lifecycle(ctName, documentId, opts.locale, (_ct, _doc, slot) => {
       if (!slot.published) return undefined;
-      slot.draft = { ...slot.published, id: 0, status: 'draft', publishedAt: null, updatedAt: now(), data: structuredClone(slot.published.data) };
+      slot.draft = copyVersion(slot.published, { id: 0, status: 'draft', publishedAt: null, updatedAt: now(), data: structuredClone(slot.published.data) });
       return { event: 'entry.draft-discard', version: slot.draft };
     });
   }
@@ -377,9 +385,7 @@ export class DocumentService {
   }
 
   private publishedCopy(draft: Version): Version {
-    return {
-      ...draft, id: 0, status: 'published', publishedAt: now(), data: structuredClone(draft.data),
-    };
+    return copyVersion(draft, { id: 0, status: 'published', publishedAt: now(), data: structuredClone(draft.data) });
   }
 
   /** Copies non-localized attribute values from one version to the same-status versions of the other locales. */
@@ -684,8 +690,8 @@ function cloneDocument(doc: DocumentRecord): DocumentRecord {
   const slots = new Map<string, Slot>();
   for (const [code, slot] of doc.slots) {
     const copy: Slot = {};
-    if (slot.draft) copy.draft = { ...slot.draft, data: structuredClone(slot.draft.data) };
-    if (slot.published) copy.published = { ...slot.published, data: structuredClone(slot.published.data) };
+    if (slot.draft) copy.draft = copyVersion(slot.draft, { data: structuredClone(slot.draft.data) });
+    if (slot.published) copy.published = copyVersion(slot.published, { data: structuredClone(slot.published.data) });
     slots.set(code, copy);
   }
   return { uid: doc.uid, documentId: doc.documentId, slots };

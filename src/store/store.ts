@@ -1,15 +1,40 @@
-import { readdirSync, readFileSync, existsSync, openSync, readSync, closeSync } from 'node:fs';
+import { readdirSync, readFileSync, existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { writeFileAtomic, removeStrayTemps, TEMP_MARK } from './atomic.js';
 import { serialize } from './serialize.js';
+import {
+  type CollectionSnapshot, type FileStamp, type Snapshot, type SnapshotEntry,
+  TextArena, readSnapshot, readWithStamp, sameStamp, stampFiles, writeSnapshot,
+} from './snapshot.js';
 
 /** One document file as read from disk, before the document layer interprets it. */
 export interface RawDocument {
   documentId: string;
   file: string;
   body: Record<string, unknown>;
+  /** The file's bytes (a view into a shared buffer) and stamp, kept only when asked (for a start-up snapshot). */
+  bytes?: Buffer;
+  stamp?: FileStamp;
+}
+
+export interface LoadOptions {
+  /** What a start-up snapshot recorded for this collection, and when its reads began. */
+  snapshot?: CollectionSnapshot;
+  takenAt?: number;
+  /** Keep each read file's text and stamp on the returned documents. */
+  capture?: boolean;
+}
+
+export interface CollectionLoad {
+  /** Files read now, sorted by documentId. */
+  documents: RawDocument[];
+  /** Snapshot entries whose files are unchanged, sorted by documentId: their files were not read. */
+  reused: SnapshotEntry[];
+  problems: LoadProblem[];
+  /** The folder's mtime before listing it (for the next snapshot); NaN when there is no folder. */
+  dirMtimeMs: number;
 }
 
 export interface LoadProblem { file: string; message: string }
@@ -19,8 +44,11 @@ export interface LoadProblem { file: string; message: string }
  * another backend, and the document layer never touches paths itself.
  */
 export interface Store {
-  /** Every document of a collection (by plural name), read once at start. */
-  loadCollection(pluralName: string): Promise<{ documents: RawDocument[]; problems: LoadProblem[] }>;
+  /**
+   * Every document of a collection (by plural name), read once at start. With a snapshot, files whose
+   * stamp is unchanged are not read but returned as `reused` entries.
+   */
+  loadCollection(pluralName: string, opts?: LoadOptions): Promise<CollectionLoad>;
   write(pluralName: string, documentId: string, body: Record<string, unknown>): Promise<void>;
   remove(pluralName: string, documentId: string): Promise<void>;
   fileOf(pluralName: string, documentId: string): string;
@@ -28,8 +56,11 @@ export interface Store {
   readDocument(pluralName: string, documentId: string): RawDocument | undefined;
   /** Whether the file's current text is what this process last wrote there (so a watcher can skip it). */
   isOwnWrite(file: string, text: string | undefined): boolean;
-  /** Removes temp files left by writers that were killed mid-write. */
+  /** Removes temp files left by writers that were killed mid-write (loading a collection does it too). */
   cleanup(pluralNames: string[]): Promise<number>;
+  /** The start-up snapshot, if the store keeps one and it is readable. */
+  readSnapshot?(): Snapshot | undefined;
+  writeSnapshot?(snapshot: Snapshot): Promise<void>;
 }
 
 /** documentIds become file names, so only plain lowercase alphanumerics are ever accepted. */
@@ -76,28 +107,75 @@ export class FileStore implements Store {
     return join(this.dir(pluralName), `${documentId}.json`);
   }
 
-  async loadCollection(pluralName: string) {
+  async loadCollection(pluralName: string, opts: LoadOptions = {}): Promise<CollectionLoad> {
     const dir = this.dir(pluralName);
     const documents: RawDocument[] = [];
+    const reused: SnapshotEntry[] = [];
     const problems: LoadProblem[] = [];
-    if (!existsSync(dir)) return { documents, problems };
-    const names = readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith(TEMP_MARK)).sort();
-    for (const name of names) {
-      const file = join(dir, name);
-      const documentId = name.slice(0, -5);
+    const dirStat = statSync(dir, { throwIfNoEntry: false });
+    if (!dirStat?.isDirectory()) return { documents, reused, problems, dirMtimeMs: NaN };
+    const { snapshot, takenAt = 0 } = opts;
+    const entries = snapshot?.entries ?? [];
+    // An unchanged folder mtime means the same names: listing 100,000 names is itself slow on some machines.
+    const sameNames = !!snapshot && snapshot.dirMtimeMs === dirStat.mtimeMs && dirStat.mtimeMs < takenAt - 100;
+    let strays = 0;
+    let candidates: SnapshotEntry[];
+    const fresh: string[] = [];
+    if (sameNames) candidates = entries;
+    else {
+      const ids: string[] = [];
+      for (const n of readdirSync(dir)) {
+        if (n.startsWith(TEMP_MARK)) strays++;
+        else if (n.endsWith('.json')) ids.push(n.slice(0, -5));
+      }
+      ids.sort();
+      // Temp files left by killed writers; listing here spares a second pass over a large folder.
+      if (strays) await removeStrayTemps(dir);
+      // Both sorted: recorded files still listed are candidates, listed files not recorded are read.
+      candidates = [];
+      let e = 0;
+      for (const id of ids) {
+        while (e < entries.length && entries[e].documentId < id) e++;
+        if (e < entries.length && entries[e].documentId === id) candidates.push(entries[e++]);
+        else fresh.push(id);
+      }
+    }
+    if (candidates.length) {
+      const stamps = await stampFiles(dir, candidates.map((c) => c.documentId), '.json');
+      let changed = false;
+      for (let i = 0; i < candidates.length; i++) {
+        const c = candidates[i];
+        if (sameStamp(c, stamps[i * 3], stamps[i * 3 + 1], stamps[i * 3 + 2], takenAt)) reused.push(c);
+        else { fresh.push(c.documentId); changed = true; }
+      }
+      if (changed) fresh.sort();
+    }
+    const scratchBox = { buf: scratch };
+    const arena = new TextArena();
+    for (const documentId of fresh) {
+      const file = join(dir, `${documentId}.json`);
       if (!SAFE_ID.test(documentId)) {
         problems.push({ file, message: 'the file name must be a documentId (lowercase letters and digits)' });
         continue;
       }
-      const text = readSmallFile(file);
       try {
-        if (text instanceof Error) throw text;
-        documents.push({ documentId, file, body: parseDocumentText(text, documentId) });
+        if (opts.capture) {
+          const { text, bytes, stamp } = readWithStamp(file, scratchBox, arena);
+          documents.push({ documentId, file, body: parseDocumentText(text, documentId), bytes, stamp });
+        } else {
+          const text = readSmallFile(file);
+          if (text instanceof Error) throw text;
+          documents.push({ documentId, file, body: parseDocumentText(text, documentId) });
+        }
       } catch (err) {
+        // A recorded file gone since is simply not there (no problem to report).
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
         problems.push({ file, message: (err as Error).message });
       }
     }
-    return { documents, problems };
+    scratch = scratchBox.buf;
+    // With temp files seen the folder's mtime says nothing reliable about its names.
+    return { documents, reused, problems, dirMtimeMs: strays ? NaN : dirStat.mtimeMs };
   }
 
   async write(pluralName: string, documentId: string, body: Record<string, unknown>) {
@@ -114,6 +192,14 @@ export class FileStore implements Store {
       if (err.code !== 'ENOENT') throw err;
     });
   }
+
+  /** Local, rebuildable state: kept with the other local state in `.folio/`, out of git. */
+  private get snapshotFile() {
+    return join(dirname(this.contentDir), '.folio', 'cache', 'documents.snapshot');
+  }
+
+  readSnapshot() { return readSnapshot(this.snapshotFile); }
+  writeSnapshot(snapshot: Snapshot) { return writeSnapshot(this.snapshotFile, snapshot); }
 
   async cleanup(pluralNames: string[]) {
     let n = 0;

@@ -2,13 +2,14 @@ import type { Command } from 'commander';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, dim } from '../output.js';
 
-interface ServeOptions extends GlobalOptions { port?: string; host?: string; watch?: boolean; readOnly?: boolean; verbose?: boolean }
+interface ServeOptions extends GlobalOptions { port?: string; host?: string; watch?: boolean; snapshot?: boolean; readOnly?: boolean; verbose?: boolean }
 
 export function registerServe(program: Command, globals: () => GlobalOptions) {
   program.command('serve').description('serve the Strapi v5 REST API over the project\'s content')
     .option('-p, --port <port>', 'port (default 1337, or server.port in folio.json)')
     .option('-H, --host <host>', 'host to bind (default localhost)')
     .option('--no-watch', 'do not reload when files under content/ change')
+    .option('--no-snapshot', 'read every document file at start (ignore and do not write .folio/cache/documents.snapshot)')
     .option('--read-only', 'refuse every write (403): for replicas serving one commit')
     .option('--verbose', 'log every request with its status and timing')
     .addHelpText('after', `
@@ -18,13 +19,14 @@ Examples:
   curl http://localhost:1337/api/articles`)
     .action(async (o: ServeOptions) => {
       const opts = { ...globals(), ...o };
-      const project = await loadProject(opts);
+      // Started before loading: the modules compile while the load waits on file stats.
+      const modules = Promise.all([import('listhen'), import('h3'), import('../../http/app.js'), import('../../http/compose.js')]);
+      modules.catch(() => undefined);
+      const project = await loadProject(opts, { useSnapshot: opts.snapshot !== false, capture: opts.snapshot !== false });
       const port = opts.port !== undefined ? Number(opts.port) : project.config.server.port;
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a number from 0 to 65535`);
       const host = opts.host ?? project.config.server.host;
-      const [{ listen }, { toNodeListener }, { createFolioApp }, { serverOptions }] = await Promise.all([
-        import('listhen'), import('h3'), import('../../http/app.js'), import('../../http/compose.js'),
-      ]);
+      const [{ listen }, { toNodeListener }, { createFolioApp }, { serverOptions }] = await modules;
       const log = (m: string) => process.stderr.write(`${m}\n`);
       const options = await serverOptions(project);
       const app = createFolioApp(project, { ...options, readOnly: opts.readOnly, verbose: opts.verbose, log });
@@ -58,6 +60,11 @@ Examples:
       process.stdout.write(`Folio is serving ${project.contentDir}\n`);
       process.stdout.write(`  ${base}/api  (${project.report.documents} documents, ${types.length} content-types)\n`);
       if (!opts.quiet) for (const ct of types) process.stdout.write(dim(`  ${base}/api/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}\n`));
+      // After the first answer is possible: decode what the snapshot left waiting, then record a new one.
+      void (async () => {
+        await project.documents.warm();
+        if (project.documents.snapshotPending) await project.documents.writeSnapshot();
+      })().catch((err: Error) => process.stderr.write(`start-up snapshot not written: ${err.message}\n`));
       if (opts.watch !== false) {
         const { watchProject } = await import('../../watch/watcher.js');
         const { relative } = await import('node:path');

@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import type { ContentType } from '../schema/types.js';
+import { parseDocumentText } from '../store/store.js';
+import { decodeDocument } from './codec.js';
+import { type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE } from './model.js';
+
+/**
+ * Documents indexed from a start-up snapshot without decoding them: the index needs only each version's
+ * id, locale and status (relations are linked once decoded, see DocumentIndex). Values and timestamps are decoded
+ * from the recorded text on first use (or by `warm`, in the background), into the same objects, so
+ * everything holding a version keeps seeing it.
+ */
+
+/** What a document's summary is computed against: a schema change makes every summary of its type stale. */
+export function typeFingerprint(ct: ContentType): string {
+  const shape = { uid: ct.uid, kind: ct.kind, plural: ct.pluralName, dp: ct.draftAndPublish, i18n: ct.localized, attributes: ct.attributes };
+  return createHash('sha1').update(JSON.stringify(shape)).digest('base64');
+}
+
+/**
+ * The summary of a freshly decoded document, with the ids as its file holds them (before the index
+ * renumbers clashes): per slot, the locale's position in `table`, the draft id and the published id
+ * (-1: none). Numbers only, so a snapshot stores them without JSON.
+ */
+export function summarize(doc: DocumentRecord, table: Map<string, number>): number[] {
+  const out: number[] = [];
+  for (const [code, slot] of doc.slots) {
+    let at = table.get(code);
+    if (at === undefined) table.set(code, (at = table.size));
+    out.push(at, slot.draft ? slot.draft.id : -1, slot.published ? slot.published.id : -1);
+  }
+  return out;
+}
+
+/** The recorded text of one document and the versions waiting for it. */
+export class LazySource {
+  private blob: Buffer | undefined;
+  readonly versions: LazyVersion[] = [];
+
+  /** The text is `blob[offset, offset + length)`: no Buffer view per document until it is decoded. */
+  constructor(private readonly ct: ContentType, private readonly documentId: string, blob: Buffer, private readonly offset: number, private readonly length: number) {
+    this.blob = blob;
+  }
+
+  get loaded() { return this.blob === undefined; }
+
+  load() {
+    const blob = this.blob;
+    if (blob === undefined) return;
+    this.blob = undefined;
+    let decoded: DocumentRecord | undefined;
+    try {
+      const text = blob.toString('utf8', this.offset, this.offset + this.length);
+      decoded = decodeDocument(this.ct, this.documentId, parseDocumentText(text, this.documentId));
+    } catch {
+      // The text decoded when it was recorded, by this Folio version, against this schema (both checked),
+      // so this means a damaged snapshot. Empty values keep the server answering; the next start re-reads.
+      decoded = undefined;
+    }
+    for (const v of this.versions) {
+      const from = decoded?.slots.get(v.locale ?? NO_LOCALE)?.[v.status];
+      v.fill(from);
+    }
+  }
+}
+
+/**
+ * A version whose values and timestamps are decoded on first access. Writes go through the same
+ * accessors, so the service can treat it as any other version.
+ */
+export class LazyVersion implements Version {
+  id: number;
+  documentId: string;
+  locale: string | null;
+  status: Status;
+  private src: LazySource | undefined;
+  private _data: Record<string, unknown> = {};
+  private _createdAt = '';
+  private _updatedAt = '';
+  private _publishedAt: string | null = null;
+
+  constructor(src: LazySource, id: number, documentId: string, locale: string | null, status: Status) {
+    this.src = src;
+    this.id = id;
+    this.documentId = documentId;
+    this.locale = locale;
+    this.status = status;
+    src.versions.push(this);
+  }
+
+  /** Takes the decoded values (undefined: the text could not be decoded). */
+  fill(from: Version | undefined) {
+    this.src = undefined;
+    const epoch = new Date(0).toISOString();
+    this._data = from?.data ?? {};
+    this._createdAt = from?.createdAt ?? epoch;
+    this._updatedAt = from?.updatedAt ?? epoch;
+    this._publishedAt = this.status === 'draft' ? null : (from?.publishedAt ?? epoch);
+  }
+
+  get data() { if (this.src) this.src.load(); return this._data; }
+  set data(v) { if (this.src) this.src.load(); this._data = v; }
+  get createdAt() { if (this.src) this.src.load(); return this._createdAt; }
+  set createdAt(v) { if (this.src) this.src.load(); this._createdAt = v; }
+  get updatedAt() { if (this.src) this.src.load(); return this._updatedAt; }
+  set updatedAt(v) { if (this.src) this.src.load(); this._updatedAt = v; }
+  get publishedAt() { if (this.src) this.src.load(); return this._publishedAt; }
+  set publishedAt(v) { if (this.src) this.src.load(); this._publishedAt = v; }
+}
+
+/** A document indexed from its summary; its versions decode `text` when first read. */
+export function lazyDocument(ct: ContentType, documentId: string, summary: number[], table: string[], blob: Buffer, offset: number, length: number): DocumentRecord {
+  if (summary.length === 0 || summary.length % 3 !== 0) throw new Error('malformed summary');
+  const src = new LazySource(ct, documentId, blob, offset, length);
+  const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new Map(), lazy: src };
+  for (let i = 0; i < summary.length; i += 3) {
+    const code = table[summary[i]];
+    if (code === undefined) throw new Error('malformed summary');
+    const locale = code === NO_LOCALE ? null : code;
+    const slot: Slot = {};
+    if (summary[i + 1] >= 0) slot.draft = new LazyVersion(src, summary[i + 1], documentId, locale, 'draft');
+    if (summary[i + 2] >= 0) slot.published = new LazyVersion(src, summary[i + 2], documentId, locale, 'published');
+    doc.slots.set(code, slot);
+  }
+  return doc;
+}

@@ -1,0 +1,153 @@
+import type { SchemaRegistry } from '../schema/registry.js';
+import type { ContentType } from '../schema/types.js';
+import type { RawDocument, Store } from '../store/store.js';
+import type { CollectionSnapshot, Snapshot, SnapshotEntry } from '../store/snapshot.js';
+import { FOLIO_VERSION } from '../version.js';
+import { decodeDocument } from './codec.js';
+import type { DocumentIndex } from './doc-index.js';
+import { lazyDocument, summarize, typeFingerprint } from './lazy.js';
+import type { DocumentRecord } from './model.js';
+
+export interface LoadReport { documents: number; problems: Array<{ file: string; message: string }> }
+
+export interface LoadOptions {
+  /** Index unchanged files from the start-up snapshot instead of reading them (default true). */
+  useSnapshot?: boolean;
+  /** Keep what a new snapshot needs, and say whether one is worth writing (`folio serve`). */
+  capture?: boolean;
+  /** Projects with fewer documents than this never get a snapshot written (default 2000). */
+  snapshotFrom?: number;
+}
+
+/** A snapshot ready to be written, and whether writing it pays (no usable one, or many files read again). */
+export interface SnapshotPlan { snapshot: Snapshot; worthWriting: boolean }
+
+/** Files modified this close to the start of the reads are left out of a new snapshot (coarse file clocks). */
+const TICK = 100;
+
+/**
+ * Fills the index from the document files: files unchanged since the start-up snapshot are indexed from
+ * it without being read or decoded; the others are read and decoded. Either way documents are put in
+ * documentId order, so ids that clash (after a merge) are renumbered the same way on every start.
+ */
+export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistry, store: Store, opts: LoadOptions = {}):
+  Promise<{ report: LoadReport; plan?: SnapshotPlan }> {
+  const report: LoadReport = { documents: 0, problems: [] };
+  const takenAt = Date.now();
+  const types = [...schemas.contentTypes.values()];
+  for (const ct of types) index.addType(ct);
+  const fingerprints = new Map(types.map((ct) => [ct.uid, typeFingerprint(ct)]));
+  let old = opts.useSnapshot === false ? undefined : store.readSnapshot?.();
+  if (old && old.folioVersion !== FOLIO_VERSION) old = undefined;
+  const usable = (ct: ContentType) => {
+    const c = old?.collections.get(ct.pluralName);
+    return c && c.fingerprint === fingerprints.get(ct.uid) ? c : undefined;
+  };
+  // Listing and stamping the files runs on worker threads for large folders; meanwhile this thread builds
+  // the documents the snapshot describes, and keeps those whose files turn out unchanged.
+  const scans = types.map((ct) => store.loadCollection(ct.pluralName, { snapshot: usable(ct), takenAt: old?.takenAt, capture: opts.capture }));
+  // Aligned with each collection's snapshot entries (undefined: a summary that could not be read).
+  const prepared = types.map((ct) => {
+    const c = usable(ct);
+    if (!c) return [];
+    return c.entries.map((e) => {
+      try { return lazyDocument(ct, e.documentId, e.summary, c.table, e.blob, e.offset, e.length); } catch { return undefined; }
+    });
+  });
+  const loaded = await Promise.all(scans);
+
+  const next = new Map<string, CollectionSnapshot>();
+  let readAgain = 0;
+  for (const [i, ct] of types.entries()) {
+    const { documents, reused, problems, dirMtimeMs } = loaded[i];
+    report.problems.push(...problems);
+    readAgain += documents.length;
+    const entries: SnapshotEntry[] = [];
+    const table = new Map<string, number>();
+    // The next start may skip listing the folder only if every file in it is recorded.
+    let complete = problems.length === 0;
+    const fromFile = (raw: RawDocument) => {
+      let doc: DocumentRecord;
+      try {
+        doc = decodeDocument(ct, raw.documentId, raw.body);
+      } catch (err) {
+        report.problems.push({ file: raw.file, message: (err as Error).message });
+        complete = false;
+        return;
+      }
+      if (opts.capture && raw.bytes && raw.stamp) {
+        if (raw.stamp.mtimeMs < takenAt - TICK) {
+          const { buffer, byteOffset, length } = raw.bytes;
+          const blob = Buffer.from(buffer, 0, buffer.byteLength);
+          entries.push({ documentId: raw.documentId, ...raw.stamp, summary: summarize(doc, table), blob, offset: byteOffset, length });
+        } else complete = false;
+      }
+      index.put(doc);
+      report.documents++;
+    };
+    const oldTable = usable(ct)?.table ?? [];
+    const oldEntries = usable(ct)?.entries ?? [];
+    let p = 0;
+    const fromSnapshot = (entry: SnapshotEntry) => {
+      // Reused entries are a subsequence of the snapshot's, in the same order.
+      while (oldEntries[p] !== entry) p++;
+      const doc = prepared[i][p];
+      if (!doc) {
+        // A summary this code cannot read (a damaged snapshot): read the file itself.
+        const raw = store.readDocument(ct.pluralName, entry.documentId);
+        if (raw) fromFile(raw);
+        return;
+      }
+      if (opts.capture) {
+        // Summaries refer to the table by position: carry them over into this collection's new table.
+        let summary = entry.summary;
+        for (let k = 0; k < summary.length; k += 3) {
+          const code = oldTable[summary[k]];
+          let at = table.get(code);
+          if (at === undefined) table.set(code, (at = table.size));
+          if (at !== summary[k]) {
+            if (summary === entry.summary) summary = summary.slice();
+            summary[k] = at;
+          }
+        }
+        entries.push(summary === entry.summary ? entry : { ...entry, summary });
+      }
+      index.put(doc);
+      report.documents++;
+    };
+    // Both lists are sorted by documentId: merge them.
+    let a = 0, b = 0;
+    while (a < documents.length || b < reused.length) {
+      if (b >= reused.length || (a < documents.length && documents[a].documentId < reused[b].documentId)) fromFile(documents[a++]);
+      else fromSnapshot(reused[b++]);
+    }
+    if (opts.capture) {
+      entries.sort((x, y) => (x.documentId < y.documentId ? -1 : 1));
+      const dir = complete && !Number.isNaN(dirMtimeMs) ? dirMtimeMs : -1;
+      next.set(ct.pluralName, { fingerprint: fingerprints.get(ct.uid)!, dirMtimeMs: dir, table: [...table.keys()], entries });
+    }
+  }
+  if (!opts.capture) return { report };
+  const from = opts.snapshotFrom ?? 2000;
+  const stale = !old || types.some((ct) => !usable(ct)) || readAgain > Math.max(64, report.documents * 0.02);
+  const snapshot: Snapshot = { folioVersion: FOLIO_VERSION, takenAt, collections: next };
+  return { report, plan: { snapshot, worthWriting: report.documents >= from && stale } };
+}
+
+/**
+ * Decodes every document still waiting in the snapshot, a slice at a time, so a fresh server answers
+ * requests meanwhile and heavy queries find everything decoded soon after start.
+ */
+export async function warmDocuments(index: DocumentIndex, uids: string[], sliceMs = 8): Promise<number> {
+  const pending: Array<NonNullable<DocumentRecord['lazy']>> = [];
+  for (const uid of uids) if (index.has(uid)) for (const doc of index.documents(uid)) if (doc.lazy && !doc.lazy.loaded) pending.push(doc.lazy);
+  let at = 0;
+  while (at < pending.length) {
+    const until = performance.now() + sliceMs;
+    while (at < pending.length && performance.now() < until) {
+      for (let k = 0; k < 64 && at < pending.length; k++) pending[at++].load();
+    }
+    await new Promise((r) => setImmediate(r));
+  }
+  return pending.length;
+}

@@ -1,0 +1,274 @@
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The start-up snapshot: every document file's text as it was last read, with the file's stamp (mtime,
+ * size, inode) and a summary the document layer computed from it. A start checks each stamp against the
+ * file on disk and reads again only what changed, so restarting over 100,000 unchanged files is one
+ * sequential read instead of 100,000 open/read/close calls. The document files stay the only truth: a
+ * missing, stale, foreign or damaged snapshot only costs speed.
+ *
+ * Layout: a first line `FOLIO-SNAPSHOT <format>`, a second line with the byte length of the header JSON,
+ * the header JSON (per collection: fingerprint, folder mtime, documentIds joined by newlines, a string table,
+ * and the byte length of its numbers), then each collection's numbers as float64s (per entry: mtime, size,
+ * inode, text length, summary length, summary), then every entry's text, back to back in entry order.
+ * Numbers and ids stay out of JSON because parsing them was most of the cost of a start.
+ */
+const MAGIC = 'FOLIO-SNAPSHOT 2';
+
+/** What identifies one version of a file's contents without reading it. */
+export interface FileStamp { mtimeMs: number; size: number; ino: number }
+
+/** One recorded file. Flat on purpose: a start creates 100,000 of these. */
+export interface SnapshotEntry extends FileStamp {
+  documentId: string;
+  /** Opaque to the store: numbers the document layer needs to index the document without decoding it. */
+  summary: number[];
+  /** The file's text is `blob[offset, offset + length)` (one shared buffer, not a view per entry). */
+  blob: Buffer;
+  offset: number;
+  length: number;
+}
+
+export const entryText = (e: SnapshotEntry) => e.blob.subarray(e.offset, e.offset + e.length);
+
+export interface CollectionSnapshot {
+  /** The document layer's fingerprint of the content-type the entries were decoded with. */
+  fingerprint: string;
+  /** The collection folder's mtime (-1: some file of it is not recorded, so the folder must be listed). */
+  dirMtimeMs: number;
+  /** Strings the summaries refer to by position (opaque to the store). */
+  table: string[];
+  /** Sorted by documentId. */
+  entries: SnapshotEntry[];
+}
+
+export interface Snapshot {
+  /** Which Folio wrote it: another version may decode files differently, so its snapshot is not used. */
+  folioVersion: string;
+  /** When the reads it records began: a file modified within a clock tick of its read is not trusted. */
+  takenAt: number;
+  collections: Map<string, CollectionSnapshot>;
+}
+
+interface Header {
+  folioVersion: string;
+  takenAt: number;
+  collections: Record<string, { fingerprint: string; dirMtimeMs: number; ids: string; table: string[]; numbers: number }>;
+}
+
+/** Reads a snapshot file; anything unexpected (absent, truncated, another format) is `undefined`. */
+export function readSnapshot(file: string): Snapshot | undefined {
+  let buf: Buffer;
+  try { buf = readFileSync(file); } catch { return undefined; }
+  try {
+    const nl1 = buf.indexOf(10);
+    if (nl1 < 0 || buf.toString('latin1', 0, nl1) !== MAGIC) return undefined;
+    const nl2 = buf.indexOf(10, nl1 + 1);
+    const headerLength = Number(buf.toString('latin1', nl1 + 1, nl2));
+    if (nl2 < 0 || !Number.isSafeInteger(headerLength)) return undefined;
+    const start = nl2 + 1;
+    const header = JSON.parse(buf.toString('utf8', start, start + headerLength)) as Header;
+    let offset = start + headerLength;
+    const numbers = new Map<string, Float64Array>();
+    for (const [plural, c] of Object.entries(header.collections)) {
+      // Copied out: a float64 view needs an 8-byte aligned offset, which the file does not promise.
+      const f = new Float64Array(c.numbers / 8);
+      buf.copy(Buffer.from(f.buffer), 0, offset, offset + c.numbers);
+      numbers.set(plural, f);
+      offset += c.numbers;
+    }
+    const collections = new Map<string, CollectionSnapshot>();
+    for (const [plural, c] of Object.entries(header.collections)) {
+      const ids = c.ids === '' ? [] : c.ids.split('\n');
+      const f = numbers.get(plural)!;
+      const entries: SnapshotEntry[] = new Array(ids.length);
+      let at = 0;
+      for (let i = 0; i < ids.length; i++) {
+        const length = f[at + 3], n = f[at + 4];
+        const summary: number[] = new Array(n);
+        for (let k = 0; k < n; k++) summary[k] = f[at + 5 + k];
+        entries[i] = { documentId: ids[i], mtimeMs: f[at], size: f[at + 1], ino: f[at + 2], summary, blob: buf, offset, length };
+        at += 5 + n;
+        offset += length;
+      }
+      if (at !== f.length) return undefined;
+      collections.set(plural, { fingerprint: c.fingerprint, dirMtimeMs: c.dirMtimeMs, table: c.table, entries });
+    }
+    if (offset !== buf.length) return undefined;
+    return { folioVersion: header.folioVersion, takenAt: header.takenAt, collections };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes a snapshot atomically (temp file, then rename), streaming the texts rather than joining them. */
+export async function writeSnapshot(file: string, snap: Snapshot): Promise<void> {
+  const header: Header = { folioVersion: snap.folioVersion, takenAt: snap.takenAt, collections: {} };
+  const blocks: Buffer[] = [];
+  const texts: Buffer[] = [];
+  for (const [plural, c] of snap.collections) {
+    let n = 0;
+    for (const e of c.entries) n += 5 + e.summary.length;
+    const f = new Float64Array(n);
+    let at = 0;
+    for (const e of c.entries) {
+      f[at] = e.mtimeMs; f[at + 1] = e.size; f[at + 2] = e.ino; f[at + 3] = e.length; f[at + 4] = e.summary.length;
+      for (let k = 0; k < e.summary.length; k++) f[at + 5 + k] = e.summary[k];
+      at += 5 + e.summary.length;
+      texts.push(entryText(e));
+    }
+    blocks.push(Buffer.from(f.buffer));
+    header.collections[plural] = {
+      fingerprint: c.fingerprint, dirMtimeMs: c.dirMtimeMs, ids: c.entries.map((e) => e.documentId).join('\n'), table: c.table, numbers: f.byteLength,
+    };
+  }
+  const json = Buffer.from(JSON.stringify(header));
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true });
+  // Temp files of writers killed mid-write (the name carries their pid) are removed first.
+  for (const name of readdirSync(dir)) if (name.startsWith(`${basename(file)}.`) && name.endsWith('.tmp')) await unlink(join(dir, name)).catch(() => undefined);
+  const temp = `${file}.${process.pid}.tmp`;
+  const handle = await open(temp, 'w', 0o600);
+  try {
+    await handle.write(`${MAGIC}\n${json.length}\n`);
+    await handle.write(json);
+    await handle.writev(blocks);
+    // writev in batches: one call per text would be 100,000 calls, one for all would exceed IOV_MAX.
+    for (let i = 0; i < texts.length; i += 1024) await handle.writev(texts.slice(i, i + 1024));
+    await handle.sync();
+  } catch (err) {
+    await handle.close();
+    await unlink(temp).catch(() => undefined);
+    throw err;
+  }
+  await handle.close();
+  await rename(temp, file);
+}
+
+/** The stamp of a file, `undefined` when it is gone. */
+export function stampOf(path: string): FileStamp | undefined {
+  const s = statSync(path, { throwIfNoEntry: false });
+  return s ? { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino } : undefined;
+}
+
+export function stampOfFd(fd: number): FileStamp {
+  const s = fstatSync(fd);
+  return { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino };
+}
+
+/**
+ * Whether a file (its stamp given as numbers, NaN when gone) still holds what a snapshot entry recorded.
+ * A file modified less than `TICK` ms before the snapshot's reads began is never trusted: file clocks are
+ * coarse, and a write in the same tick as the read would leave the stamp unchanged.
+ */
+const TICK = 100;
+export const sameStamp = (a: FileStamp, mtimeMs: number, size: number, ino: number, takenAt: number) =>
+  a.mtimeMs === mtimeMs && a.size === size && a.ino === ino && mtimeMs < takenAt - TICK;
+
+/** Below this many files a worker costs more than it saves. */
+const PARALLEL_FROM = 4000;
+const WORKERS = 2;
+
+/**
+ * Stamps of many files: `[mtimeMs, size, ino]` triples, NaN for a missing file. Large lists are split over
+ * worker threads; on slow-syscall machines (containers, VMs) the calls overlap with the main thread's work.
+ */
+export async function stampFiles(dir: string, ids: string[], suffix: string): Promise<Float64Array> {
+  if (ids.length < PARALLEL_FROM) return stampRange(dir, ids, suffix);
+  const per = Math.ceil(ids.length / WORKERS);
+  const parts = await Promise.all(Array.from({ length: WORKERS }, (_, w) => stampInWorker(dir, ids.slice(w * per, (w + 1) * per), suffix)));
+  const out = new Float64Array(ids.length * 3);
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+}
+
+function stampRange(dir: string, ids: string[], suffix: string): Float64Array {
+  const out = new Float64Array(ids.length * 3);
+  for (let i = 0; i < ids.length; i++) {
+    const s = statSync(join(dir, ids[i] + suffix), { throwIfNoEntry: false });
+    out[i * 3] = s ? s.mtimeMs : NaN;
+    out[i * 3 + 1] = s ? s.size : NaN;
+    out[i * 3 + 2] = s ? s.ino : NaN;
+  }
+  return out;
+}
+
+// Evaluated as CommonJS in the worker so it runs the same from src/ (tests) and dist/.
+const WORKER_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { statSync } = require('node:fs');
+const { join } = require('node:path');
+const { dir, ids, suffix } = workerData;
+const names = ids.split('\\n');
+const out = new Float64Array(names.length * 3);
+for (let i = 0; i < names.length; i++) {
+  const s = statSync(join(dir, names[i] + suffix), { throwIfNoEntry: false });
+  out[i * 3] = s ? s.mtimeMs : NaN;
+  out[i * 3 + 1] = s ? s.size : NaN;
+  out[i * 3 + 2] = s ? s.ino : NaN;
+}
+parentPort.postMessage(out, [out.buffer]);
+`;
+
+function stampInWorker(dir: string, ids: string[], suffix: string): Promise<Float64Array> {
+  return new Promise((resolve) => {
+    // One joined string crosses to the worker much faster than an array of 50,000 strings.
+    const worker = new Worker(WORKER_CODE, { eval: true, workerData: { dir, ids: ids.join('\n'), suffix } });
+    let done = false;
+    const finish = (value: Float64Array) => { if (!done) { done = true; resolve(value); void worker.terminate(); } };
+    worker.once('message', (m: Float64Array) => finish(m));
+    // A worker that cannot run (resource limits) must not fail the start: stat on this thread instead.
+    const fallback = () => { if (!done) finish(stampRange(dir, ids, suffix)); };
+    worker.once('error', fallback);
+    worker.once('exit', fallback);
+  });
+}
+
+/**
+ * Keeps copies of many small texts in a few large buffers: 100,000 separate allocations cost more than
+ * the reads they copy.
+ */
+export class TextArena {
+  private chunk = Buffer.allocUnsafe(0);
+  private used = 0;
+
+  copy(from: Buffer, length: number): Buffer {
+    if (this.used + length > this.chunk.length) {
+      this.chunk = Buffer.allocUnsafe(Math.max(8 * 1024 * 1024, length));
+      this.used = 0;
+    }
+    from.copy(this.chunk, this.used, 0, length);
+    const out = this.chunk.subarray(this.used, this.used + length);
+    this.used += length;
+    return out;
+  }
+}
+
+/**
+ * Reads a small file through a reused buffer, with its stamp taken on the same descriptor (so text and
+ * stamp always belong together) and a copy of its bytes kept in `arena`.
+ */
+export function readWithStamp(path: string, scratch: { buf: Buffer }, arena: TextArena): { text: string; bytes: Buffer; stamp: FileStamp } {
+  const fd = openSync(path, 'r');
+  try {
+    const stamp = stampOfFd(fd);
+    let length = 0;
+    for (;;) {
+      if (length === scratch.buf.length) {
+        const bigger = Buffer.allocUnsafe(scratch.buf.length * 2);
+        scratch.buf.copy(bigger, 0, 0, length);
+        scratch.buf = bigger;
+      }
+      const n = readSync(fd, scratch.buf, length, scratch.buf.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    return { text: scratch.buf.toString('utf8', 0, length), bytes: arena.copy(scratch.buf, length), stamp };
+  } finally {
+    closeSync(fd);
+  }
+}
