@@ -8,7 +8,12 @@ import type { DocumentIndex } from './doc-index.js';
 import { lazyDocument, summarize, typeFingerprint } from './lazy.js';
 import type { DocumentRecord } from './model.js';
 
-export interface LoadReport { documents: number; problems: Array<{ file: string; message: string }> }
+export interface LoadReport {
+  documents: number;
+  problems: Array<{ file: string; message: string }>;
+  /** How many documents were indexed from the start-up snapshot rather than read from their files. */
+  fromSnapshot?: number;
+}
 
 export interface LoadOptions {
   /** Index unchanged files from the start-up snapshot instead of reading them (default true). */
@@ -32,7 +37,7 @@ const TICK = 100;
  */
 export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistry, store: Store, opts: LoadOptions = {}):
   Promise<{ report: LoadReport; plan?: SnapshotPlan }> {
-  const report: LoadReport = { documents: 0, problems: [] };
+  const report: LoadReport = { documents: 0, problems: [], fromSnapshot: 0 };
   const takenAt = Date.now();
   const types = [...schemas.contentTypes.values()];
   for (const ct of types) index.addType(ct);
@@ -114,6 +119,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
       }
       index.put(doc);
       report.documents++;
+      report.fromSnapshot!++;
     };
     // Both lists are sorted by documentId: merge them.
     let a = 0, b = 0;

@@ -6,6 +6,7 @@ import { startServer, type RunningServer } from '../../src/http/server.js';
 import type { AppOptions } from '../../src/http/app.js';
 import { serverOptions } from '../../src/http/compose.js';
 import { createApiToken } from '../../src/auth/service.js';
+import type { LoadOptions } from '../../src/documents/service.js';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 export const SHARED = resolve(REPO, '..', 'shared');
@@ -51,9 +52,9 @@ export interface TestServer extends RunningServer {
 }
 
 /** Starts a real HTTP server on an ephemeral port over a fresh temp project. */
-export async function startTestServer(opts: { config?: Record<string, unknown>; withExampleDocuments?: boolean; app?: AppOptions; dir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { config?: Record<string, unknown>; withExampleDocuments?: boolean; app?: AppOptions; dir?: string; load?: LoadOptions } = {}): Promise<TestServer> {
   const made = opts.dir ? { dir: opts.dir, contentDir: join(opts.dir, 'content'), cleanup() {} } : makeProject(opts);
-  const project = await openProject(made.dir);
+  const project = await openProject(made.dir, { load: opts.load });
   const { accessKey: token } = await createApiToken(made.dir, { name: `test-${Date.now()}-${Math.random()}`, type: 'full-access' });
   const running = await startServer(project, { log: () => undefined, ...(await serverOptions(project)), ...opts.app });
   const api: TestServer['api'] = async (path, init = {}) => {

@@ -58,7 +58,8 @@ Examples:
       const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${actual}`;
       const types = [...project.schemas.contentTypes.values()];
       process.stdout.write(`Folio is serving ${project.contentDir}\n`);
-      process.stdout.write(`  ${base}/api  (${project.report.documents} documents, ${types.length} content-types)\n`);
+      const fromSnapshot = project.report.fromSnapshot ? `, ${project.report.fromSnapshot} from the start-up snapshot` : '';
+      process.stdout.write(`  ${base}/api  (${project.report.documents} documents, ${types.length} content-types${fromSnapshot})\n`);
       if (!opts.quiet) for (const ct of types) process.stdout.write(dim(`  ${base}/api/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}\n`));
       // After the first answer is possible: decode what the snapshot left waiting, then record a new one.
       void (async () => {

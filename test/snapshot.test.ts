@@ -1,0 +1,306 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openProject } from '../src/project.js';
+import { BIN, makeProject, startTestServer, type TestServer } from './helpers/project.js';
+
+/**
+ * The start-up snapshot (.folio/cache/documents.snapshot) is only a shortcut: a server started from it
+ * must answer exactly as one that read every file, whatever happened to the files in between.
+ */
+
+/** Queries that touch every kind of stored data: locales, drafts, relations both ways, components, single types. */
+const QUERIES = [
+  '/api/articles?populate=*',
+  '/api/articles?locale=fr&populate=author',
+  '/api/articles?status=draft&sort=title:asc&fields[0]=title&pagination[pageSize]=100',
+  '/api/articles?filters[author][name][$containsi]=a&sort=publishDate:desc&populate[category][fields][0]=name',
+  '/api/articles?filters[id][$lte]=8&sort=id:asc',
+  '/api/articles?pagination[pageSize]=3&pagination[page]=2&sort=views:desc',
+  '/api/authors?populate=articles',
+  '/api/categories?populate[articles][fields][0]=title&populate[articles][sort][0]=title',
+  '/api/tags?populate=articles&pagination[pageSize]=100',
+  '/api/global?populate=*',
+  '/api/about?populate=*',
+];
+
+const SNAPSHOT = (dir: string) => join(dir, '.folio', 'cache', 'documents.snapshot');
+
+/** Moves every document file (and folder) a minute back: a snapshot never trusts files changed just before it. */
+function age(contentDir: string) {
+  const past = new Date(Date.now() - 60_000);
+  const docs = join(contentDir, 'documents');
+  for (const plural of readdirSync(docs)) {
+    for (const f of readdirSync(join(docs, plural))) utimesSync(join(docs, plural, f), past, past);
+    utimesSync(join(docs, plural), past, past);
+  }
+}
+
+/** Loads the project as `folio serve` does and writes its snapshot (whatever the project's size). */
+async function snapshot(dir: string) {
+  const p = await openProject(dir, { load: { capture: true, snapshotFrom: 0 } });
+  expect(p.documents.snapshotPending).toBe(true);
+  await p.documents.writeSnapshot();
+  expect(existsSync(SNAPSHOT(dir))).toBe(true);
+  return p.report.documents;
+}
+
+async function answers(s: TestServer) {
+  const out: Record<string, unknown> = {};
+  for (const q of QUERIES) {
+    const res = await s.api(q);
+    expect(res.status, q).toBe(200);
+    out[q] = res.body;
+  }
+  return out;
+}
+
+/** Answers of a server that reads every file (the reference) and of one started from the snapshot. */
+async function compare(dir: string) {
+  const plain = await startTestServer({ dir, load: { useSnapshot: false } });
+  const expected = await answers(plain);
+  await plain.stop();
+  const fast = await startTestServer({ dir });
+  const actual = await answers(fast);
+  await fast.stop();
+  expect(actual).toEqual(expected);
+  return { report: fast.project.report, expected };
+}
+
+describe('a server started from the snapshot answers as one that read every file', () => {
+  const made = makeProject({ withExampleDocuments: true });
+  let total = 0;
+  beforeAll(async () => {
+    age(made.contentDir);
+    total = await snapshot(made.dir);
+  });
+  afterAll(() => made.cleanup());
+
+  it('indexes every document from the snapshot and gives the same answers, ids included', async () => {
+    const { report, expected } = await compare(made.dir);
+    expect(report.fromSnapshot).toBe(total);
+    expect(report.documents).toBe(total);
+    expect((expected['/api/articles?populate=*'] as { data: unknown[] }).data.length).toBeGreaterThan(5);
+  });
+
+  it('decodes nothing until asked: a document keeps its values behind the snapshot until first read', async () => {
+    const s = await startTestServer({ dir: made.dir });
+    try {
+      const [doc] = s.project.documents.index.documents('api::article.article');
+      expect(doc.lazy?.loaded).toBe(false);
+      const res = await s.api(`/api/articles/${doc.documentId}`);
+      expect(res.status).toBe(200);
+      expect(typeof res.body.data.title).toBe('string');
+      expect(doc.lazy?.loaded).toBe(true);
+      expect(await s.project.documents.warm()).toBeGreaterThan(0);
+      for (const d of s.project.documents.index.documents('api::author.author')) expect(d.lazy?.loaded).toBe(true);
+    } finally { await s.stop(); }
+  });
+
+  it('a write to a document not decoded yet keeps its other values, in the answer and in the file', async () => {
+    const s = await startTestServer({ dir: made.dir });
+    try {
+      const [doc] = s.project.documents.index.documents('api::author.author');
+      expect(doc.lazy?.loaded).toBe(false);
+      const before = JSON.parse(readFileSync(join(made.contentDir, 'documents', 'authors', `${doc.documentId}.json`), 'utf8'));
+      const res = await s.api(`/api/authors/${doc.documentId}`, { method: 'PUT', body: { data: { bio: 'Rewritten.' } } });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ name: before.published.name, email: before.published.email, bio: 'Rewritten.', createdAt: before.published.createdAt });
+      expect(res.body.data.updatedAt).not.toBe(before.published.updatedAt);
+      const after = JSON.parse(readFileSync(join(made.contentDir, 'documents', 'authors', `${doc.documentId}.json`), 'utf8'));
+      // Without draft & publish every write publishes: publishedAt moves with updatedAt.
+      expect(after.published).toEqual({ ...before.published, bio: 'Rewritten.', updatedAt: after.published.updatedAt, publishedAt: after.published.updatedAt });
+    } finally { await s.stop(); }
+  });
+
+  it('deleting a document detaches it from documents that are not decoded yet', async () => {
+    const s = await startTestServer({ dir: made.dir });
+    try {
+      const list = await s.api('/api/articles?populate=author&filters[author][$notNull]=true&pagination[pageSize]=1');
+      const author = list.body.data[0].author.documentId as string;
+      const sources = (await s.api(`/api/articles?filters[author][documentId][$eq]=${author}&status=draft&locale=*&pagination[pageSize]=100`)).body.data
+        .map((a: { documentId: string }) => a.documentId) as string[];
+      expect(sources.length).toBeGreaterThan(0);
+      // Reading them decoded those rows; start again so the articles are waiting in the snapshot.
+      await s.stop();
+      const fresh = await startTestServer({ dir: made.dir });
+      try {
+        for (const id of sources) expect(fresh.project.documents.index.get('api::article.article', id)?.lazy?.loaded).toBe(false);
+        expect((await fresh.api(`/api/authors/${author}`, { method: 'DELETE' })).status).toBe(204);
+        for (const id of sources) {
+          const file = JSON.parse(readFileSync(join(made.contentDir, 'documents', 'articles', `${id}.json`), 'utf8'));
+          for (const slot of Object.values(file.locales) as Array<Record<string, { author: unknown }>>) {
+            for (const v of Object.values(slot)) expect(v.author).toBeNull();
+          }
+          const res = await fresh.api(`/api/articles/${id}?populate=author`);
+          expect(res.body.data.author).toBeNull();
+        }
+      } finally { await fresh.stop(); }
+    } finally { await s.stop().catch(() => undefined); }
+  });
+});
+
+describe('what changed on disk since the snapshot is read again', () => {
+  const made = makeProject({ withExampleDocuments: true });
+  const docs = (plural: string) => join(made.contentDir, 'documents', plural);
+  const fileOf = (plural: string, id: string) => join(docs(plural), `${id}.json`);
+  let total = 0;
+  beforeAll(async () => {
+    age(made.contentDir);
+    total = await snapshot(made.dir);
+  });
+  afterAll(() => made.cleanup());
+
+  it('an in-place edit of the same size, a new file, a deleted file and a broken file', async () => {
+    // Same length and same inode: only the modification time tells.
+    const [article, older, moved] = readdirSync(docs('articles'));
+    const sameSize = (file: string, to: string) => {
+      const text = readFileSync(file, 'utf8');
+      const title = /"title": "([^"]+)"/.exec(text)![1];
+      const out = text.replaceAll(`"title": "${title}"`, `"title": "${to.repeat(title.length)}"`);
+      expect(Buffer.byteLength(out)).toBe(Buffer.byteLength(text));
+      return out;
+    };
+    const path = join(docs('articles'), article);
+    const inode = statSync(path).ino;
+    writeFileSync(path, sameSize(path, 'Z'));
+    expect(statSync(path).ino).toBe(inode);
+    // Edited in place, then given an older time (as `rsync --inplace -t` or `touch -d` do): only the mtime tells.
+    const olderPath = join(docs('articles'), older);
+    writeFileSync(olderPath, sameSize(olderPath, 'Y'));
+    const longAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(olderPath, longAgo, longAgo);
+    // Replaced by another file of the same size and the same mtime (`cp -p` then `mv`): only the inode tells.
+    const movedPath = join(docs('articles'), moved);
+    const { mtime, mtimeMs } = statSync(movedPath);
+    writeFileSync(`${movedPath}.new`, sameSize(movedPath, 'X'));
+    utimesSync(`${movedPath}.new`, mtime, mtime);
+    renameSync(`${movedPath}.new`, movedPath);
+    expect(statSync(movedPath).mtimeMs).toBe(mtimeMs);
+    // A new author, copied from an existing one.
+    const [authorFile] = readdirSync(docs('authors'));
+    const author = JSON.parse(readFileSync(join(docs('authors'), authorFile), 'utf8'));
+    author.documentId = 'newauthorfromdisk0000001';
+    author.published.name = 'Added While Down';
+    writeFileSync(fileOf('authors', author.documentId), `${JSON.stringify(author, null, 2)}\n`);
+    // A category removed, and a tag file broken.
+    const [category] = readdirSync(docs('categories'));
+    unlinkSync(join(docs('categories'), category));
+    const [tag] = readdirSync(docs('tags'));
+    writeFileSync(join(docs('tags'), tag), '{ "documentId": ');
+
+    const { report, expected } = await compare(made.dir);
+    expect(report.documents).toBe(total - 1 - 1 + 1);
+    // Read again: the three edited articles and the broken tag; the new author was never recorded.
+    expect(report.fromSnapshot).toBe(total - 5);
+    expect(report.problems.map((p) => p.file)).toEqual([join(docs('tags'), tag)]);
+    const titles = JSON.stringify(expected['/api/articles?status=draft&sort=title:asc&fields[0]=title&pagination[pageSize]=100']);
+    for (const letter of ['Z', 'Y', 'X']) expect(titles).toContain(`"${letter.repeat(8)}`);
+    expect(JSON.stringify(expected['/api/authors?populate=articles'])).toContain('Added While Down');
+  });
+
+  it('a schema change makes the snapshot of that type stale (and only of that type)', async () => {
+    const schemaFile = join(made.contentDir, 'types', 'article.json');
+    const schema = JSON.parse(readFileSync(schemaFile, 'utf8'));
+    schema.attributes.subtitle = { type: 'string' };
+    writeFileSync(schemaFile, `${JSON.stringify(schema, null, 2)}\n`);
+    age(made.contentDir);
+    await snapshot(made.dir);
+    schema.attributes.kicker = { type: 'string' };
+    writeFileSync(schemaFile, `${JSON.stringify(schema, null, 2)}\n`);
+    const articles = readdirSync(docs('articles')).length;
+    const { report, expected } = await compare(made.dir);
+    expect(report.fromSnapshot).toBe(report.documents - articles);
+    const first = (expected['/api/articles?populate=*'] as { data: Array<Record<string, unknown>> }).data[0];
+    expect(first).toHaveProperty('kicker', null);
+  });
+});
+
+describe('a damaged or foreign snapshot is ignored', () => {
+  const made = makeProject({ withExampleDocuments: true });
+  beforeAll(() => age(made.contentDir));
+  afterAll(() => made.cleanup());
+
+  it.each([
+    ['truncated', (f: string) => truncateSync(f, Math.floor(statSync(f).size / 2))],
+    ['garbage', (f: string) => writeFileSync(f, 'not a snapshot at all')],
+    ['empty', (f: string) => writeFileSync(f, '')],
+    ['another format', (f: string) => writeFileSync(f, readFileSync(f).toString('latin1').replace('FOLIO-SNAPSHOT 2', 'FOLIO-SNAPSHOT 9'), 'latin1')],
+    ['another Folio version', (f: string) => writeFileSync(f, readFileSync(f).toString('latin1').replace(/"folioVersion":"[^"]+"/, '"folioVersion":"0.0.0-x"'), 'latin1')],
+  ])('%s', async (_label, damage) => {
+    await snapshot(made.dir);
+    damage(SNAPSHOT(made.dir));
+    const { report } = await compare(made.dir);
+    expect(report.fromSnapshot).toBe(0);
+    expect(report.problems).toEqual([]);
+  });
+});
+
+describe('folio serve writes the snapshot for large projects and starts from it', { timeout: 60_000 }, () => {
+  // Enough tags that stamps are taken on worker threads (4000 and more files).
+  const COUNT = 4100;
+  const made = makeProject();
+  beforeAll(() => {
+    const dir = join(made.contentDir, 'documents', 'tags');
+    mkdirSync(dir, { recursive: true });
+    const ts = '2025-01-01T00:00:00.000Z';
+    for (let i = 0; i < COUNT; i++) {
+      const documentId = `tag${String(i).padStart(21, '0')}`;
+      writeFileSync(join(dir, `${documentId}.json`), `${JSON.stringify({ documentId, published: { id: i + 1, name: `tag ${i}`, createdAt: ts, updatedAt: ts, publishedAt: ts } }, null, 2)}\n`);
+    }
+    age(made.contentDir);
+    // Anonymous readers may list tags here.
+    const permissionsFile = join(made.contentDir, 'permissions.json');
+    const permissions = JSON.parse(readFileSync(permissionsFile, 'utf8'));
+    permissions.roles.public.permissions.push('api::tag.tag.find');
+    writeFileSync(permissionsFile, `${JSON.stringify(permissions, null, 2)}\n`);
+  });
+  afterAll(() => made.cleanup());
+
+  async function serve(extra: string[] = []) {
+    const child = spawn('node', [BIN, 'serve', '--port', '0', '--no-watch', '--dir', made.dir, ...extra], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 30_000);
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /(http:\/\/[^\s]+)\/api\b/.exec(out);
+        if (m) { clearTimeout(timer); resolve(m[1]); }
+      });
+      child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}: ${out}`)); });
+    });
+    const stop = async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    };
+    return { url, stop, banner: () => out };
+  }
+
+  const tags = async (url: string) => {
+    const res = await fetch(`${url}/api/tags?sort=name:desc&pagination[pageSize]=2`);
+    return res.json() as Promise<{ data: Array<{ id: number; name: string }>; meta: { pagination: { total: number } } }>;
+  };
+
+  it('writes it after the first start, then indexes from it; --no-snapshot reads every file', async () => {
+    const first = await serve();
+    expect(first.banner()).not.toContain('start-up snapshot');
+    const answer = await tags(first.url);
+    expect(answer.meta.pagination.total).toBe(COUNT);
+    for (let i = 0; i < 200 && !existsSync(SNAPSHOT(made.dir)); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(SNAPSHOT(made.dir))).toBe(true);
+    await first.stop();
+
+    const second = await serve();
+    expect(second.banner()).toContain(`(${COUNT} documents, `);
+    expect(second.banner()).toContain(`${COUNT} from the start-up snapshot`);
+    expect(await tags(second.url)).toEqual(answer);
+    await second.stop();
+
+    const third = await serve(['--no-snapshot']);
+    expect(third.banner()).not.toContain('start-up snapshot');
+    expect(await tags(third.url)).toEqual(answer);
+    await third.stop();
+  });
+});
