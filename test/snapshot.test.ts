@@ -249,6 +249,9 @@ describe('folio serve writes the snapshot for large projects and starts from it'
       const documentId = `tag${String(i).padStart(21, '0')}`;
       writeFileSync(join(dir, `${documentId}.json`), `${JSON.stringify({ documentId, published: { id: i + 1, name: `tag ${i}`, createdAt: ts, updatedAt: ts, publishedAt: ts } }, null, 2)}\n`);
     }
+    // Two bad files among them: reported, never served, never recorded.
+    writeFileSync(join(dir, 'zzzbroken.json'), '{ "documentId": "zzzbroken", ');
+    writeFileSync(join(dir, 'Not-An-Id.json'), '{}');
     age(made.contentDir);
     // Anonymous readers may list tags here.
     const permissionsFile = join(made.contentDir, 'permissions.json');
@@ -256,11 +259,16 @@ describe('folio serve writes the snapshot for large projects and starts from it'
     permissions.roles.public.permissions.push('api::tag.tag.find');
     writeFileSync(permissionsFile, `${JSON.stringify(permissions, null, 2)}\n`);
   });
-  afterAll(() => made.cleanup());
+  const children: Array<ReturnType<typeof spawn>> = [];
+  // A failed assertion must not leave a server running.
+  afterAll(() => { for (const c of children) if (c.exitCode === null) c.kill('SIGKILL'); made.cleanup(); });
 
   async function serve(extra: string[] = []) {
     const child = spawn('node', [BIN, 'serve', '--port', '0', '--no-watch', '--dir', made.dir, ...extra], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
     let out = '';
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 30_000);
       child.stdout!.on('data', (d: Buffer) => {
@@ -275,7 +283,7 @@ describe('folio serve writes the snapshot for large projects and starts from it'
       child.kill('SIGTERM');
       await exited;
     };
-    return { url, stop, banner: () => out };
+    return { url, stop, banner: () => out, errors: () => err };
   }
 
   const tags = async (url: string) => {
@@ -286,13 +294,19 @@ describe('folio serve writes the snapshot for large projects and starts from it'
   it('writes it after the first start, then indexes from it; --no-snapshot reads every file', async () => {
     const first = await serve();
     expect(first.banner()).not.toContain('start-up snapshot');
+    expect(first.errors()).toContain('2 problem(s) while loading');
+    expect(first.errors()).toContain('zzzbroken.json');
+    expect(first.errors()).toContain('Not-An-Id.json: the file name must be a documentId');
     const answer = await tags(first.url);
     expect(answer.meta.pagination.total).toBe(COUNT);
+    // String order: "tag 999" sorts above "tag 4099".
+    expect(answer.data.map((d) => [d.id, d.name])).toEqual([[1000, 'tag 999'], [999, 'tag 998']]);
     for (let i = 0; i < 200 && !existsSync(SNAPSHOT(made.dir)); i++) await new Promise((r) => setTimeout(r, 50));
     expect(existsSync(SNAPSHOT(made.dir))).toBe(true);
     await first.stop();
 
     const second = await serve();
+    expect(second.errors()).toContain('2 problem(s) while loading');
     expect(second.banner()).toContain(`(${COUNT} documents, `);
     expect(second.banner()).toContain(`${COUNT} from the start-up snapshot`);
     expect(await tags(second.url)).toEqual(answer);

@@ -1,5 +1,5 @@
 import type { ContentType } from '../schema/types.js';
-import { type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, storedAttributes } from './model.js';
+import { type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, SlotMap, storedAttributes } from './model.js';
 
 /**
  * The document file format (one file per document, every locale and version in it):
@@ -58,7 +58,7 @@ function attributeNames(ct: ContentType) {
  * branches may have used the same id).
  */
 export function decodeDocument(ct: ContentType, documentId: string, body: Record<string, unknown>): DocumentRecord {
-  const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new Map() };
+  const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new SlotMap() };
   const { names, known } = attributeNames(ct);
   const decodeVersion = (raw: unknown, locale: string, status: Status, where: string): Version => {
     if (!isObject(raw)) throw new DecodeError(`${where} must be an object`);

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { ContentType } from '../schema/types.js';
 import { parseDocumentText } from '../store/store.js';
+import type { TextSource } from '../store/snapshot.js';
 import { decodeDocument } from './codec.js';
-import { type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE } from './model.js';
+import { type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, SlotMap } from './model.js';
 
 /**
  * Documents indexed from a start-up snapshot without decoding them: the index needs only each version's
@@ -32,13 +33,20 @@ export function summarize(doc: DocumentRecord, table: Map<string, number>): numb
   return out;
 }
 
-/** The recorded text of one document and the versions waiting for it. */
-export class LazySource {
-  private blob: Buffer | undefined;
-  readonly versions: LazyVersion[] = [];
+/** What every snapshot document of one type shares (one object per type, not per document). */
+export interface LazyContext {
+  ct: ContentType;
+  /** The file's current body, for when a recorded text cannot be decoded. */
+  reread?: (documentId: string) => Record<string, unknown> | undefined;
+}
 
-  /** The text is `blob[offset, offset + length)`: no Buffer view per document until it is decoded. */
-  constructor(private readonly ct: ContentType, private readonly documentId: string, blob: Buffer, private readonly offset: number, private readonly length: number) {
+/** The recorded text of one document, decoded into its versions on first use. */
+export class LazySource {
+  private blob: TextSource | undefined;
+  doc!: DocumentRecord;
+
+  /** The text is `blob`'s `[offset, offset + length)`. */
+  constructor(private readonly ctx: LazyContext, blob: TextSource, private readonly offset: number, private readonly length: number) {
     this.blob = blob;
   }
 
@@ -48,18 +56,26 @@ export class LazySource {
     const blob = this.blob;
     if (blob === undefined) return;
     this.blob = undefined;
+    const { ct, reread } = this.ctx;
+    const documentId = this.doc.documentId;
     let decoded: DocumentRecord | undefined;
     try {
-      const text = blob.toString('utf8', this.offset, this.offset + this.length);
-      decoded = decodeDocument(this.ct, this.documentId, parseDocumentText(text, this.documentId));
+      decoded = decodeDocument(ct, documentId, parseDocumentText(blob.text(this.offset, this.length), documentId));
     } catch {
       // The text decoded when it was recorded, by this Folio version, against this schema (both checked),
-      // so this means a damaged snapshot. Empty values keep the server answering; the next start re-reads.
-      decoded = undefined;
+      // so this means a damaged snapshot: decode the file itself. Failing that, empty values keep the
+      // server answering; the next start reads the file again.
+      try {
+        const body = reread?.(documentId);
+        decoded = body ? decodeDocument(ct, documentId, body) : undefined;
+      } catch {
+        decoded = undefined;
+      }
     }
-    for (const v of this.versions) {
-      const from = decoded?.slots.get(v.locale ?? NO_LOCALE)?.[v.status];
-      v.fill(from);
+    for (const [code, slot] of this.doc.slots) {
+      const from = decoded?.slots.get(code);
+      if (slot.draft instanceof LazyVersion) slot.draft.fill(from?.draft);
+      if (slot.published instanceof LazyVersion) slot.published.fill(from?.published);
     }
   }
 }
@@ -85,7 +101,6 @@ export class LazyVersion implements Version {
     this.documentId = documentId;
     this.locale = locale;
     this.status = status;
-    src.versions.push(this);
   }
 
   /** Takes the decoded values (undefined: the text could not be decoded). */
@@ -108,11 +123,12 @@ export class LazyVersion implements Version {
   set publishedAt(v) { if (this.src) this.src.load(); this._publishedAt = v; }
 }
 
-/** A document indexed from its summary; its versions decode `text` when first read. */
-export function lazyDocument(ct: ContentType, documentId: string, summary: number[], table: string[], blob: Buffer, offset: number, length: number): DocumentRecord {
+/** A document indexed from its summary; its versions decode the text `blob[offset, offset + length)` when first read. */
+export function lazyDocument(ctx: LazyContext, documentId: string, summary: number[], table: string[], blob: TextSource, offset: number, length: number): DocumentRecord {
   if (summary.length === 0 || summary.length % 3 !== 0) throw new Error('malformed summary');
-  const src = new LazySource(ct, documentId, blob, offset, length);
-  const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new Map(), lazy: src };
+  const src = new LazySource(ctx, blob, offset, length);
+  const doc: DocumentRecord = { uid: ctx.ct.uid, documentId, slots: new SlotMap(), lazy: src };
+  src.doc = doc;
   for (let i = 0; i < summary.length; i += 3) {
     const code = table[summary[i]];
     if (code === undefined) throw new Error('malformed summary');

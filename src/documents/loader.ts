@@ -1,12 +1,13 @@
 import type { SchemaRegistry } from '../schema/registry.js';
 import type { ContentType } from '../schema/types.js';
-import type { RawDocument, Store } from '../store/store.js';
+import { type RawDocument, type Store, SAFE_ID } from '../store/store.js';
 import type { CollectionSnapshot, Snapshot, SnapshotEntry } from '../store/snapshot.js';
 import { FOLIO_VERSION } from '../version.js';
 import { decodeDocument } from './codec.js';
 import type { DocumentIndex } from './doc-index.js';
-import { lazyDocument, summarize, typeFingerprint } from './lazy.js';
+import { type LazyContext, lazyDocument, summarize, typeFingerprint } from './lazy.js';
 import type { DocumentRecord } from './model.js';
+import { type ParallelRead, PARALLEL_READ_FROM, parallelReadAvailable, readInWorkers } from './parallel-read.js';
 
 export interface LoadReport {
   documents: number;
@@ -32,8 +33,9 @@ const TICK = 100;
 
 /**
  * Fills the index from the document files: files unchanged since the start-up snapshot are indexed from
- * it without being read or decoded; the others are read and decoded. Either way documents are put in
- * documentId order, so ids that clash (after a merge) are renumbered the same way on every start.
+ * it without being read or decoded; the others are read and decoded (large collections on worker
+ * threads, then indexed as from a snapshot). Documents are put in documentId order, so ids that clash
+ * (after a merge) are renumbered the same way on every start.
  */
 export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistry, store: Store, opts: LoadOptions = {}):
   Promise<{ report: LoadReport; plan?: SnapshotPlan }> {
@@ -44,33 +46,54 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
   const fingerprints = new Map(types.map((ct) => [ct.uid, typeFingerprint(ct)]));
   let old = opts.useSnapshot === false ? undefined : store.readSnapshot?.();
   if (old && old.folioVersion !== FOLIO_VERSION) old = undefined;
+  // One per type, shared by its documents.
+  const contexts = new Map<string, LazyContext>(types.map((ct) => [ct.uid, { ct, reread: (id: string) => store.readDocument(ct.pluralName, id)?.body }]));
+  const context = (ct: ContentType) => contexts.get(ct.uid)!;
   const usable = (ct: ContentType) => {
     const c = old?.collections.get(ct.pluralName);
     return c && c.fingerprint === fingerprints.get(ct.uid) ? c : undefined;
   };
-  // Listing and stamping the files runs on worker threads for large folders; meanwhile this thread builds
-  // the documents the snapshot describes, and keeps those whose files turn out unchanged.
-  const scans = types.map((ct) => store.loadCollection(ct.pluralName, { snapshot: usable(ct), takenAt: old?.takenAt, capture: opts.capture }));
+  // Stamping the files runs on worker threads for large folders; meanwhile this thread builds the
+  // documents the snapshot describes, and keeps those whose files turn out unchanged.
+  const scans = types.map((ct) => store.scanCollection(ct.pluralName, { snapshot: usable(ct), takenAt: old?.takenAt }));
   // Aligned with each collection's snapshot entries (undefined: a summary that could not be read).
   const prepared = types.map((ct) => {
     const c = usable(ct);
     if (!c) return [];
     return c.entries.map((e) => {
-      try { return lazyDocument(ct, e.documentId, e.summary, c.table, e.blob, e.offset, e.length); } catch { return undefined; }
+      try { return lazyDocument(context(ct), e.documentId, e.summary, c.table, e.blob, e.offset, e.length); } catch { return undefined; }
     });
   });
-  const loaded = await Promise.all(scans);
+  const scanned = await Promise.all(scans);
 
   const next = new Map<string, CollectionSnapshot>();
   let readAgain = 0;
   for (const [i, ct] of types.entries()) {
-    const { documents, reused, problems, dirMtimeMs } = loaded[i];
+    const { fresh, reused, problems, dirMtimeMs } = scanned[i];
     report.problems.push(...problems);
-    readAgain += documents.length;
+    readAgain += fresh.length;
+    const { documents, threaded, problems: unread } = await readFresh(store, ct, fresh, !!opts.capture);
+    report.problems.push(...unread);
     const entries: SnapshotEntry[] = [];
     const table = new Map<string, number>();
     // The next start may skip listing the folder only if every file in it is recorded.
-    let complete = problems.length === 0;
+    let complete = problems.length === 0 && unread.length === 0;
+    /** Records an entry for the next snapshot, its summary renumbered into this collection's table. */
+    const record = (entry: SnapshotEntry, codes: string[]) => {
+      if (!opts.capture) return;
+      if (entry.mtimeMs >= takenAt - TICK) { complete = false; return; }
+      let summary = entry.summary;
+      for (let k = 0; k < summary.length; k += 3) {
+        const code = codes[summary[k]];
+        let at = table.get(code);
+        if (at === undefined) table.set(code, (at = table.size));
+        if (at !== summary[k]) {
+          if (summary === entry.summary) summary = summary.slice();
+          summary[k] = at;
+        }
+      }
+      entries.push(summary === entry.summary ? entry : { ...entry, summary });
+    };
     const fromFile = (raw: RawDocument) => {
       let doc: DocumentRecord;
       try {
@@ -80,12 +103,11 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
         complete = false;
         return;
       }
-      if (opts.capture && raw.bytes && raw.stamp) {
-        if (raw.stamp.mtimeMs < takenAt - TICK) {
-          const { buffer, byteOffset, length } = raw.bytes;
-          const blob = Buffer.from(buffer, 0, buffer.byteLength);
-          entries.push({ documentId: raw.documentId, ...raw.stamp, summary: summarize(doc, table), blob, offset: byteOffset, length });
-        } else complete = false;
+      if (raw.kept && raw.stamp) {
+        const codes = new Map<string, number>();
+        const summary = summarize(doc, codes);
+        const { source, offset, length } = raw.kept;
+        record({ documentId: raw.documentId, ...raw.stamp, summary, blob: source, offset, length }, [...codes.keys()]);
       }
       index.put(doc);
       report.documents++;
@@ -103,29 +125,30 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
         if (raw) fromFile(raw);
         return;
       }
-      if (opts.capture) {
-        // Summaries refer to the table by position: carry them over into this collection's new table.
-        let summary = entry.summary;
-        for (let k = 0; k < summary.length; k += 3) {
-          const code = oldTable[summary[k]];
-          let at = table.get(code);
-          if (at === undefined) table.set(code, (at = table.size));
-          if (at !== summary[k]) {
-            if (summary === entry.summary) summary = summary.slice();
-            summary[k] = at;
-          }
-        }
-        entries.push(summary === entry.summary ? entry : { ...entry, summary });
-      }
+      record(entry, oldTable);
       index.put(doc);
       report.documents++;
       report.fromSnapshot!++;
     };
-    // Both lists are sorted by documentId: merge them.
-    let a = 0, b = 0;
-    while (a < documents.length || b < reused.length) {
-      if (b >= reused.length || (a < documents.length && documents[a].documentId < reused[b].documentId)) fromFile(documents[a++]);
-      else fromSnapshot(reused[b++]);
+    const fromThread = (entry: SnapshotEntry) => {
+      const doc = lazyDocument(context(ct), entry.documentId, entry.summary, threaded!.table, entry.blob, entry.offset, entry.length);
+      record(entry, threaded!.table);
+      index.put(doc);
+      report.documents++;
+    };
+    // Three lists sorted by documentId (files read here, snapshot entries, files read on threads): merge them.
+    const lists: Array<{ items: Array<{ documentId: string }>; take: (x: never) => void }> = [
+      { items: documents, take: fromFile }, { items: reused, take: fromSnapshot }, { items: threaded?.entries ?? [], take: fromThread },
+    ];
+    const at = [0, 0, 0];
+    for (;;) {
+      let pick = -1;
+      for (let l = 0; l < 3; l++) {
+        const item = lists[l].items[at[l]];
+        if (item && (pick < 0 || item.documentId < lists[pick].items[at[pick]].documentId)) pick = l;
+      }
+      if (pick < 0) break;
+      lists[pick].take(lists[pick].items[at[pick]++] as never);
     }
     if (opts.capture) {
       entries.sort((x, y) => (x.documentId < y.documentId ? -1 : 1));
@@ -138,6 +161,25 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
   const stale = !old || types.some((ct) => !usable(ct)) || readAgain > Math.max(64, report.documents * 0.02);
   const snapshot: Snapshot = { folioVersion: FOLIO_VERSION, takenAt, collections: next };
   return { report, plan: { snapshot, worthWriting: report.documents >= from && stale } };
+}
+
+/**
+ * Reads the files of one collection that the snapshot did not cover: on worker threads when there are
+ * many (their documents are then indexed as from a snapshot), else here. Threads that fail fall back here.
+ */
+async function readFresh(store: Store, ct: ContentType, ids: string[], capture: boolean):
+  Promise<{ documents: RawDocument[]; threaded?: ParallelRead; problems: LoadReport['problems'] }> {
+  if (ids.length >= PARALLEL_READ_FROM && store.collectionDir && parallelReadAvailable()) {
+    // Names that are not documentIds are reported by the plain reader.
+    const safe = ids.filter((id) => SAFE_ID.test(id));
+    try {
+      const threaded = await readInWorkers(store.collectionDir(ct.pluralName), safe, ct);
+      const rest = safe.length === ids.length ? [] : ids.filter((id) => !SAFE_ID.test(id));
+      const plain = store.readDocuments(ct.pluralName, rest, capture);
+      return { documents: plain.documents, threaded, problems: [...threaded.problems, ...plain.problems] };
+    } catch { /* read them here */ }
+  }
+  return store.readDocuments(ct.pluralName, ids, capture);
 }
 
 /**

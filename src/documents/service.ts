@@ -13,7 +13,7 @@ import { collected, emptyValue, parseInput, type ParsedInput, type RelationOp, t
 import type { MediaLibrary } from './media.js';
 import { hashPasswordValues } from './passwords.js';
 import {
-  type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, copyVersion, newDocumentId, now, versions,
+  type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, SlotMap, copyVersion, newDocumentId, now, versions,
 } from './model.js';
 import { applyRelationOp } from './relations.js';
 import { defaultValue, publishChecks, typeMessage, yupTypeOf } from './values.js';
@@ -139,7 +139,7 @@ export class DocumentService {
     await hashPasswordValues(this.schemas, ct.attributes, input.values);
     const documentId = newDocumentId();
     return this.lock.run(`${ct.uid}/${documentId}`, async () => {
-      const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new Map() };
+      const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new SlotMap() };
       const slot: Slot = {};
       doc.slots.set(locale ?? NO_LOCALE, slot);
       const base = this.initialData(ct);
@@ -687,7 +687,7 @@ function toList(v: unknown): string[] {
 }
 
 function cloneDocument(doc: DocumentRecord): DocumentRecord {
-  const slots = new Map<string, Slot>();
+  const slots = new SlotMap();
   for (const [code, slot] of doc.slots) {
     const copy: Slot = {};
     if (slot.draft) copy.draft = copyVersion(slot.draft, { data: structuredClone(slot.draft.data) });

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, read, readSync, readdirSync, statSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -21,18 +21,72 @@ const MAGIC = 'FOLIO-SNAPSHOT 2';
 /** What identifies one version of a file's contents without reading it. */
 export interface FileStamp { mtimeMs: number; size: number; ino: number }
 
+/**
+ * Where recorded texts live: a buffer in memory, or the texts section of a snapshot file that is read in
+ * the background (until then a text is read on its own). Entries point into one source by offset: no
+ * object per text until it is decoded.
+ */
+export interface TextSource {
+  text(offset: number, length: number): string;
+  bytes(offset: number, length: number): Buffer;
+  /** Resolves when every text is in memory (writers wait for it rather than read one at a time). */
+  readonly ready: Promise<void>;
+}
+
+export class BufferText implements TextSource {
+  readonly ready = Promise.resolve();
+  constructor(readonly buf: Buffer) {}
+  text(offset: number, length: number) { return this.buf.toString('utf8', offset, offset + length); }
+  bytes(offset: number, length: number) { return this.buf.subarray(offset, offset + length); }
+}
+
+/** A file section read in one request on the thread pool, so a start does not wait for 100+ MB of texts. */
+class FileSection implements TextSource {
+  private buf: Buffer | undefined;
+  readonly ready: Promise<void>;
+
+  constructor(private readonly fd: number, private readonly base: number, length: number) {
+    this.ready = readFully(fd, base, length).then(
+      (buf) => { this.buf = buf; closeSync(fd); },
+      () => undefined, // texts keep being read one at a time
+    );
+  }
+
+  bytes(offset: number, length: number): Buffer {
+    if (this.buf) return this.buf.subarray(offset, offset + length);
+    const out = Buffer.allocUnsafe(length);
+    if (readSync(this.fd, out, 0, length, this.base + offset) !== length) throw new Error('snapshot file changed while read');
+    return out;
+  }
+
+  text(offset: number, length: number) {
+    return this.buf ? this.buf.toString('utf8', offset, offset + length) : this.bytes(offset, length).toString('utf8');
+  }
+}
+
+async function readFully(fd: number, position: number, length: number): Promise<Buffer> {
+  const buf = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const { bytesRead } = await new Promise<{ bytesRead: number }>((resolve, reject) => {
+      read(fd, buf, done, length - done, position + done, (err, bytesRead) => (err ? reject(err) : resolve({ bytesRead })));
+    });
+    if (bytesRead === 0) throw new Error('snapshot file ended early');
+    done += bytesRead;
+  }
+  return buf;
+}
+
 /** One recorded file. Flat on purpose: a start creates 100,000 of these. */
 export interface SnapshotEntry extends FileStamp {
   documentId: string;
   /** Opaque to the store: numbers the document layer needs to index the document without decoding it. */
   summary: number[];
-  /** The file's text is `blob[offset, offset + length)` (one shared buffer, not a view per entry). */
-  blob: Buffer;
+  /** The file's text is `blob`'s `[offset, offset + length)`. */
+  blob: TextSource;
   offset: number;
   length: number;
 }
-
-export const entryText = (e: SnapshotEntry) => e.blob.subarray(e.offset, e.offset + e.length);
 
 export interface CollectionSnapshot {
   /** The document layer's fingerprint of the content-type the entries were decoded with. */
@@ -59,27 +113,41 @@ interface Header {
   collections: Record<string, { fingerprint: string; dirMtimeMs: number; ids: string; table: string[]; numbers: number }>;
 }
 
-/** Reads a snapshot file; anything unexpected (absent, truncated, another format) is `undefined`. */
+/**
+ * Reads a snapshot file's header and numbers; its texts follow in the background. Anything unexpected
+ * (absent, truncated, another format) is `undefined`.
+ */
 export function readSnapshot(file: string): Snapshot | undefined {
-  let buf: Buffer;
-  try { buf = readFileSync(file); } catch { return undefined; }
+  let fd: number;
+  try { fd = openSync(file, 'r'); } catch { return undefined; }
+  let keepOpen = false;
   try {
-    const nl1 = buf.indexOf(10);
-    if (nl1 < 0 || buf.toString('latin1', 0, nl1) !== MAGIC) return undefined;
-    const nl2 = buf.indexOf(10, nl1 + 1);
-    const headerLength = Number(buf.toString('latin1', nl1 + 1, nl2));
-    if (nl2 < 0 || !Number.isSafeInteger(headerLength)) return undefined;
-    const start = nl2 + 1;
-    const header = JSON.parse(buf.toString('utf8', start, start + headerLength)) as Header;
-    let offset = start + headerLength;
+    const size = fstatSync(fd).size;
+    const pread = (position: number, length: number) => {
+      const out = Buffer.allocUnsafe(length);
+      if (readSync(fd, out, 0, length, position) !== length) throw new Error('short read');
+      return out;
+    };
+    const head = pread(0, Math.min(64, size));
+    const nl1 = head.indexOf(10);
+    if (nl1 < 0 || head.toString('latin1', 0, nl1) !== MAGIC) return undefined;
+    const nl2 = head.indexOf(10, nl1 + 1);
+    const headerLength = Number(head.toString('latin1', nl1 + 1, nl2));
+    if (nl2 < 0 || !Number.isSafeInteger(headerLength) || nl2 + 1 + headerLength > size) return undefined;
+    let offset = nl2 + 1;
+    const header = JSON.parse(pread(offset, headerLength).toString('utf8')) as Header;
+    offset += headerLength;
     const numbers = new Map<string, Float64Array>();
     for (const [plural, c] of Object.entries(header.collections)) {
-      // Copied out: a float64 view needs an 8-byte aligned offset, which the file does not promise.
+      if (!Number.isSafeInteger(c.numbers) || c.numbers % 8 !== 0 || offset + c.numbers > size) return undefined;
       const f = new Float64Array(c.numbers / 8);
-      buf.copy(Buffer.from(f.buffer), 0, offset, offset + c.numbers);
+      if (c.numbers && readSync(fd, new Uint8Array(f.buffer), 0, c.numbers, offset) !== c.numbers) return undefined;
       numbers.set(plural, f);
       offset += c.numbers;
     }
+    const texts = new FileSection(fd, offset, size - offset);
+    keepOpen = true;
+    let textOffset = 0;
     const collections = new Map<string, CollectionSnapshot>();
     for (const [plural, c] of Object.entries(header.collections)) {
       const ids = c.ids === '' ? [] : c.ids.split('\n');
@@ -90,17 +158,19 @@ export function readSnapshot(file: string): Snapshot | undefined {
         const length = f[at + 3], n = f[at + 4];
         const summary: number[] = new Array(n);
         for (let k = 0; k < n; k++) summary[k] = f[at + 5 + k];
-        entries[i] = { documentId: ids[i], mtimeMs: f[at], size: f[at + 1], ino: f[at + 2], summary, blob: buf, offset, length };
+        entries[i] = { documentId: ids[i], mtimeMs: f[at], size: f[at + 1], ino: f[at + 2], summary, blob: texts, offset: textOffset, length };
         at += 5 + n;
-        offset += length;
+        textOffset += length;
       }
       if (at !== f.length) return undefined;
       collections.set(plural, { fingerprint: c.fingerprint, dirMtimeMs: c.dirMtimeMs, table: c.table, entries });
     }
-    if (offset !== buf.length) return undefined;
+    if (offset + textOffset !== size) return undefined;
     return { folioVersion: header.folioVersion, takenAt: header.takenAt, collections };
   } catch {
     return undefined;
+  } finally {
+    if (!keepOpen) closeSync(fd);
   }
 }
 
@@ -114,11 +184,12 @@ export async function writeSnapshot(file: string, snap: Snapshot): Promise<void>
     for (const e of c.entries) n += 5 + e.summary.length;
     const f = new Float64Array(n);
     let at = 0;
+    await Promise.all([...new Set(c.entries.map((e) => e.blob))].map((b) => b.ready));
     for (const e of c.entries) {
       f[at] = e.mtimeMs; f[at + 1] = e.size; f[at + 2] = e.ino; f[at + 3] = e.length; f[at + 4] = e.summary.length;
       for (let k = 0; k < e.summary.length; k++) f[at + 5 + k] = e.summary[k];
       at += 5 + e.summary.length;
-      texts.push(entryText(e));
+      texts.push(e.blob.bytes(e.offset, e.length));
     }
     blocks.push(Buffer.from(f.buffer));
     header.collections[plural] = {
@@ -234,25 +305,35 @@ function stampInWorker(dir: string, ids: string[], suffix: string): Promise<Floa
  */
 export class TextArena {
   private chunk = Buffer.allocUnsafe(0);
+  private source = new BufferText(this.chunk);
   private used = 0;
+  /** Every buffer handed out so far (a reader on another thread transfers them at the end). */
+  readonly chunks: Buffer[] = [];
 
-  copy(from: Buffer, length: number): Buffer {
+  /** Copies `from[0, length)`; the copy is `source`'s `[offset, offset + length)`. */
+  copy(from: Buffer, length: number): { source: BufferText; offset: number } {
     if (this.used + length > this.chunk.length) {
-      this.chunk = Buffer.allocUnsafe(Math.max(8 * 1024 * 1024, length));
+      // Never from Buffer's shared pool: each chunk owns its ArrayBuffer, so it can be transferred.
+      this.chunk = Buffer.from(new ArrayBuffer(Math.max(8 * 1024 * 1024, length)));
+      this.source = new BufferText(this.chunk);
+      this.chunks.push(this.chunk);
       this.used = 0;
     }
     from.copy(this.chunk, this.used, 0, length);
-    const out = this.chunk.subarray(this.used, this.used + length);
+    const offset = this.used;
     this.used += length;
-    return out;
+    return { source: this.source, offset };
   }
 }
+
+/** Where a file's bytes were kept: `source`'s `[offset, offset + length)`. */
+export interface Recorded { source: TextSource; offset: number; length: number }
 
 /**
  * Reads a small file through a reused buffer, with its stamp taken on the same descriptor (so text and
  * stamp always belong together) and a copy of its bytes kept in `arena`.
  */
-export function readWithStamp(path: string, scratch: { buf: Buffer }, arena: TextArena): { text: string; bytes: Buffer; stamp: FileStamp } {
+export function readWithStamp(path: string, scratch: { buf: Buffer }, arena: TextArena): { text: string; kept: Recorded; stamp: FileStamp } {
   const fd = openSync(path, 'r');
   try {
     const stamp = stampOfFd(fd);
@@ -267,7 +348,8 @@ export function readWithStamp(path: string, scratch: { buf: Buffer }, arena: Tex
       if (n === 0) break;
       length += n;
     }
-    return { text: scratch.buf.toString('utf8', 0, length), bytes: arena.copy(scratch.buf, length), stamp };
+    const { source, offset } = arena.copy(scratch.buf, length);
+    return { text: scratch.buf.toString('utf8', 0, length), kept: { source, offset, length }, stamp };
   } finally {
     closeSync(fd);
   }

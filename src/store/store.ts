@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { writeFileAtomic, removeStrayTemps, TEMP_MARK } from './atomic.js';
 import { serialize } from './serialize.js';
 import {
-  type CollectionSnapshot, type FileStamp, type Snapshot, type SnapshotEntry,
+  type CollectionSnapshot, type FileStamp, type Recorded, type Snapshot, type SnapshotEntry,
   TextArena, readSnapshot, readWithStamp, sameStamp, stampFiles, writeSnapshot,
 } from './snapshot.js';
 
@@ -14,8 +14,8 @@ export interface RawDocument {
   documentId: string;
   file: string;
   body: Record<string, unknown>;
-  /** The file's bytes (a view into a shared buffer) and stamp, kept only when asked (for a start-up snapshot). */
-  bytes?: Buffer;
+  /** Where the file's bytes were kept, and its stamp: only when asked (for a start-up snapshot). */
+  kept?: Recorded;
   stamp?: FileStamp;
 }
 
@@ -27,14 +27,19 @@ export interface LoadOptions {
   capture?: boolean;
 }
 
-export interface CollectionLoad {
-  /** Files read now, sorted by documentId. */
-  documents: RawDocument[];
-  /** Snapshot entries whose files are unchanged, sorted by documentId: their files were not read. */
+export interface CollectionScan {
+  /** Files to read (new or changed since the snapshot), sorted documentIds. */
+  fresh: string[];
+  /** Snapshot entries whose files are unchanged, sorted by documentId: their files need no reading. */
   reused: SnapshotEntry[];
   problems: LoadProblem[];
   /** The folder's mtime before listing it (for the next snapshot); NaN when there is no folder. */
   dirMtimeMs: number;
+}
+
+export interface CollectionLoad extends Omit<CollectionScan, 'fresh'> {
+  /** Files read now, sorted by documentId. */
+  documents: RawDocument[];
 }
 
 export interface LoadProblem { file: string; message: string }
@@ -49,6 +54,12 @@ export interface Store {
    * stamp is unchanged are not read but returned as `reused` entries.
    */
   loadCollection(pluralName: string, opts?: LoadOptions): Promise<CollectionLoad>;
+  /** The first half of `loadCollection`: which files need reading, and which snapshot entries still hold. */
+  scanCollection(pluralName: string, opts?: LoadOptions): Promise<CollectionScan>;
+  /** The second half: reads the given files (sorted documentIds); files gone meanwhile are skipped. */
+  readDocuments(pluralName: string, documentIds: string[], capture?: boolean): { documents: RawDocument[]; problems: LoadProblem[] };
+  /** The folder a collection's files are in, for readers on other threads. */
+  collectionDir?(pluralName: string): string;
   write(pluralName: string, documentId: string, body: Record<string, unknown>): Promise<void>;
   remove(pluralName: string, documentId: string): Promise<void>;
   fileOf(pluralName: string, documentId: string): string;
@@ -107,13 +118,12 @@ export class FileStore implements Store {
     return join(this.dir(pluralName), `${documentId}.json`);
   }
 
-  async loadCollection(pluralName: string, opts: LoadOptions = {}): Promise<CollectionLoad> {
+  async scanCollection(pluralName: string, opts: LoadOptions = {}): Promise<CollectionScan> {
     const dir = this.dir(pluralName);
-    const documents: RawDocument[] = [];
     const reused: SnapshotEntry[] = [];
     const problems: LoadProblem[] = [];
     const dirStat = statSync(dir, { throwIfNoEntry: false });
-    if (!dirStat?.isDirectory()) return { documents, reused, problems, dirMtimeMs: NaN };
+    if (!dirStat?.isDirectory()) return { fresh: [], reused, problems, dirMtimeMs: NaN };
     const { snapshot, takenAt = 0 } = opts;
     const entries = snapshot?.entries ?? [];
     // An unchanged folder mtime means the same names: listing 100,000 names is itself slow on some machines.
@@ -150,18 +160,34 @@ export class FileStore implements Store {
       }
       if (changed) fresh.sort();
     }
+    // With temp files seen the folder's mtime says nothing reliable about its names.
+    return { fresh, reused, problems, dirMtimeMs: strays ? NaN : dirStat.mtimeMs };
+  }
+
+  async loadCollection(pluralName: string, opts: LoadOptions = {}): Promise<CollectionLoad> {
+    const { fresh, reused, problems, dirMtimeMs } = await this.scanCollection(pluralName, opts);
+    const read = this.readDocuments(pluralName, fresh, opts.capture);
+    return { documents: read.documents, reused, problems: [...problems, ...read.problems], dirMtimeMs };
+  }
+
+  collectionDir(pluralName: string) { return this.dir(pluralName); }
+
+  readDocuments(pluralName: string, documentIds: string[], capture = false) {
+    const dir = this.dir(pluralName);
+    const documents: RawDocument[] = [];
+    const problems: LoadProblem[] = [];
     const scratchBox = { buf: scratch };
     const arena = new TextArena();
-    for (const documentId of fresh) {
+    for (const documentId of documentIds) {
       const file = join(dir, `${documentId}.json`);
       if (!SAFE_ID.test(documentId)) {
         problems.push({ file, message: 'the file name must be a documentId (lowercase letters and digits)' });
         continue;
       }
       try {
-        if (opts.capture) {
-          const { text, bytes, stamp } = readWithStamp(file, scratchBox, arena);
-          documents.push({ documentId, file, body: parseDocumentText(text, documentId), bytes, stamp });
+        if (capture) {
+          const { text, kept, stamp } = readWithStamp(file, scratchBox, arena);
+          documents.push({ documentId, file, body: parseDocumentText(text, documentId), kept, stamp });
         } else {
           const text = readSmallFile(file);
           if (text instanceof Error) throw text;
@@ -174,8 +200,7 @@ export class FileStore implements Store {
       }
     }
     scratch = scratchBox.buf;
-    // With temp files seen the folder's mtime says nothing reliable about its names.
-    return { documents, reused, problems, dirMtimeMs: strays ? NaN : dirStat.mtimeMs };
+    return { documents, problems };
   }
 
   async write(pluralName: string, documentId: string, body: Record<string, unknown>) {
