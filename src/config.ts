@@ -8,7 +8,8 @@ export interface FolioConfig {
   locales: LocaleConfig[];
   defaultLocale: string;
   rest: { defaultLimit: number; maxLimit: number; withCount: boolean; strictParams: boolean };
-  server: { host: string; port: number; bodyLimit: number; cors: CorsConfig };
+  /** `snapshotFrom`: projects with at least this many document files get a start-up snapshot (serve). */
+  server: { host: string; port: number; bodyLimit: number; cors: CorsConfig; snapshotFrom: number };
   webhooks: WebhookConfig[];
   users: UsersConfig;
 }
@@ -34,7 +35,7 @@ export const DEFAULT_CONFIG: FolioConfig = {
   locales: [{ code: 'en', name: 'English (en)' }],
   defaultLocale: 'en',
   rest: { defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: true },
-  server: { host: 'localhost', port: 1337, bodyLimit: 1024 * 1024, cors: { origin: ['*'], credentials: true, maxAge: 31536000 } },
+  server: { host: 'localhost', port: 1337, bodyLimit: 1024 * 1024, cors: { origin: ['*'], credentials: true, maxAge: 31536000 }, snapshotFrom: 20000 },
   webhooks: [],
   users: { jwtManagement: 'refresh', httpOnly: false, ratelimit: { enabled: true, interval: 60_000, max: 10 } },
 };
@@ -98,6 +99,7 @@ export function loadConfig(contentDir: string): FolioConfig {
     if (!isObject(raw.server)) throw new ConfigError(`${file}: "server" must be an object`);
     cfg.server.port = num(raw.server, 'port', 'server', 0) ?? cfg.server.port;
     cfg.server.bodyLimit = num(raw.server, 'bodyLimit', 'server', 1) ?? cfg.server.bodyLimit;
+    cfg.server.snapshotFrom = num(raw.server, 'snapshotFrom', 'server', 0) ?? cfg.server.snapshotFrom;
     if (raw.server.cors !== undefined) {
       const c = raw.server.cors;
       if (!isObject(c)) throw new ConfigError(`${file}: "server.cors" must be an object`);

@@ -44,7 +44,7 @@ async function loadContent(contentDir: string, media: MediaLibrary, events: Even
   const schemas = loadSchemas(contentDir);
   const store = new FileStore(contentDir);
   const documents = new DocumentService(schemas, config, store, media, events);
-  const report = await documents.load(load);
+  const report = await documents.load({ snapshotFrom: config.server.snapshotFrom, ...load });
   report.problems.unshift(...schemas.problems.map((p) => ({
     file: join(contentDir, p.file),
     message: p.attribute ? `attribute "${p.attribute}": ${p.message}` : p.message,

@@ -237,9 +237,10 @@ describe('a damaged or foreign snapshot is ignored', () => {
   });
 });
 
-describe('folio serve writes the snapshot for large projects and starts from it', { timeout: 60_000 }, () => {
-  // Enough tags that stamps are taken on worker threads (4000 and more files).
-  const COUNT = 4100;
+describe('folio serve writes the snapshot for large projects and starts from it', { timeout: 120_000 }, () => {
+  // Enough tags for the snapshot (20,000 files), for reading on worker threads at the first start and
+  // for taking the stamps on worker threads at the next.
+  const COUNT = 20_100;
   const made = makeProject();
   beforeAll(() => {
     const dir = join(made.contentDir, 'documents', 'tags');
@@ -299,8 +300,8 @@ describe('folio serve writes the snapshot for large projects and starts from it'
     expect(first.errors()).toContain('Not-An-Id.json: the file name must be a documentId');
     const answer = await tags(first.url);
     expect(answer.meta.pagination.total).toBe(COUNT);
-    // String order: "tag 999" sorts above "tag 4099".
-    expect(answer.data.map((d) => [d.id, d.name])).toEqual([[1000, 'tag 999'], [999, 'tag 998']]);
+    // String order: "tag 9999" sorts above "tag 20099".
+    expect(answer.data.map((d) => [d.id, d.name])).toEqual([[10000, 'tag 9999'], [9999, 'tag 9998']]);
     for (let i = 0; i < 200 && !existsSync(SNAPSHOT(made.dir)); i++) await new Promise((r) => setTimeout(r, 50));
     expect(existsSync(SNAPSHOT(made.dir))).toBe(true);
     await first.stop();

@@ -21,7 +21,7 @@ export interface LoadOptions {
   useSnapshot?: boolean;
   /** Keep what a new snapshot needs, and say whether one is worth writing (`folio serve`). */
   capture?: boolean;
-  /** Projects with fewer documents than this never get a snapshot written (default 2000). */
+  /** Projects with fewer document files than this never get a snapshot written (default 20,000; `server.snapshotFrom`). */
   snapshotFrom?: number;
 }
 
@@ -65,6 +65,10 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
     });
   });
   const scanned = await Promise.all(scans);
+  // Below the threshold no snapshot is written, so nothing is kept for one (it would only cost memory).
+  const from = opts.snapshotFrom ?? 20000;
+  const files = scanned.reduce((n, c) => n + c.fresh.length + c.reused.length, 0);
+  const capture = !!opts.capture && files >= from;
 
   const next = new Map<string, CollectionSnapshot>();
   let readAgain = 0;
@@ -72,7 +76,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
     const { fresh, reused, problems, dirMtimeMs } = scanned[i];
     report.problems.push(...problems);
     readAgain += fresh.length;
-    const { documents, threaded, problems: unread } = await readFresh(store, ct, fresh, !!opts.capture);
+    const { documents, threaded, problems: unread } = await readFresh(store, ct, fresh, capture);
     report.problems.push(...unread);
     const entries: SnapshotEntry[] = [];
     const table = new Map<string, number>();
@@ -80,7 +84,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
     let complete = problems.length === 0 && unread.length === 0;
     /** Records an entry for the next snapshot, its summary renumbered into this collection's table. */
     const record = (entry: SnapshotEntry, codes: string[]) => {
-      if (!opts.capture) return;
+      if (!capture) return;
       if (entry.mtimeMs >= takenAt - TICK) { complete = false; return; }
       let summary = entry.summary;
       for (let k = 0; k < summary.length; k += 3) {
@@ -150,14 +154,13 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
       if (pick < 0) break;
       lists[pick].take(lists[pick].items[at[pick]++] as never);
     }
-    if (opts.capture) {
+    if (capture) {
       entries.sort((x, y) => (x.documentId < y.documentId ? -1 : 1));
       const dir = complete && !Number.isNaN(dirMtimeMs) ? dirMtimeMs : -1;
       next.set(ct.pluralName, { fingerprint: fingerprints.get(ct.uid)!, dirMtimeMs: dir, table: [...table.keys()], entries });
     }
   }
-  if (!opts.capture) return { report };
-  const from = opts.snapshotFrom ?? 2000;
+  if (!capture) return { report };
   const stale = !old || types.some((ct) => !usable(ct)) || readAgain > Math.max(64, report.documents * 0.02);
   const snapshot: Snapshot = { folioVersion: FOLIO_VERSION, takenAt, collections: next };
   return { report, plan: { snapshot, worthWriting: report.documents >= from && stale } };

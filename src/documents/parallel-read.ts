@@ -16,7 +16,7 @@ import type { ReadJob, ReadResult } from './read-worker.js';
 const WORKER = new URL('./read-worker.js', import.meta.url);
 
 /** Below this many files the threads' start-up costs more than they save. */
-export const PARALLEL_READ_FROM = 4000;
+export const PARALLEL_READ_FROM = 20000;
 
 /** Whether the compiled worker is there (it is not when running the TypeScript sources directly). */
 export const parallelReadAvailable = () => WORKER.protocol === 'file:' && existsSync(fileURLToPath(WORKER));

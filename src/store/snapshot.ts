@@ -240,7 +240,7 @@ export const sameStamp = (a: FileStamp, mtimeMs: number, size: number, ino: numb
   a.mtimeMs === mtimeMs && a.size === size && a.ino === ino && mtimeMs < takenAt - TICK;
 
 /** Below this many files a worker costs more than it saves. */
-const PARALLEL_FROM = 4000;
+const PARALLEL_FROM = 20000;
 const WORKERS = 2;
 
 /**
@@ -310,8 +310,8 @@ export class TextArena {
   /** Every buffer handed out so far (a reader on another thread transfers them at the end). */
   readonly chunks: Buffer[] = [];
 
-  /** Copies `from[0, length)`; the copy is `source`'s `[offset, offset + length)`. */
-  copy(from: Buffer, length: number): { source: BufferText; offset: number } {
+  /** Room for `length` bytes at `chunk[offset…]`; `commit` keeps what was written there. */
+  reserve(length: number): { chunk: Buffer; offset: number } {
     if (this.used + length > this.chunk.length) {
       // Never from Buffer's shared pool: each chunk owns its ArrayBuffer, so it can be transferred.
       this.chunk = Buffer.from(new ArrayBuffer(Math.max(8 * 1024 * 1024, length)));
@@ -319,10 +319,20 @@ export class TextArena {
       this.chunks.push(this.chunk);
       this.used = 0;
     }
-    from.copy(this.chunk, this.used, 0, length);
+    return { chunk: this.chunk, offset: this.used };
+  }
+
+  commit(length: number): { source: BufferText; offset: number } {
     const offset = this.used;
     this.used += length;
     return { source: this.source, offset };
+  }
+
+  /** Copies `from[0, length)`; the copy is `source`'s `[offset, offset + length)`. */
+  copy(from: Buffer, length: number): { source: BufferText; offset: number } {
+    const { chunk, offset } = this.reserve(length);
+    from.copy(chunk, offset, 0, length);
+    return this.commit(length);
   }
 }
 
@@ -337,6 +347,13 @@ export function readWithStamp(path: string, scratch: { buf: Buffer }, arena: Tex
   const fd = openSync(path, 'r');
   try {
     const stamp = stampOfFd(fd);
+    // Straight into the arena when the file is as long as its stamp says (one byte more shows it grew).
+    const { chunk, offset: at } = arena.reserve(stamp.size + 1);
+    const got = readSync(fd, chunk, at, stamp.size + 1, 0);
+    if (got === stamp.size) {
+      const { source, offset } = arena.commit(got);
+      return { text: chunk.toString('utf8', at, at + got), kept: { source, offset, length: got }, stamp };
+    }
     let length = 0;
     for (;;) {
       if (length === scratch.buf.length) {
