@@ -23,6 +23,12 @@ export interface UsersConfig {
   jwtManagement: 'refresh' | 'legacy';
   httpOnly: boolean;
   ratelimit: { enabled: boolean; interval: number; max: number };
+  /** New accounts must confirm their e-mail before they can log in (Strapi's `email_confirmation`). */
+  emailConfirmation: boolean;
+  /** Where a confirmed account is redirected (Strapi's `email_confirmation_redirection`). */
+  emailConfirmationRedirection: string;
+  /** The page of the front end that takes `?code=` to reset a password (Strapi's `email_reset_password`). */
+  resetPasswordUrl: string;
 }
 
 /** CORS as Strapi's defaults: the request's Origin is echoed when allowed (`'*'` allows every origin). */
@@ -37,7 +43,10 @@ export const DEFAULT_CONFIG: FolioConfig = {
   rest: { defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: true },
   server: { host: 'localhost', port: 1337, bodyLimit: 1024 * 1024, cors: { origin: ['*'], credentials: true, maxAge: 31536000 }, snapshotFrom: 20000 },
   webhooks: [],
-  users: { jwtManagement: 'refresh', httpOnly: false, ratelimit: { enabled: true, interval: 60_000, max: 10 } },
+  users: {
+    jwtManagement: 'refresh', httpOnly: false, ratelimit: { enabled: true, interval: 60_000, max: 10 },
+    emailConfirmation: false, emailConfirmationRedirection: '/', resetPasswordUrl: '',
+  },
 };
 
 export const WEBHOOK_EVENTS = [
@@ -146,6 +155,15 @@ export function loadConfig(contentDir: string): FolioConfig {
     if (u.httpOnly !== undefined) {
       if (typeof u.httpOnly !== 'boolean') throw new ConfigError(`${file}: "users.httpOnly" must be a boolean`);
       cfg.users.httpOnly = u.httpOnly;
+    }
+    if (u.emailConfirmation !== undefined) {
+      if (typeof u.emailConfirmation !== 'boolean') throw new ConfigError(`${file}: "users.emailConfirmation" must be a boolean`);
+      cfg.users.emailConfirmation = u.emailConfirmation;
+    }
+    for (const key of ['emailConfirmationRedirection', 'resetPasswordUrl'] as const) {
+      if (u[key] === undefined) continue;
+      if (typeof u[key] !== 'string') throw new ConfigError(`${file}: "users.${key}" must be a string (a URL)`);
+      cfg.users[key] = u[key] as string;
     }
     if (u.ratelimit !== undefined) {
       const r = u.ratelimit;

@@ -4,8 +4,8 @@ import { methodNotAllowed, sendEmpty, sendJson } from '../http/respond.js';
 import { parseQueryString } from '../query/parse-qs.js';
 import { PermissionsPolicy, type AuthPrincipal } from './access.js';
 import { RateLimiter } from './rate-limit.js';
-import { sanitizeUser, type AuthService } from './service.js';
-import type { RateLimitConfig } from './config.js';
+import { sanitizeUser, type AuthService, type UserInput } from './service.js';
+import type { AccountMailConfig, RateLimitConfig } from './config.js';
 import type { UserRecord } from './state.js';
 import { UsersQuery, roleViews } from './users-query.js';
 
@@ -22,6 +22,24 @@ const RATE_LIMITED = new Set(['/api/auth/local', '/api/auth/local/register', '/a
  */
 const EMAIL_KEYED = new Set(['/api/auth/forgot-password', '/api/auth/send-email-confirmation']);
 const REGISTER_FIELDS = new Set(['username', 'email', 'password']);
+const USER_FIELDS = new Set(['username', 'email', 'password', 'confirmed', 'blocked', 'role']);
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** yup-style field problems as one ValidationError (`N errors occurred` when there are several). */
+function fieldProblems(problems: Array<{ path: string; message: string }>): FolioError | undefined {
+  if (!problems.length) return undefined;
+  return new FolioError(400, 'ValidationError', problems.length === 1 ? problems[0].message : `${problems.length} errors occurred`, {
+    errors: problems.map((p) => ({ path: [p.path], message: p.message, name: 'ValidationError' })),
+  });
+}
+
+/** The `email` of forgot-password and send-email-confirmation bodies, checked as Strapi's yup schema does. */
+function emailOf(body: Record<string, unknown>): string {
+  const email = body.email;
+  const bad = typeof email !== 'string' || !email ? 'email is a required field' : !EMAIL.test(email) ? 'email must be a valid email' : undefined;
+  if (bad) throw fieldProblems([{ path: 'email', message: bad }])!;
+  return (email as string).toLowerCase();
+}
 const REFRESH_COOKIE = 'strapi_up_refresh';
 
 const bodyOf = (req: ModuleRequest): Record<string, unknown> =>
@@ -30,12 +48,17 @@ const bodyOf = (req: ModuleRequest): Record<string, unknown> =>
 class MethodNotAllowedSignal { constructor(readonly allow: string[]) {} }
 
 /**
- * The users-permissions routes (answers are unwrapped JSON, as Strapi's): register, login, me, users,
- * change-password and, in refresh mode, refresh, logout and sessions (404 in legacy mode).
+ * The users-permissions routes (answers are unwrapped JSON, as Strapi's): register, login, me, users
+ * (find, count, findOne, create, update, destroy), change-password, forgot/reset-password, e-mail
+ * confirmation and, in refresh mode, refresh, logout and sessions (404 in legacy mode). OAuth providers
+ * answer "This provider is disabled", as every provider but e-mail does in a new Strapi project.
  * Each checks its Strapi action (`plugin::users-permissions.auth.register`, `.user.me`, ...) against the
  * caller's permissions.
+ *
+ * Folio sends no e-mail: account e-mails (reset codes, confirmation links) are written to `log`, the
+ * server's log, for the developer running it.
  */
-export function usersModule(auth: AuthService, rate: RateLimitConfig): HttpModule {
+export function usersModule(auth: AuthService, rate: RateLimitConfig, mail: AccountMailConfig, log: (message: string) => void): HttpModule {
   const limiter = new RateLimiter(rate.max, rate.interval);
   const refreshMode = auth.config.jwtManagement === 'refresh';
 
@@ -68,6 +91,54 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig): HttpModul
     return issued.refreshToken ? { jwt: issued.jwt, refreshToken: issued.refreshToken, user: sanitizeUser(user) } : { jwt: issued.jwt, user: sanitizeUser(user) };
   };
 
+  const email = (to: string, what: string, link: string) => log(`e-mail to ${to} (Folio sends none; here it is): ${what}: ${link}`);
+  const origin = (req: ModuleRequest) => {
+    const host = String(req.event.node.req.headers.host ?? 'localhost');
+    return `${(req.event.node.req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${host}`;
+  };
+  const sendConfirmation = (req: ModuleRequest, user: UserRecord) => {
+    const token = auth.startEmailConfirmation(user);
+    email(user.email, 'confirm your e-mail address', `${origin(req)}/api/auth/email-confirmation?confirmation=${token}`);
+  };
+
+  /** The role a users body names: a role id (Strapi's), its documentId or its key (`authenticated`). */
+  const roleOf = (req: ModuleRequest, value: unknown): string => {
+    const roles = roleViews(req.project.contentDir, req.access instanceof PermissionsPolicy ? req.access.roles() : {});
+    const ref = value && typeof value === 'object' && !Array.isArray(value)
+      ? ((value as { connect?: Array<{ id?: unknown; documentId?: unknown }> }).connect?.[0]?.id ?? (value as { connect?: Array<{ documentId?: unknown }> }).connect?.[0]?.documentId ?? (value as { id?: unknown }).id)
+      : value;
+    for (const [key, view] of roles) {
+      if (ref === view.id || String(ref) === String(view.id) || ref === view.documentId || ref === key) return key;
+    }
+    throw new FolioError(400, 'ValidationError', `Role ${JSON.stringify(ref)} not found`, { errors: [{ path: ['role'], message: 'role not found', name: 'ValidationError' }] });
+  };
+
+  /** A `POST`/`PUT /api/users` body checked as Strapi's yup schemas do; `create` makes the four keys required. */
+  const userInput = (req: ModuleRequest, body: Record<string, unknown>, create: boolean): UserInput => {
+    const unknown = Object.keys(body).find((k) => !USER_FIELDS.has(k));
+    if (unknown !== undefined) throw new FolioError(400, 'ValidationError', `Invalid key ${unknown}`, { key: unknown, path: unknown, source: 'body' });
+    if (!create && 'password' in body && !body.password) throw new FolioError(400, 'ValidationError', 'password.notNull', {});
+    const problems: Array<{ path: string; message: string }> = [];
+    for (const k of ['email', 'username', 'password'] as const) {
+      const v = body[k];
+      if (v === undefined || v === null || v === '') { if (create) problems.push({ path: k, message: `${k} is a required field` }); continue; }
+      if (typeof v !== 'string') problems.push({ path: k, message: `${k} must be a \`string\` type, but the final value was: \`${JSON.stringify(v)}\`.` });
+      else if (k === 'email' && !EMAIL.test(v)) problems.push({ path: k, message: 'email must be a valid email' });
+    }
+    if (create && (body.role === undefined || body.role === null || body.role === '')) problems.push({ path: 'role', message: 'role is a required field' });
+    for (const k of ['confirmed', 'blocked'] as const) {
+      if (body[k] !== undefined && typeof body[k] !== 'boolean') problems.push({ path: k, message: `${k} must be a \`boolean\` type, but the final value was: \`${JSON.stringify(body[k])}\`.` });
+    }
+    const err = fieldProblems(problems);
+    if (err) throw err;
+    if (typeof body.password === 'string' && Buffer.byteLength(body.password) > 72) throw new FolioError(400, 'ValidationError', 'Password must be less than 73 bytes', {});
+    return {
+      username: body.username as string | undefined, email: body.email as string | undefined, password: body.password as string | undefined,
+      confirmed: body.confirmed as boolean | undefined, blocked: body.blocked as boolean | undefined,
+      role: body.role === undefined || body.role === null ? undefined : roleOf(req, body.role),
+    };
+  };
+
   const usersQuery = (req: ModuleRequest) => {
     const roles = req.access instanceof PermissionsPolicy ? req.access.roles() : {};
     return new UsersQuery(roleViews(req.project.contentDir, roles), req.project.config.rest.strictParams);
@@ -77,7 +148,7 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig): HttpModul
     async handle(req) {
       const { event, method } = req;
       const path = req.path.toLowerCase();
-      if (!path.startsWith('/api/auth/') && path !== '/api/users' && !path.startsWith('/api/users/')) return undefined;
+      if (!path.startsWith('/api/auth/') && !path.startsWith('/api/connect/') && path !== '/api/users' && !path.startsWith('/api/users/')) return undefined;
 
       // As Strapi's route chain: authentication and the route's permission first, then the rate limit,
       // then the controller. Failed and successful attempts both count.
@@ -100,7 +171,14 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig): HttpModul
           const body = bodyOf(req);
           const extra = Object.keys(body).filter((k) => !REGISTER_FIELDS.has(k));
           if (extra.length) throw new FolioError(400, 'ValidationError', `Invalid parameters: ${extra.join(', ')}`, {});
-          const user = await auth.createUser({ username: String(body.username ?? ''), email: String(body.email ?? ''), password: body.password as string });
+          const user = await auth.createUser({
+            username: String(body.username ?? ''), email: String(body.email ?? ''), password: body.password as string, confirmed: !mail.emailConfirmation,
+          });
+          if (mail.emailConfirmation) {
+            // As Strapi: no credentials until the address is confirmed.
+            sendConfirmation(req, user);
+            return sendJson(event, 200, { user: sanitizeUser(user) });
+          }
           return sendJson(event, 200, await credentials(req, user));
         }
         if (post('/api/auth/local')) {
@@ -116,6 +194,52 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig): HttpModul
           if (!p.user) throw applicationError('You must be authenticated to reset your password');
           const user = await auth.changePassword(p.user, bodyOf(req));
           return sendJson(event, 200, await credentials(req, user));
+        }
+        if (post('/api/auth/forgot-password')) {
+          await requireAction(req, 'auth.forgotPassword');
+          limit();
+          const started = auth.startPasswordReset(emailOf(bodyOf(req)));
+          if (started) {
+            const link = mail.resetPasswordUrl ? `${mail.resetPasswordUrl}${mail.resetPasswordUrl.includes('?') ? '&' : '?'}code=${started.code}` : `code ${started.code} (set users.resetPasswordUrl in folio.json for a link)`;
+            email(started.user.email, 'reset your password', link);
+          }
+          // The same answer for unknown and blocked accounts, so it does not tell which exist.
+          return sendJson(event, 200, { ok: true });
+        }
+        if (post('/api/auth/reset-password')) {
+          await requireAction(req, 'auth.resetPassword');
+          limit();
+          const user = await auth.resetPassword(bodyOf(req));
+          return sendJson(event, 200, await credentials(req, user));
+        }
+        if (get('/api/auth/email-confirmation')) {
+          await requireAction(req, 'auth.emailConfirmation');
+          auth.confirmEmail(query().confirmation);
+          event.node.res.setHeader('location', mail.emailConfirmationRedirection || '/');
+          return sendEmpty(event, 302);
+        }
+        if (post('/api/auth/send-email-confirmation')) {
+          await requireAction(req, 'auth.sendEmailConfirmation');
+          limit();
+          const address = emailOf(bodyOf(req));
+          const user = auth.userByEmail(address);
+          if (!user) return sendJson(event, 200, { email: address, sent: true });
+          if (user.confirmed) throw applicationError('Already confirmed');
+          if (user.blocked) throw applicationError('User blocked');
+          sendConfirmation(req, user);
+          return sendJson(event, 200, { email: user.email, sent: true });
+        }
+        const connect = /^\/api\/connect\/([^/]+)(?:\/.*)?$/.exec(path);
+        const callback = /^\/api\/auth\/([^/]+)\/callback$/.exec(path);
+        if (connect || callback) {
+          if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET']);
+          await requireAction(req, connect ? 'auth.connect' : 'auth.callback');
+          if (callback?.[1] === 'local') {
+            // E-mail sign-in is the one provider on: it takes its credentials as POST /api/auth/local does.
+            await auth.login(undefined, undefined);
+          }
+          // Folio has no OAuth: every other provider is off, as in a new Strapi project.
+          throw applicationError('This provider is disabled');
         }
         if (path === '/api/auth/refresh' || path === '/api/auth/logout' || path === '/api/auth/sessions' || path.startsWith('/api/auth/sessions/')) {
           if (!refreshMode) throw notFound();
@@ -163,6 +287,13 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig): HttpModul
           await requireAction(req, 'user.count');
           return sendJson(event, 200, usersQuery(req).select(auth.listUsers(), query(), 'count').length);
         }
+        if (path === '/api/users' && method === 'POST') {
+          await requireAction(req, 'user.create');
+          const input = userInput(req, bodyOf(req), true);
+          const user = (await auth.saveUser(undefined, { ...input, role: input.role }))!;
+          return sendJson(event, 201, usersQuery(req).shaper({ populate: 'role' }, 'findOne')(user));
+        }
+        if (path === '/api/users' && method !== 'GET' && method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET', 'POST']);
         if (get('/api/users')) {
           await requireAction(req, 'user.find');
           const q = query();
@@ -171,8 +302,22 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig): HttpModul
           return sendJson(event, 200, uq.select(auth.listUsers(), { ...q, fields: undefined, populate: undefined }, 'find').map(shape));
         }
         const one = /^\/api\/users\/([^/]+)$/.exec(path);
+        if (one && method === 'PUT') {
+          await requireAction(req, 'user.update');
+          const id = /^\d+$/.test(one[1]) ? Number(one[1]) : NaN;
+          if (!auth.userById(id)) throw notFound('User not found');
+          const user = await auth.saveUser(id, userInput(req, bodyOf(req), false));
+          if (!user) throw notFound('User not found');
+          return sendJson(event, 200, usersQuery(req).shaper({ populate: 'role' }, 'findOne')(user));
+        }
+        if (one && method === 'DELETE') {
+          await requireAction(req, 'user.destroy');
+          const gone = /^\d+$/.test(one[1]) ? auth.deleteUserById(Number(one[1])) : undefined;
+          // Strapi answers the deleted user, or an empty 204 when there was none.
+          return gone ? sendJson(event, 200, sanitizeUser(gone)) : sendEmpty(event, 204);
+        }
         if (one) {
-          if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET']);
+          if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET', 'PUT', 'DELETE']);
           await requireAction(req, 'user.findOne');
           const shape = usersQuery(req).shaper(query(), 'findOne');
           const user = /^\d+$/.test(one[1]) ? auth.userById(Number(one[1])) : undefined;

@@ -70,18 +70,139 @@ export class AuthService {
     return user;
   }
 
+  /**
+   * `POST /api/users`, `PUT /api/users/:id`: Strapi's checks (e-mail and username taken by another user,
+   * `password.notNull`), e-mails lower-cased, passwords hashed. `role` is a role key already resolved.
+   */
+  async saveUser(id: number | undefined, input: UserInput): Promise<UserRecord | undefined> {
+    this.state.refresh();
+    const users = this.state.users.data.users;
+    const current = id === undefined ? undefined : users.find((u) => u.id === id);
+    if (id !== undefined && !current) return undefined;
+    const username = input.username?.trim();
+    const email = input.email?.trim().toLowerCase();
+    if (username !== undefined && users.some((u) => u.username === username && u !== current)) throw applicationError('Username already taken');
+    if (email !== undefined && users.some((u) => u.email === email && u !== current)) throw applicationError('Email already taken');
+    const hash = input.password === undefined ? undefined : await hashPassword(input.password);
+    this.state.refresh();
+    const t = now();
+    if (!current) {
+      const user: UserRecord = {
+        id: users.reduce((m, u) => Math.max(m, u.id), 0) + 1, documentId: newDocumentId(), username: username!, email: email!,
+        provider: 'local', password: hash!, confirmed: input.confirmed ?? false, blocked: input.blocked ?? false,
+        role: input.role ?? 'authenticated', createdAt: t, updatedAt: t, publishedAt: t,
+      };
+      this.state.users.data.users.push(user);
+      this.state.users.write();
+      return user;
+    }
+    const stored = this.state.users.data.users.find((u) => u.id === id);
+    if (!stored) return undefined;
+    if (username !== undefined) stored.username = username;
+    if (email !== undefined) stored.email = email;
+    if (input.confirmed !== undefined) stored.confirmed = input.confirmed;
+    if (input.blocked !== undefined) stored.blocked = input.blocked;
+    if (input.role !== undefined) stored.role = input.role;
+    if (hash !== undefined) stored.password = hash;
+    stored.updatedAt = t;
+    this.state.users.write();
+    // A new password or a block ends the user's sessions.
+    if (hash !== undefined || input.blocked) this.endSessions(stored.id);
+    return stored;
+  }
+
+  private endSessions(userId: number) {
+    this.state.sessions.data.sessions = this.state.sessions.data.sessions.filter((s) => s.userId !== userId);
+    this.state.sessions.write();
+  }
+
+  /**
+   * `POST /api/auth/forgot-password`: a fresh reset code for the account of `email` (only its HMAC is
+   * kept). Undefined for unknown or blocked accounts: the route answers the same either way.
+   */
+  startPasswordReset(email: string): { user: UserRecord; code: string } | undefined {
+    this.state.refresh();
+    const user = this.state.users.data.users.find((u) => u.email === email.toLowerCase());
+    if (!user || user.blocked) return undefined;
+    const code = randomKey(64);
+    user.resetPasswordToken = hmac(this.state.secrets.tokenSalt, code);
+    this.state.users.write();
+    return { user, code };
+  }
+
+  /** `POST /api/auth/reset-password`: the code is used once; every session of the user ends. */
+  async resetPassword(body: Record<string, unknown>): Promise<UserRecord> {
+    const { code, password, passwordConfirmation } = body;
+    const required = (['code', 'password', 'passwordConfirmation'] as const).filter((k) => typeof body[k] !== 'string' || !body[k]);
+    if (required.length) {
+      const problems = required.map((k) => ({ path: [k], message: `${k} is a required field`, name: 'ValidationError' }));
+      throw validationError(problems.length === 1 ? problems[0].message : `${problems.length} errors occurred`, { errors: problems });
+    }
+    if (password !== passwordConfirmation) throw validationError('Passwords do not match');
+    if ((password as string).length < 6) throw validationError('password must be at least 6 characters');
+    const hash = await hashPassword(password as string);
+    this.state.refresh();
+    const token = hmac(this.state.secrets.tokenSalt, code as string);
+    const user = this.state.users.data.users.find((u) => u.resetPasswordToken === token);
+    if (!user) throw validationError('Incorrect code provided');
+    user.password = hash;
+    user.resetPasswordToken = null;
+    user.updatedAt = now();
+    this.state.users.write();
+    this.endSessions(user.id);
+    return user;
+  }
+
+  /** A fresh e-mail confirmation token for a user (only its HMAC is kept). */
+  startEmailConfirmation(user: UserRecord): string {
+    this.state.refresh();
+    const stored = this.state.users.data.users.find((u) => u.id === user.id);
+    if (!stored) throw applicationError('User not found');
+    const token = randomKey(20);
+    stored.confirmationToken = hmac(this.state.secrets.tokenSalt, token);
+    this.state.users.write();
+    return token;
+  }
+
+  /** `GET /api/auth/email-confirmation`: confirms the account the token was made for. */
+  confirmEmail(token: unknown): UserRecord {
+    if (typeof token !== 'string' || !token) throw validationError('Invalid token');
+    this.state.refresh();
+    const hash = hmac(this.state.secrets.tokenSalt, token);
+    const user = this.state.users.data.users.find((u) => u.confirmationToken === hash);
+    if (!user) throw validationError('Invalid token');
+    user.confirmed = true;
+    user.confirmationToken = null;
+    user.updatedAt = now();
+    this.state.users.write();
+    return user;
+  }
+
+  userByEmail(email: string): UserRecord | undefined {
+    this.state.refresh();
+    return this.state.users.data.users.find((u) => u.email === email.toLowerCase());
+  }
+
   listUsers(): UserRecord[] { this.state.refresh(); return this.state.users.data.users; }
   userById(id: number): UserRecord | undefined { this.state.refresh(); return this.state.users.data.users.find((u) => u.id === id); }
+
+  /** Deletes the user with this numeric id (the REST route: never a username that looks like a number). */
+  deleteUserById(id: number): UserRecord | undefined {
+    this.state.refresh();
+    const user = this.state.users.data.users.find((u) => u.id === id);
+    return user ? this.deleteUser(String(user.id)) : undefined;
+  }
 
   deleteUser(idOrName: string): UserRecord | undefined {
     this.state.refresh();
     const users = this.state.users.data.users;
-    const i = users.findIndex((u) => String(u.id) === idOrName || u.username === idOrName || u.email === idOrName.toLowerCase());
+    // An id first: a username may look like another user's id.
+    let i = users.findIndex((u) => String(u.id) === idOrName);
+    if (i === -1) i = users.findIndex((u) => u.username === idOrName || u.email === idOrName.toLowerCase());
     if (i === -1) return undefined;
     const [gone] = users.splice(i, 1);
     this.state.users.write();
-    this.state.sessions.data.sessions = this.state.sessions.data.sessions.filter((s) => s.userId !== gone.id);
-    this.state.sessions.write();
+    this.endSessions(gone.id);
     return gone;
   }
 
@@ -119,8 +240,7 @@ export class AuthService {
     stored.updatedAt = now();
     this.state.users.write();
     // A new password ends every session: whoever else held one must log in again.
-    this.state.sessions.data.sessions = this.state.sessions.data.sessions.filter((s) => s.userId !== stored.id);
-    this.state.sessions.write();
+    this.endSessions(stored.id);
     return stored;
   }
 
@@ -267,6 +387,9 @@ export class AuthService {
     return token;
   }
 }
+
+/** The writable fields of a user (`POST`/`PUT /api/users`), already checked for type. */
+export interface UserInput { username?: string; email?: string; password?: string; confirmed?: boolean; blocked?: boolean; role?: string }
 
 export interface CreateTokenInput {
   name: string;

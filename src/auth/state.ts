@@ -22,6 +22,10 @@ export interface UserRecord {
   createdAt: string;
   updatedAt: string;
   publishedAt: string;
+  /** HMAC of the pending reset-password code (Strapi keeps it in clear; a hash is enough to check it). */
+  resetPasswordToken?: string | null;
+  /** HMAC of the pending e-mail confirmation token. */
+  confirmationToken?: string | null;
 }
 
 export interface SessionRecord {

@@ -13,12 +13,13 @@ import { usersModule } from '../auth/http.js';
  * `folio serve` and the tests both start servers through it, so they always run the same thing.
  * Content is private by default: access comes from content/permissions.json, users and API tokens.
  */
-export async function serverOptions(project: Project): Promise<AppOptions & { access: PermissionsPolicy }> {
+export async function serverOptions(project: Project, opts: { log?: (message: string) => void } = {}): Promise<AppOptions & { access: PermissionsPolicy }> {
   const users = loadUsersConfig(project.contentDir);
   const auth = new AuthService(project.root, users.auth);
   const access = new PermissionsPolicy(project.contentDir, auth);
+  const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   return {
     access,
-    modules: [...defaultModules(), usersModule(auth, users.rateLimit), uploadModule, liveEventsModule, apiDocsModule],
+    modules: [...defaultModules(), usersModule(auth, users.rateLimit, users.mail, log), uploadModule, liveEventsModule, apiDocsModule],
   };
 }

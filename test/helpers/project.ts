@@ -56,7 +56,7 @@ export async function startTestServer(opts: { config?: Record<string, unknown>; 
   const made = opts.dir ? { dir: opts.dir, contentDir: join(opts.dir, 'content'), cleanup() {} } : makeProject(opts);
   const project = await openProject(made.dir, { load: opts.load });
   const { accessKey: token } = await createApiToken(made.dir, { name: `test-${Date.now()}-${Math.random()}`, type: 'full-access' });
-  const running = await startServer(project, { log: () => undefined, ...(await serverOptions(project)), ...opts.app });
+  const running = await startServer(project, { log: () => undefined, ...(await serverOptions(project, { log: opts.app?.log ?? (() => undefined) })), ...opts.app });
   const api: TestServer['api'] = async (path, init = {}) => {
     const headers: Record<string, string> = { ...(init.anonymous ? {} : { authorization: `Bearer ${token}` }), ...init.headers };
     let body: string | undefined = init.rawBody;

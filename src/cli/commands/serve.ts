@@ -28,7 +28,7 @@ Examples:
       const host = opts.host ?? project.config.server.host;
       const [{ listen }, { toNodeListener }, { createFolioApp }, { serverOptions }] = await modules;
       const log = (m: string) => process.stderr.write(`${m}\n`);
-      const options = await serverOptions(project);
+      const options = await serverOptions(project, { log });
       const app = createFolioApp(project, { ...options, readOnly: opts.readOnly, verbose: opts.verbose, log });
       const listener = await listen(toNodeListener(app), {
         port, hostname: host, showURL: false, qr: false, public: host !== 'localhost' && host !== '127.0.0.1', autoClose: false,
