@@ -4,6 +4,34 @@ import { LOGICAL, OPERATORS, isOperator, type Scalar } from './operators.js';
 import type { Field, Scope } from './scope.js';
 
 export type Predicate = (row: unknown) => boolean;
+/**
+ * Inside the compiler conditions are SQL's three-valued ones: `null` is "unknown", what a comparison
+ * with a NULL column gives. NOT keeps it unknown, AND/OR combine it as SQL does, and only true matches,
+ * so `filters[$not][title][$eq]=x` leaves out documents without a title, as Strapi's database does.
+ */
+type Tri = boolean | null;
+type Condition = (row: unknown) => Tri;
+
+const and3 = (parts: Condition[]): Condition => {
+  if (parts.length === 1) return parts[0];
+  return (row) => {
+    let unknown = false;
+    for (const p of parts) { const v = p(row); if (v === false) return false; if (v === null) unknown = true; }
+    return unknown ? null : true;
+  };
+};
+const or3 = (parts: Condition[]): Condition => (row) => {
+  let unknown = false;
+  for (const p of parts) { const v = p(row); if (v === true) return true; if (v === null) unknown = true; }
+  return unknown ? null : false;
+};
+const not3 = (inner: Condition): Condition => (row) => { const v = inner(row); return v === null ? null : !v; };
+/** "Some related row matches": true if one does, unknown if none does but one might. */
+const some3 = (rows: unknown[], inner: Condition): Tri => {
+  let unknown = false;
+  for (const r of rows) { const v = inner(r); if (v === true) return true; if (v === null) unknown = true; }
+  return unknown ? null : false;
+};
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const TRUE = new Set(['true', 't', '1']);
@@ -16,16 +44,16 @@ const FALSE = new Set(['false', 'f', '0']);
 export function compileFilters(scope: Scope, filters: unknown): Predicate {
   if (filters === undefined || filters === null || filters === '') return () => true;
   if (!isObject(filters) && !Array.isArray(filters)) throw validationError('The filters parameter must be an object or an array');
-  return compileGroup(scope, filters, []);
+  const condition = compileGroup(scope, filters, []);
+  return (row) => condition(row) === true;
 }
 
-function compileGroup(scope: Scope, node: unknown, path: string[]): Predicate {
+function compileGroup(scope: Scope, node: unknown, path: string[]): Condition {
   if (Array.isArray(node)) {
-    const parts = node.filter((x) => !isEmpty(x)).map((x) => compileGroup(scope, x, path));
-    return (row) => parts.every((p) => p(row));
+    return and3(node.filter((x) => !isEmpty(x)).map((x) => compileGroup(scope, x, path)));
   }
   if (!isObject(node)) throw validationError(`Invalid filter at ${path.join('.') || 'filters'}: expected an object`);
-  const parts: Predicate[] = [];
+  const parts: Condition[] = [];
   for (const [key, value] of Object.entries(node)) {
     if (isEmpty(value) && key !== '$not') continue;
     if (LOGICAL.has(key)) { parts.push(compileLogical(scope, key, value, path)); continue; }
@@ -33,22 +61,19 @@ function compileGroup(scope: Scope, node: unknown, path: string[]): Predicate {
     const field = scope.field(key, [...path, key], 'filters');
     parts.push(compileField(field, value, [...path, key]));
   }
-  return (row) => parts.every((p) => p(row));
+  return and3(parts);
 }
 
-function compileLogical(scope: Scope, op: string, value: unknown, path: string[]): Predicate {
+function compileLogical(scope: Scope, op: string, value: unknown, path: string[]): Condition {
   const where = `filters${path.map((p) => `[${p}]`).join('')}[${op}]`;
-  if (op === '$not') {
-    const inner = compileGroup(scope, value, path);
-    return (row) => !inner(row);
-  }
+  if (op === '$not') return not3(compileGroup(scope, value, path));
   if (!Array.isArray(value)) throw validationError(`Invalid ${where}: ${op} expects an array of filters`);
   const parts = value.filter((x) => !isEmpty(x)).map((x) => compileGroup(scope, x, path));
-  if (op === '$or') return parts.length ? (row) => parts.some((p) => p(row)) : () => true;
-  return (row) => parts.every((p) => p(row));
+  if (op === '$or') return parts.length ? or3(parts) : () => true;
+  return and3(parts);
 }
 
-function compileField(field: Field, value: unknown, path: string[]): Predicate {
+function compileField(field: Field, value: unknown, path: string[]): Condition {
   if (field.kind === 'nested') {
     // A bare value or a direct operator on a relation/media/component targets the related row's id.
     if (!isObject(value) || Object.keys(value).every((k) => isOperator(k))) {
@@ -60,44 +85,51 @@ function compileField(field: Field, value: unknown, path: string[]): Predicate {
         const wantNull = '$null' in (value as object) ? flag : !flag;
         return (row) => (field.get(row).length === 0) === wantNull;
       }
-      return (row) => field.get(row).some((r) => idPred(r));
+      return (row) => some3(field.get(row), idPred);
     }
     const inner = compileGroup(field.scope, value, path);
-    return (row) => field.get(row).some((r) => inner(r));
+    return (row) => some3(field.get(row), inner);
   }
   return compileScalar(field, value, path);
 }
 
-function compileScalar(field: Extract<Field, { kind: 'scalar' }>, value: unknown, path: string[]): Predicate {
+function compileScalar(field: Extract<Field, { kind: 'scalar' }>, value: unknown, path: string[]): Condition {
   if (!isObject(value)) {
     // Implicit operator: a bare value is $eq, a bare array is $in.
     return compileOperator(field, Array.isArray(value) ? '$in' : '$eq', value, path);
   }
-  const parts: Predicate[] = [];
+  const parts: Condition[] = [];
   for (const [op, operand] of Object.entries(value)) {
     if (op === '$not') {
-      const inner = compileScalar(field, operand, path);
-      // SQL's NOT of a comparison with NULL is NULL, so a null value only matches when the negated
-      // test is itself about nullness ($null, $notNull, $eq/$ne null).
-      const aboutNull = isObject(operand)
-        ? Object.entries(operand).every(([k, v]) => k === '$null' || k === '$notNull' || ((k === '$eq' || k === '$ne') && v === null))
-        : operand === null;
-      parts.push((row) => (field.get(row) === null && !aboutNull ? false : !inner(row)));
+      // SQL's NOT of a comparison with NULL stays NULL: only tests about nullness flip for a null value.
+      parts.push(not3(compileScalar(field, operand, path)));
       continue;
     }
     if (op === '$and' || op === '$or') {
       if (!Array.isArray(operand)) throw validationError(`Invalid filters[${path.join('][')}][${op}]: ${op} expects an array`);
       const subs = operand.map((x) => compileScalar(field, x, path));
-      parts.push(op === '$or' ? (row) => subs.some((p) => p(row)) : (row) => subs.every((p) => p(row)));
+      parts.push(op === '$or' ? or3(subs) : and3(subs));
       continue;
     }
     if (!isOperator(op)) throw invalidKey(op, { path: path.join('.'), source: 'query', param: 'filters' });
     parts.push(compileOperator(field, op, operand, path));
   }
-  return (row) => parts.every((p) => p(row));
+  return and3(parts);
 }
 
-function compileOperator(field: Extract<Field, { kind: 'scalar' }>, op: string, operand: unknown, path: string[]): Predicate {
+/** IS NULL / IS NOT NULL tests are never unknown; every other comparison with a NULL column is. */
+const ABOUT_NULL = new Set(['$eq', '$eqi', '$ne', '$nei']);
+
+function compileOperator(field: Extract<Field, { kind: 'scalar' }>, op: string, operand: unknown, path: string[]): Condition {
+  const test = compileTest(field, op, operand, path);
+  const def = OPERATORS[op];
+  // A list given to a one-value operator is an OR of operators, each already three-valued.
+  if (def.operand === 'flag' || (ABOUT_NULL.has(op) && operand === null) || (def.operand === 'value' && Array.isArray(operand))) return test;
+  const get = field.get as (row: unknown) => Scalar;
+  return (row) => (get(row) === null ? null : test(row));
+}
+
+function compileTest(field: Extract<Field, { kind: 'scalar' }>, op: string, operand: unknown, path: string[]): Condition {
   const def = OPERATORS[op];
   const where = `filters[${path.join('][')}][${op}]`;
   const get = field.get as (row: unknown) => Scalar;
@@ -115,8 +147,7 @@ function compileOperator(field: Extract<Field, { kind: 'scalar' }>, op: string, 
   }
   if (Array.isArray(operand)) {
     // A list given to a single-value operator means OR over its items.
-    const subs = operand.map((v) => compileOperator(field, op, v, path));
-    return (row) => subs.some((p) => p(row));
+    return or3(operand.map((v) => compileOperator(field, op, v, path)));
   }
   if (isObject(operand)) throw validationError(`Invalid ${where}: expected a value`);
   if (def.text) {
