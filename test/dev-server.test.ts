@@ -106,6 +106,31 @@ describe('live events and webhooks', () => {
     expect(text).toContain(created.body.data.documentId);
   });
 
+  it('tells a caller only about the types it may find', async () => {
+    const read = async (headers: Record<string, string>) => {
+      const controller = new AbortController();
+      const res = await fetch(`${s.url}/_folio/events`, { signal: controller.signal, headers });
+      const reader = res.body!.getReader();
+      // Tags are private in the fixture permissions, categories public.
+      const tag = (await s.api('/api/tags', { method: 'POST', body: { data: { name: `secret ${Math.random()}` } } })).body.data.documentId as string;
+      const category = (await s.api('/api/categories', { method: 'POST', body: { data: { name: `open ${Math.random()}` } } })).body.data.documentId as string;
+      let text = '';
+      const end = Date.now() + 3000;
+      while (!text.includes(category) && Date.now() < end) text += new TextDecoder().decode((await reader.read()).value);
+      controller.abort();
+      return { text, tag, category };
+    };
+    const anonymous = await read({});
+    expect(anonymous.text).toContain(anonymous.category);
+    expect(anonymous.text).not.toContain(anonymous.tag);
+    expect(anonymous.text).not.toContain('api::tag.tag');
+    const full = await read(s.auth);
+    expect(full.text).toContain(full.tag);
+    expect(full.text).toContain(full.category);
+    const bad = await fetch(`${s.url}/_folio/events`, { headers: { authorization: 'Bearer nope' } });
+    expect(bad.status).toBe(401);
+  });
+
   it('posts Strapi-shaped webhook payloads, retrying a failed delivery', async () => {
     const received: Array<{ headers: IncomingMessage['headers']; body: any }> = [];
     let failFirst = true;

@@ -5,15 +5,19 @@ import { methodNotAllowed } from './respond.js';
 
 /**
  * `GET /_folio/events`: a Server-Sent Events stream of document events (`entry.create`, `entry.update`,
- * `entry.delete`, `entry.publish`, `entry.unpublish`, `entry.draft-discard`, `schema.reload`), so a
+ * `entry.delete`, `entry.publish`, `entry.unpublish`, `entry.draft-discard`), so a
  * static-site dev server can refresh. Each message's data is `{ event, uid, model, documentId, locale, status }`.
+ * A caller only hears about the types it may `find` (content is private by default, and even documentIds
+ * and statuses say something); it authenticates as on the REST API, once, when the stream opens.
  */
 export const liveEventsModule: HttpModule = {
-  async handle({ event, method, path, project }) {
+  async handle({ event, method, path, project, access, principal }) {
     if (path !== '/_folio/events') return undefined;
     if (method !== 'GET') return methodNotAllowed(event, ['GET']);
+    const caller = await principal();
     const stream = createEventStream(event);
     const off = project.events.on((e: DocumentEvent) => {
+      if (!access.can(caller, `${e.uid}.find`)) return;
       void stream.push({
         event: e.event,
         data: JSON.stringify({
