@@ -74,6 +74,23 @@ describe('hot reload', () => {
     expect((await names()).every((n) => n.startsWith('Branch'))).toBe(true);
   });
 
+  it('follows a collection folder created after start, and one removed with its files', async () => {
+    // No category was ever written: its folder does not exist yet.
+    const dir = join(s.contentDir, 'documents', 'categories');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    const category = (id: string, name: string) => `${JSON.stringify({ documentId: id, published: { id: 2, name, slug: null, description: null, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z', publishedAt: '2024-01-01T00:00:00.000Z' } }, null, 2)}\n`;
+    const categories = async () => ((await s.api('/api/categories')).body.data as Array<{ name: string }>).map((c) => c.name).sort();
+    writeFileSync(join(dir, 'newfoldercategory0000001.json'), category('newfoldercategory0000001', 'In New Folder'));
+    await until(async () => (await categories()).includes('In New Folder'));
+    // A later file in that folder is seen through the folder's own watcher.
+    await new Promise((r) => setTimeout(r, 100));
+    writeFileSync(join(dir, 'newfoldercategory0000002.json'), category('newfoldercategory0000002', 'Second In Folder'));
+    await until(async () => (await categories()).includes('Second In Folder'));
+    rmSync(dir, { recursive: true });
+    await until(async () => (await categories()).length === 0);
+  });
+
   it('reloads schemas: a new content-type gets its routes, a deleted one loses them', async () => {
     expect((await s.api('/api/notes')).status).toBe(404);
     const schema = { kind: 'collectionType', info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' }, options: {}, attributes: { text: { type: 'string' } } };
@@ -81,6 +98,27 @@ describe('hot reload', () => {
     await until(async () => (await s.api('/api/notes')).status === 200);
     rmSync(join(s.contentDir, 'types', 'note.json'));
     await until(async () => (await s.api('/api/notes')).status === 404);
+  });
+});
+
+describe('hot reload in a project that has no documents/ folder yet', () => {
+  it('notices the folder, its collection folders and their files as they are created', async () => {
+    const s = await startTestServer();
+    rmSync(join(s.contentDir, 'documents'), { recursive: true, force: true });
+    const watcher = await watchProject(s.project);
+    await watcher.ready;
+    try {
+      mkdirSync(join(s.contentDir, 'documents', 'authors'), { recursive: true });
+      writeFileSync(join(s.contentDir, 'documents', 'authors', 'firstauthorever000000001.json'), authorFile('firstauthorever000000001', 'First Ever'));
+      const names = async () => ((await s.api('/api/authors')).body.data as Array<{ name: string }>).map((a) => a.name);
+      await until(async () => (await names()).includes('First Ever'));
+      await new Promise((r) => setTimeout(r, 100));
+      writeFileSync(join(s.contentDir, 'documents', 'authors', 'secondauthorever00000002.json'), authorFile('secondauthorever00000002', 'Second Ever', 2));
+      await until(async () => (await names()).includes('Second Ever'));
+    } finally {
+      await watcher.close();
+      await s.stop();
+    }
   });
 });
 
