@@ -1,6 +1,7 @@
 // `npm run bench`: the real `folio serve` in its own process, driven by autocannon from this one, on
 // 127.0.0.1 only. Prints requests/second, p50 and p99 per query, each also as a share of a bare node:http
-// server answering 1 KB of JSON (the machine's ceiling), then memory and start-up time.
+// server answering 1 KB of JSON (the machine's ceiling), then memory and start-up time. Servers run as
+// `folio serve` runs by default (watching content/).
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -29,7 +30,7 @@ async function waitFor(url, ms = 20000) {
 }
 
 function startFolio(dir, port) {
-  const child = spawn(process.execPath, [resolve(REPO, 'bin/folio'), 'serve', '--dir', dir, '--port', String(port), '--host', '127.0.0.1', '--quiet', '--no-watch'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [resolve(REPO, 'bin/folio'), 'serve', '--dir', dir, '--port', String(port), '--host', '127.0.0.1', '--quiet'], { stdio: ['ignore', 'ignore', 'inherit'] });
   children.add(child);
   return child;
 }
