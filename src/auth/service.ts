@@ -141,9 +141,7 @@ export class AuthService {
     if (password !== passwordConfirmation) throw validationError('Passwords do not match');
     if ((password as string).length < 6) throw validationError('password must be at least 6 characters');
     const hash = await hashPassword(password as string);
-    this.state.refresh();
-    const token = hmac(this.state.secrets.tokenSalt, code as string);
-    const user = this.state.users.data.users.find((u) => u.resetPasswordToken === token);
+    const user = this.userWithToken('resetPasswordToken', code as string);
     if (!user) throw validationError('Incorrect code provided');
     user.password = hash;
     user.resetPasswordToken = null;
@@ -151,6 +149,13 @@ export class AuthService {
     this.state.users.write();
     this.endSessions(user.id);
     return user;
+  }
+
+  /** The user holding a one-time code or token (stored as its HMAC), freshly read. */
+  private userWithToken(field: 'resetPasswordToken' | 'confirmationToken', clear: string): UserRecord | undefined {
+    this.state.refresh();
+    const hash = hmac(this.state.secrets.tokenSalt, clear);
+    return this.state.users.data.users.find((u) => u[field] === hash);
   }
 
   /** A fresh e-mail confirmation token for a user (only its HMAC is kept). */
@@ -167,9 +172,7 @@ export class AuthService {
   /** `GET /api/auth/email-confirmation`: confirms the account the token was made for. */
   confirmEmail(token: unknown): UserRecord {
     if (typeof token !== 'string' || !token) throw validationError('Invalid token');
-    this.state.refresh();
-    const hash = hmac(this.state.secrets.tokenSalt, token);
-    const user = this.state.users.data.users.find((u) => u.confirmationToken === hash);
+    const user = this.userWithToken('confirmationToken', token);
     if (!user) throw validationError('Invalid token');
     user.confirmed = true;
     user.confirmationToken = null;
