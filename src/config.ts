@@ -44,7 +44,7 @@ export const DEFAULT_CONFIG: FolioConfig = {
   server: { host: 'localhost', port: 1337, bodyLimit: 1024 * 1024, cors: { origin: ['*'], credentials: true, maxAge: 31536000 }, snapshotFrom: 20000 },
   webhooks: [],
   users: {
-    jwtManagement: 'refresh', httpOnly: false, ratelimit: { enabled: true, interval: 60_000, max: 10 },
+    jwtManagement: 'refresh', httpOnly: true, ratelimit: { enabled: true, interval: 60_000, max: 10 },
     emailConfirmation: false, emailConfirmationRedirection: '/', resetPasswordUrl: '',
   },
 };

@@ -183,7 +183,8 @@ describe('users & permissions: accounts and sessions', () => {
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) => s.api(path, { anonymous: true, method: 'POST', body, headers });
   const me = (jwt: string) => s.api('/api/users/me', { anonymous: true, headers: bearer(jwt) });
 
-  beforeAll(async () => { s = await startTestServer({ config: { users: { ratelimit: { enabled: false } } } }); });
+  // Refresh tokens in the JSON body (`users.httpOnly: false`); the default cookie is tested below.
+  beforeAll(async () => { s = await startTestServer({ config: { users: { ratelimit: { enabled: false }, httpOnly: false } } }); });
   afterAll(async () => { await s.stop(); });
 
   it('registers and logs in with Strapi\'s shapes', async () => {
@@ -256,6 +257,23 @@ describe('users & permissions: accounts and sessions', () => {
     // Without a user there is no session to end.
     expect((await post('/api/auth/logout', {})).status).toBe(403);
     expect((await post('/api/auth/logout', {}, bearer(s.token))).status).toBe(401);
+  });
+
+  it('by default (as Strapi\'s project template) puts the refresh token in an httpOnly cookie, not in the body', async () => {
+    const d = await startTestServer({ config: { users: { ratelimit: { enabled: false } } } });
+    try {
+      const reg = await d.api('/api/auth/local/register', { anonymous: true, method: 'POST', body: { username: 'cookie', email: 'cookie@example.com', password: 'cookie-pass' } });
+      expect(reg.status).toBe(200);
+      expect(Object.keys(reg.body).sort()).toEqual(['jwt', 'user']);
+      const cookie = (reg.headers.get('set-cookie') ?? '').split(';')[0];
+      expect(cookie).toMatch(/^strapi_up_refresh=[0-9a-f]+$/);
+      const refreshed = await d.api('/api/auth/refresh', { anonymous: true, method: 'POST', body: {}, headers: { cookie } });
+      expect(refreshed.status).toBe(200);
+      expect(Object.keys(refreshed.body)).toEqual(['jwt']);
+      expect((await d.api('/api/users/me', { anonymous: true, headers: bearer(refreshed.body.jwt) })).body.username).toBe('cookie');
+      // The cookie rotated: the first one is spent.
+      expect((await d.api('/api/auth/refresh', { anonymous: true, method: 'POST', body: {}, headers: { cookie } })).status).toBe(401);
+    } finally { await d.stop(); }
   });
 
   it('puts the refresh token in an httpOnly cookie when asked', async () => {

@@ -10,7 +10,7 @@ export type JwtMode = 'refresh' | 'legacy';
 export interface AuthConfig { jwtManagement: JwtMode; httpOnly: boolean; accessTtlSeconds: number; legacyTtlSeconds: number; refreshTtlDays: number; refreshIdleDays: number }
 
 export const DEFAULT_AUTH: AuthConfig = {
-  jwtManagement: 'refresh', httpOnly: false, accessTtlSeconds: 10 * 60, legacyTtlSeconds: 30 * 24 * 3600, refreshTtlDays: 30, refreshIdleDays: 14,
+  jwtManagement: 'refresh', httpOnly: true, accessTtlSeconds: 10 * 60, legacyTtlSeconds: 30 * 24 * 3600, refreshTtlDays: 30, refreshIdleDays: 14,
 };
 
 const unauthorized = (message = 'Missing or invalid credentials') => new FolioError(401, 'UnauthorizedError', message, {});
