@@ -139,11 +139,24 @@ describe('upload plugin over HTTP', () => {
       const res = await upload(s, [part]);
       expect([part.name, res.status, res.body.error.message]).toEqual([part.name, status, message]);
     }
-    // One bad file among good ones refuses the whole request.
-    const mixed = await upload(s, [{ name: 'ok.png', type: 'image/png', data: RED_PNG }, { name: 'bad.svg', type: 'image/svg+xml', data: SVG }]);
-    expect(mixed.status).toBe(400);
+    // Every file of a request refused: the first one's message.
+    const allBad = await upload(s, [{ name: 'bad.svg', type: 'image/svg+xml', data: SVG }, { name: 'bad.exe', type: 'application/octet-stream', data: ELF }]);
+    expect(allBad.status).toBe(400);
+    expect(allBad.body.error.message).toBe("File type 'image/svg+xml' is not allowed");
+    // A corrupt image among good ones refuses the whole request.
+    const corrupt = await upload(s, [{ name: 'ok.png', type: 'image/png', data: RED_PNG }, { name: 'fake.png', type: 'image/png', data: Buffer.from('just some text') }]);
+    expect(corrupt.status).toBe(400);
     expect({ bin: binaries(s), rec: records(s) }).toEqual(before);
     expect(filesUnder(join(s.contentDir, 'uploads')).some((f) => f.includes('.folio-tmp-'))).toBe(false);
+  });
+
+  it('stores the good files of a request and leaves out those of a refused type, as Strapi does', async () => {
+    const before = records(s).length;
+    const mixed = await upload(s, [{ name: 'bad.svg', type: 'image/svg+xml', data: SVG }, { name: 'kept.png', type: 'image/png', data: RED_PNG }]);
+    expect(mixed.status).toBe(201);
+    expect(mixed.body.map((f: { name: string }) => f.name)).toEqual(['kept.png']);
+    expect(records(s).length).toBe(before + 1);
+    expect(filesUnder(join(s.contentDir, 'uploads')).some((f) => f.endsWith('.svg'))).toBe(false);
   });
 
   it('keeps client-supplied names out of file-system paths', async () => {

@@ -1,5 +1,5 @@
 import type { DocumentService } from '../documents/service.js';
-import { applicationError, fieldErrors, notFound, validationError } from '../errors.js';
+import { FolioError, applicationError, fieldErrors, notFound, validationError } from '../errors.js';
 import type { Project } from '../project.js';
 import type { ContentType, MediaAttribute } from '../schema/types.js';
 import { imageDimensions, makeFormats } from './images.js';
@@ -67,10 +67,14 @@ export function parseFileInfo(raw: unknown, path: string): FileInfo {
   return out;
 }
 
+/** A file whose detected type the security lists refuse: Strapi drops it and stores the request's others. */
+class TypeRefused extends FolioError {}
+
 /**
  * The upload plugin's operations over the local library and the document service: what the HTTP routes
  * and the CLI both call. Files arrive as temp files (see spool.ts); nothing is stored until every file of
- * a request has passed every check.
+ * a request has passed every check, except that files of a refused type are left out (as Strapi does;
+ * only when every file is refused is the request refused, with the first file's message).
  */
 export class UploadService {
   constructor(readonly library: LocalMediaLibrary, readonly documents: DocumentService) {}
@@ -92,7 +96,16 @@ export class UploadService {
     if (!files.length) throw validationError('Files are empty');
     const prepared: PreparedFile[] = [];
     try {
-      for (let i = 0; i < files.length; i++) prepared.push(await this.prepare(files[i], infos[i] ?? {}, link?.attr));
+      let refused: TypeRefused | undefined;
+      for (let i = 0; i < files.length; i++) {
+        try {
+          prepared.push(await this.prepare(files[i], infos[i] ?? {}, link?.attr));
+        } catch (err) {
+          if (!(err instanceof TypeRefused)) throw err;
+          refused ??= err;
+        }
+      }
+      if (!prepared.length && refused) throw refused;
       const stored = await this.library.add(prepared);
       if (link) {
         try {
@@ -168,7 +181,7 @@ export class UploadService {
     const { ext, mime } = resolveExtension(uploadedName, detected);
     for (const type of new Set([detected.mime, mime])) {
       if (!isMimeAllowed(type, cfg.security)) {
-        throw validationError(`File type '${type}' is not allowed`, { fileName: uploadedName, detectedType: detected.mime });
+        throw new TypeRefused(400, 'ValidationError', `File type '${type}' is not allowed`, { fileName: uploadedName, detectedType: detected.mime });
       }
     }
     // A file sent as an image that is not one is refused, as Strapi refuses it.
