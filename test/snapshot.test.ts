@@ -248,7 +248,9 @@ describe('folio serve writes the snapshot for large projects and starts from it'
     const ts = '2025-01-01T00:00:00.000Z';
     for (let i = 0; i < COUNT; i++) {
       const documentId = `tag${String(i).padStart(21, '0')}`;
-      writeFileSync(join(dir, `${documentId}.json`), `${JSON.stringify({ documentId, published: { id: i + 1, name: `tag ${i}`, createdAt: ts, updatedAt: ts, publishedAt: ts } }, null, 2)}\n`);
+      // The last 100 reuse ids 1-100 (as after merging two branches): they are renumbered at load.
+      const id = i < 20_000 ? i + 1 : i - 19_999;
+      writeFileSync(join(dir, `${documentId}.json`), `${JSON.stringify({ documentId, published: { id, name: `tag ${i}`, createdAt: ts, updatedAt: ts, publishedAt: ts } }, null, 2)}\n`);
     }
     // Two bad files among them: reported, never served, never recorded.
     writeFileSync(join(dir, 'zzzbroken.json'), '{ "documentId": "zzzbroken", ');
@@ -302,6 +304,14 @@ describe('folio serve writes the snapshot for large projects and starts from it'
     expect(answer.meta.pagination.total).toBe(COUNT);
     // String order: "tag 9999" sorts above "tag 20099".
     expect(answer.data.map((d) => [d.id, d.name])).toEqual([[10000, 'tag 9999'], [9999, 'tag 9998']]);
+    // Read on worker threads, the documents and their ids (clashes renumbered) are what a plain read gives.
+    const byId = '/api/tags?sort=id:desc&fields[0]=name&pagination[pageSize]=100';
+    const threaded = await (await fetch(`${first.url}${byId}`)).json() as { data: Array<{ id: number; name: string }> };
+    expect(threaded.data[0]).toMatchObject({ id: 20_100, name: 'tag 20099' });
+    const plain = await startTestServer({ dir: made.dir, load: { useSnapshot: false } });
+    try {
+      expect((await plain.api(byId)).body.data).toEqual(threaded.data);
+    } finally { await plain.stop(); }
     for (let i = 0; i < 200 && !existsSync(SNAPSHOT(made.dir)); i++) await new Promise((r) => setTimeout(r, 50));
     expect(existsSync(SNAPSHOT(made.dir))).toBe(true);
     await first.stop();
