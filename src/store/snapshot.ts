@@ -199,8 +199,13 @@ export async function writeSnapshot(file: string, snap: Snapshot): Promise<void>
   const json = Buffer.from(JSON.stringify(header));
   const dir = dirname(file);
   mkdirSync(dir, { recursive: true });
-  // Temp files of writers killed mid-write (the name carries their pid) are removed first.
-  for (const name of readdirSync(dir)) if (name.startsWith(`${basename(file)}.`) && name.endsWith('.tmp')) await unlink(join(dir, name)).catch(() => undefined);
+  // Temp files of writers killed mid-write (the name carries their pid) are removed first; a recent one
+  // may belong to another server of the same project that is writing right now.
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(`${basename(file)}.`) || !name.endsWith('.tmp')) continue;
+    const age = Date.now() - (statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > 10 * 60_000) await unlink(join(dir, name)).catch(() => undefined);
+  }
   const temp = `${file}.${process.pid}.tmp`;
   const handle = await open(temp, 'w', 0o600);
   try {
