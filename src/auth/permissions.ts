@@ -27,7 +27,8 @@ import { serialize } from '../store/serialize.js';
  *   `plugin::users-permissions.auth.*`, `plugin::users-permissions.user.me|find|findOne|count`,
  *   `plugin::i18n.locales.listLocales`.
  */
-export interface Role { name: string; description: string; permissions: string[] }
+/** `id`: the numeric id a custom role keeps once the API has handed it out (authenticated is 1, public 2). */
+export interface Role { name: string; description: string; permissions: string[]; id?: number }
 export interface PermissionsFile { roles: Record<string, Role> }
 
 /** What a fresh Strapi install grants: the auth flows to everyone, account actions to logged-in users. */
@@ -54,6 +55,8 @@ export const PLUGIN_ACTIONS: readonly string[] = [
   ...['callback', 'connect', 'register', 'forgotPassword', 'resetPassword', 'emailConfirmation', 'sendEmailConfirmation',
     'changePassword', 'refresh', 'logout', 'getSessions', 'revokeSession'].map((a) => `plugin::users-permissions.auth.${a}`),
   ...['find', 'findOne', 'count', 'create', 'update', 'destroy', 'me'].map((a) => `plugin::users-permissions.user.${a}`),
+  ...['find', 'findOne', 'createRole', 'updateRole', 'deleteRole'].map((a) => `plugin::users-permissions.role.${a}`),
+  'plugin::users-permissions.permissions.getPermissions',
   ...['find', 'findOne', 'findPage', 'upload', 'destroy'].map((a) => `plugin::upload.content-api.${a}`),
   'plugin::i18n.locales.listLocales',
 ];
@@ -89,6 +92,7 @@ export function loadPermissions(contentDir: string): PermissionsFile {
       throw new PermissionsError(`content/permissions.json: roles.${key}.permissions must be a list of action names like "api::article.article.find"`);
     }
     out.roles[key] = { name: typeof r.name === 'string' ? r.name : key, description: typeof r.description === 'string' ? r.description : '', permissions: [...new Set(r.permissions)].sort() };
+    if (Number.isSafeInteger(r.id) && (r.id as number) > 2) out.roles[key].id = r.id;
   }
   for (const key of Object.keys(DEFAULT_ROLES)) out.roles[key] ??= defaultPermissions().roles[key];
   return out;
@@ -98,7 +102,7 @@ export async function savePermissions(contentDir: string, file: PermissionsFile)
   const roles: Record<string, Role> = {};
   for (const key of Object.keys(file.roles).sort()) {
     const r = file.roles[key];
-    roles[key] = { name: r.name, description: r.description, permissions: [...new Set(r.permissions)].sort() };
+    roles[key] = { ...(r.id !== undefined ? { id: r.id } : {}), name: r.name, description: r.description, permissions: [...new Set(r.permissions)].sort() };
   }
   await writeFileAtomic(join(contentDir, 'permissions.json'), serialize({ roles }));
 }

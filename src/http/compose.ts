@@ -7,6 +7,7 @@ import { loadUsersConfig } from '../auth/config.js';
 import { AuthService } from '../auth/service.js';
 import { PermissionsPolicy } from '../auth/access.js';
 import { usersModule } from '../auth/http.js';
+import { rolesModule } from '../auth/roles-http.js';
 
 /**
  * The one place that assembles a server for a project: its access policy and route modules.
@@ -20,6 +21,6 @@ export async function serverOptions(project: Project, opts: { log?: (message: st
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   return {
     access,
-    modules: [...defaultModules(), usersModule(auth, users.rateLimit, users.mail, log), uploadModule, liveEventsModule, apiDocsModule],
+    modules: [...defaultModules(), usersModule(auth, users.rateLimit, users.mail, log), rolesModule(auth), uploadModule, liveEventsModule, apiDocsModule],
   };
 }

@@ -1,0 +1,161 @@
+import { FolioError, applicationError, notFound, validationError } from '../errors.js';
+import type { HttpModule, ModuleRequest } from '../http/app.js';
+import { methodNotAllowed, sendJson } from '../http/respond.js';
+import type { Project } from '../project.js';
+import { PermissionsPolicy, type AuthPrincipal } from './access.js';
+import {
+  CONTENT_ACTIONS, PLUGIN_ACTIONS, SINGLE_TYPE_ACTIONS, type PermissionsFile, isRoleKey, loadPermissions, savePermissions,
+} from './permissions.js';
+import type { AuthService } from './service.js';
+import { roleViews } from './users-query.js';
+
+/** Strapi's permissions tree: `{ "api::article": { controllers: { article: { find: { enabled, policy } } } } }`. */
+type Tree = Record<string, { controllers: Record<string, Record<string, { enabled: boolean; policy: string }>> }>;
+
+const DEFAULT_ROLES = new Set(['public', 'authenticated']);
+
+/** Every action a role may be given in this project: each content-type's, and the plugins'. */
+function availableActions(project: Project): string[] {
+  const out: string[] = [];
+  for (const ct of project.schemas.contentTypes.values()) {
+    for (const verb of ct.kind === 'singleType' ? SINGLE_TYPE_ACTIONS : CONTENT_ACTIONS) out.push(`${ct.uid}.${verb}`);
+  }
+  return [...out, ...PLUGIN_ACTIONS];
+}
+
+function toTree(actions: string[], enabled: Set<string>): Tree {
+  const tree: Tree = {};
+  for (const action of actions) {
+    const m = /^(.+)\.([^.]+)\.([^.]+)$/.exec(action)!;
+    const [, api, controller, verb] = m;
+    ((tree[api] ??= { controllers: {} }).controllers[controller] ??= {})[verb] = { enabled: enabled.has(action), policy: '' };
+  }
+  return tree;
+}
+
+/** The enabled actions of a tree sent by a client; an action this project does not have is a 400. */
+function fromTree(tree: unknown, known: Set<string>): string[] {
+  if (tree === undefined || tree === null) return [];
+  if (typeof tree !== 'object' || Array.isArray(tree)) throw validationError('permissions must be an object');
+  const out: string[] = [];
+  for (const [api, node] of Object.entries(tree as Record<string, unknown>)) {
+    const controllers = (node as { controllers?: unknown })?.controllers;
+    if (!controllers || typeof controllers !== 'object') throw validationError(`permissions.${api}.controllers must be an object`);
+    for (const [controller, verbs] of Object.entries(controllers as Record<string, unknown>)) {
+      if (!verbs || typeof verbs !== 'object') throw validationError(`permissions.${api}.controllers.${controller} must be an object`);
+      for (const [verb, state] of Object.entries(verbs as Record<string, unknown>)) {
+        const action = `${api}.${controller}.${verb}`;
+        if (!known.has(action)) throw validationError(`Unknown action ${action}`);
+        if ((state as { enabled?: unknown })?.enabled === true) out.push(action);
+      }
+    }
+  }
+  return out;
+}
+
+/** Strapi derives a role's type from its name: lower-case, accents off, snake_case. */
+const typeOf = (name: string) => name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+
+/**
+ * The roles routes of users-permissions (`/api/users-permissions/roles`, `/permissions`), over
+ * content/permissions.json: a role created, changed or deleted here is a diff in that file, and the
+ * running server's permissions change at once.
+ */
+export function rolesModule(auth: AuthService): HttpModule {
+  const requireAction = async (req: ModuleRequest, action: string) => {
+    const p = (await req.principal()) as AuthPrincipal;
+    if (!req.access.can(p, `plugin::users-permissions.${action}`)) throw new FolioError(403, 'ForbiddenError', 'Forbidden', {});
+  };
+  const views = (req: ModuleRequest, file: PermissionsFile) => roleViews(req.project.contentDir, file.roles);
+  const keyOf = (req: ModuleRequest, file: PermissionsFile, id: string) => {
+    for (const [key, view] of views(req, file)) if (String(view.id) === id || view.documentId === id) return key;
+    return undefined;
+  };
+  const save = async (req: ModuleRequest, file: PermissionsFile) => {
+    await savePermissions(req.project.contentDir, file);
+    if (req.access instanceof PermissionsPolicy) req.access.reload();
+  };
+  const checkNameAndDescription = (body: Record<string, unknown>, create: boolean) => {
+    if (create && (typeof body.name !== 'string' || !body.name.trim())) throw validationError('name is a required field');
+    if (body.name !== undefined && typeof body.name !== 'string') throw validationError('name must be a `string` type');
+    if (body.description !== undefined && body.description !== null && typeof body.description !== 'string') throw validationError('description must be a `string` type');
+  };
+
+  return {
+    async handle(req) {
+      const path = req.path.toLowerCase();
+      if (path !== '/api/users-permissions/permissions' && path !== '/api/users-permissions/roles' && !path.startsWith('/api/users-permissions/roles/')) return undefined;
+      const { event, method } = req;
+      const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body as Record<string, unknown> : {};
+      const file = loadPermissions(req.project.contentDir);
+      const known = new Set(availableActions(req.project));
+      // Before any change, every custom role keeps the id it has now (ids of roles without one are by key,
+      // and would move when a role is added or removed).
+      const freeze = () => { for (const [k, v] of views(req, file)) if (!DEFAULT_ROLES.has(k)) file.roles[k].id ??= v.id; };
+
+      if (path === '/api/users-permissions/permissions') {
+        if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET']);
+        await requireAction(req, 'permissions.getPermissions');
+        return sendJson(event, 200, { permissions: toTree([...known], new Set()) });
+      }
+
+      if (path === '/api/users-permissions/roles') {
+        if (method === 'GET' || method === 'HEAD') {
+          await requireAction(req, 'role.find');
+          const users = auth.listUsers();
+          return sendJson(event, 200, { roles: [...views(req, file)].map(([key, view]) => ({ ...view, nb_users: users.filter((u) => u.role === key).length })) });
+        }
+        if (method !== 'POST') return methodNotAllowed(event, ['HEAD', 'GET', 'POST']);
+        await requireAction(req, 'role.createRole');
+        checkNameAndDescription(body, true);
+        freeze();
+        const key = typeof body.type === 'string' && body.type ? body.type : typeOf(body.name as string);
+        if (!isRoleKey(key)) throw validationError(`"${key}" cannot be a role type: use lower-case letters, digits, - and _`);
+        if (file.roles[key]) throw applicationError(`A role of type ${key} already exists`);
+        const id = Math.max(2, ...[...views(req, file).values()].map((v) => v.id)) + 1;
+        file.roles[key] = { id, name: (body.name as string).trim(), description: (body.description as string | undefined) ?? '', permissions: fromTree(body.permissions, known) };
+        await save(req, file);
+        return sendJson(event, 200, { ok: true });
+      }
+
+      const m = /^\/api\/users-permissions\/roles\/([^/]+)$/.exec(req.path);
+      if (!m) return undefined;
+      const key = keyOf(req, file, decodeURIComponent(m[1]));
+      if (method === 'GET' || method === 'HEAD') {
+        await requireAction(req, 'role.findOne');
+        if (!key) throw notFound();
+        const view = views(req, file).get(key)!;
+        const users = auth.listUsers().filter((u) => u.role === key).map((u) => ({ id: u.id, documentId: u.documentId, username: u.username }));
+        return sendJson(event, 200, { role: { ...view, permissions: toTree([...known], new Set(file.roles[key].permissions)), users } });
+      }
+      if (method === 'PUT') {
+        await requireAction(req, 'role.updateRole');
+        if (!key) throw notFound();
+        checkNameAndDescription(body, false);
+        freeze();
+        const role = file.roles[key];
+        if (typeof body.name === 'string' && body.name.trim()) role.name = body.name.trim();
+        if (typeof body.description === 'string') role.description = body.description;
+        if (body.permissions !== undefined) {
+          // Actions Folio does not offer through this tree (none today) would be kept as they are.
+          const offered = new Set(known);
+          role.permissions = [...role.permissions.filter((a) => !offered.has(a)), ...fromTree(body.permissions, known)];
+        }
+        await save(req, file);
+        return sendJson(event, 200, { ok: true });
+      }
+      if (method === 'DELETE') {
+        await requireAction(req, 'role.deleteRole');
+        if (!key) throw notFound();
+        if (DEFAULT_ROLES.has(key)) throw applicationError(`The ${key} role cannot be deleted`);
+        freeze();
+        delete file.roles[key];
+        await save(req, file);
+        // As Strapi: the role's users fall back to the public role.
+        for (const u of auth.listUsers().filter((x) => x.role === key)) await auth.saveUser(u.id, { role: 'public' });
+        return sendJson(event, 200, { ok: true });
+      }
+      return methodNotAllowed(event, ['HEAD', 'GET', 'PUT', 'DELETE']);
+    },
+  };
+}
