@@ -1,4 +1,6 @@
-import { closeSync, fstatSync, mkdirSync, openSync, read, readSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, read, readSync, readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { stampRange } from './stamp-range.js';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -262,38 +264,15 @@ export async function stampFiles(dir: string, ids: string[], suffix: string): Pr
   return out;
 }
 
-function stampRange(dir: string, ids: string[], suffix: string): Float64Array {
-  const out = new Float64Array(ids.length * 3);
-  for (let i = 0; i < ids.length; i++) {
-    const s = statSync(join(dir, ids[i] + suffix), { throwIfNoEntry: false });
-    out[i * 3] = s ? s.mtimeMs : NaN;
-    out[i * 3 + 1] = s ? s.size : NaN;
-    out[i * 3 + 2] = s ? s.ino : NaN;
-  }
-  return out;
-}
-
-// Evaluated as CommonJS in the worker so it runs the same from src/ (tests) and dist/.
-const WORKER_CODE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { statSync } = require('node:fs');
-const { join } = require('node:path');
-const { dir, ids, suffix } = workerData;
-const names = ids.split('\\n');
-const out = new Float64Array(names.length * 3);
-for (let i = 0; i < names.length; i++) {
-  const s = statSync(join(dir, names[i] + suffix), { throwIfNoEntry: false });
-  out[i * 3] = s ? s.mtimeMs : NaN;
-  out[i * 3 + 1] = s ? s.size : NaN;
-  out[i * 3 + 2] = s ? s.ino : NaN;
-}
-parentPort.postMessage(out, [out.buffer]);
-`;
+/** The compiled worker (absent when the TypeScript sources run directly: then this thread stamps). */
+const STAMP_WORKER = new URL('./stamp-worker.js', import.meta.url);
+const workerAvailable = () => STAMP_WORKER.protocol === 'file:' && existsSync(fileURLToPath(STAMP_WORKER));
 
 function stampInWorker(dir: string, ids: string[], suffix: string): Promise<Float64Array> {
   return new Promise((resolve) => {
+    if (!workerAvailable()) { resolve(stampRange(dir, ids, suffix)); return; }
     // One joined string crosses to the worker much faster than an array of 50,000 strings.
-    const worker = new Worker(WORKER_CODE, { eval: true, workerData: { dir, ids: ids.join('\n'), suffix } });
+    const worker = new Worker(STAMP_WORKER, { workerData: { dir, ids: ids.join('\n'), suffix } });
     let done = false;
     const finish = (value: Float64Array) => { if (!done) { done = true; resolve(value); void worker.terminate(); } };
     worker.once('message', (m: Float64Array) => finish(m));
