@@ -36,6 +36,7 @@ export const invalidKey = (key: string, opts: { path?: string | null; source: 'q
 };
 
 export const notFound = (message = 'Not Found') => new FolioError(404, 'NotFoundError', message, {});
+export const forbidden = () => new FolioError(403, 'ForbiddenError', 'Forbidden', {});
 export const applicationError = (message: string, details: ErrorDetails = {}) =>
   new FolioError(400, 'ApplicationError', message, details);
 export const paginationError = (message: string) => new FolioError(400, 'PaginationError', message, {});

@@ -1,15 +1,14 @@
-import { FolioError, applicationError, notFound } from '../errors.js';
+import { FolioError, applicationError, fieldErrors, forbidden, notFound, type FieldProblem } from '../errors.js';
 import type { HttpModule, ModuleRequest } from '../http/app.js';
 import { methodNotAllowed, sendEmpty, sendJson } from '../http/respond.js';
 import { parseQueryString } from '../query/parse-qs.js';
 import { PermissionsPolicy, type AuthPrincipal } from './access.js';
 import { RateLimiter } from './rate-limit.js';
-import { sanitizeUser, type AuthService, type UserInput } from './service.js';
+import { EMAIL, sanitizeUser, type AuthService, type UserInput } from './service.js';
 import type { AccountMailConfig, RateLimitConfig } from './config.js';
 import type { UserRecord } from './state.js';
 import { UsersQuery, roleViews } from './users-query.js';
 
-const forbidden = () => new FolioError(403, 'ForbiddenError', 'Forbidden', {});
 /** What Strapi's `ctx.unauthorized()` answers: a route the caller may use, but only as a logged-in user. */
 const unauthorized = () => new FolioError(401, 'UnauthorizedError', 'Unauthorized', {});
 
@@ -23,27 +22,25 @@ const RATE_LIMITED = new Set(['/api/auth/local', '/api/auth/local/register', '/a
 const EMAIL_KEYED = new Set(['/api/auth/forgot-password', '/api/auth/send-email-confirmation']);
 const REGISTER_FIELDS = new Set(['username', 'email', 'password']);
 const USER_FIELDS = new Set(['username', 'email', 'password', 'confirmed', 'blocked', 'role']);
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** yup-style field problems as one ValidationError (`N errors occurred` when there are several). */
-function fieldProblems(problems: Array<{ path: string; message: string }>): FolioError | undefined {
-  if (!problems.length) return undefined;
-  return new FolioError(400, 'ValidationError', problems.length === 1 ? problems[0].message : `${problems.length} errors occurred`, {
-    errors: problems.map((p) => ({ path: [p.path], message: p.message, name: 'ValidationError' })),
-  });
-}
 
 /** The `email` of forgot-password and send-email-confirmation bodies, checked as Strapi's yup schema does. */
 function emailOf(body: Record<string, unknown>): string {
   const email = body.email;
   const bad = typeof email !== 'string' || !email ? 'email is a required field' : !EMAIL.test(email) ? 'email must be a valid email' : undefined;
-  if (bad) throw fieldProblems([{ path: 'email', message: bad }])!;
+  if (bad) throw fieldErrors([{ path: ['email'], message: bad }]);
   return (email as string).toLowerCase();
 }
 const REFRESH_COOKIE = 'strapi_up_refresh';
 
 const bodyOf = (req: ModuleRequest): Record<string, unknown> =>
   req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body as Record<string, unknown> : {};
+
+/** The caller, once it is known to hold `plugin::users-permissions.<action>` (403 otherwise). */
+export async function requireAction(req: ModuleRequest, action: string): Promise<AuthPrincipal> {
+  const p = (await req.principal()) as AuthPrincipal;
+  if (!req.access.can(p, `plugin::users-permissions.${action}`)) throw forbidden();
+  return p;
+}
 
 class MethodNotAllowedSignal { constructor(readonly allow: string[]) {} }
 
@@ -61,12 +58,6 @@ class MethodNotAllowedSignal { constructor(readonly allow: string[]) {} }
 export function usersModule(auth: AuthService, rate: RateLimitConfig, mail: AccountMailConfig, log: (message: string) => void): HttpModule {
   const limiter = new RateLimiter(rate.max, rate.interval);
   const refreshMode = auth.config.jwtManagement === 'refresh';
-
-  const requireAction = async (req: ModuleRequest, action: string): Promise<AuthPrincipal> => {
-    const p = (await req.principal()) as AuthPrincipal;
-    if (!req.access.can(p, `plugin::users-permissions.${action}`)) throw forbidden();
-    return p;
-  };
 
   /** The caller's user: an API token or the public role may pass the permission check but has none. */
   const requireUser = (p: AuthPrincipal): UserRecord => {
@@ -118,19 +109,18 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig, mail: Acco
     const unknown = Object.keys(body).find((k) => !USER_FIELDS.has(k));
     if (unknown !== undefined) throw new FolioError(400, 'ValidationError', `Invalid key ${unknown}`, { key: unknown, path: unknown, source: 'body' });
     if (!create && 'password' in body && !body.password) throw new FolioError(400, 'ValidationError', 'password.notNull', {});
-    const problems: Array<{ path: string; message: string }> = [];
+    const problems: FieldProblem[] = [];
     for (const k of ['email', 'username', 'password'] as const) {
       const v = body[k];
-      if (v === undefined || v === null || v === '') { if (create) problems.push({ path: k, message: `${k} is a required field` }); continue; }
-      if (typeof v !== 'string') problems.push({ path: k, message: `${k} must be a \`string\` type, but the final value was: \`${JSON.stringify(v)}\`.` });
-      else if (k === 'email' && !EMAIL.test(v)) problems.push({ path: k, message: 'email must be a valid email' });
+      if (v === undefined || v === null || v === '') { if (create) problems.push({ path: [k], message: `${k} is a required field` }); continue; }
+      if (typeof v !== 'string') problems.push({ path: [k], message: `${k} must be a \`string\` type, but the final value was: \`${JSON.stringify(v)}\`.` });
+      else if (k === 'email' && !EMAIL.test(v)) problems.push({ path: [k], message: 'email must be a valid email' });
     }
-    if (create && (body.role === undefined || body.role === null || body.role === '')) problems.push({ path: 'role', message: 'role is a required field' });
+    if (create && (body.role === undefined || body.role === null || body.role === '')) problems.push({ path: ['role'], message: 'role is a required field' });
     for (const k of ['confirmed', 'blocked'] as const) {
-      if (body[k] !== undefined && typeof body[k] !== 'boolean') problems.push({ path: k, message: `${k} must be a \`boolean\` type, but the final value was: \`${JSON.stringify(body[k])}\`.` });
+      if (body[k] !== undefined && typeof body[k] !== 'boolean') problems.push({ path: [k], message: `${k} must be a \`boolean\` type, but the final value was: \`${JSON.stringify(body[k])}\`.` });
     }
-    const err = fieldProblems(problems);
-    if (err) throw err;
+    if (problems.length) throw fieldErrors(problems);
     if (typeof body.password === 'string' && Buffer.byteLength(body.password) > 72) throw new FolioError(400, 'ValidationError', 'Password must be less than 73 bytes', {});
     return {
       username: body.username as string | undefined, email: body.email as string | undefined, password: body.password as string | undefined,

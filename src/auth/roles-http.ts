@@ -1,8 +1,9 @@
-import { FolioError, applicationError, notFound, validationError } from '../errors.js';
+import { applicationError, notFound, validationError } from '../errors.js';
 import type { HttpModule, ModuleRequest } from '../http/app.js';
 import { methodNotAllowed, sendJson } from '../http/respond.js';
 import type { Project } from '../project.js';
-import { PermissionsPolicy, type AuthPrincipal } from './access.js';
+import { PermissionsPolicy } from './access.js';
+import { requireAction } from './http.js';
 import {
   CONTENT_ACTIONS, PLUGIN_ACTIONS, SINGLE_TYPE_ACTIONS, type PermissionsFile, isRoleKey, loadPermissions, savePermissions,
 } from './permissions.js';
@@ -62,10 +63,6 @@ const typeOf = (name: string) => name.normalize('NFKD').replace(/[\u0300-\u036f]
  * running server's permissions change at once.
  */
 export function rolesModule(auth: AuthService): HttpModule {
-  const requireAction = async (req: ModuleRequest, action: string) => {
-    const p = (await req.principal()) as AuthPrincipal;
-    if (!req.access.can(p, `plugin::users-permissions.${action}`)) throw new FolioError(403, 'ForbiddenError', 'Forbidden', {});
-  };
   const views = (req: ModuleRequest, file: PermissionsFile) => roleViews(req.project.contentDir, file.roles);
   const keyOf = (req: ModuleRequest, file: PermissionsFile, id: string) => {
     for (const [key, view] of views(req, file)) if (String(view.id) === id || view.documentId === id) return key;

@@ -14,7 +14,8 @@ export const DEFAULT_AUTH: AuthConfig = {
 };
 
 const unauthorized = (message = 'Missing or invalid credentials') => new FolioError(401, 'UnauthorizedError', message, {});
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The e-mail shape users-permissions accepts (shared by registration and the users routes). */
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const LIFESPANS: Record<string, number | null> = { '7d': 7, '30d': 30, '90d': 90, unlimited: null };
 
 let guardHash: Promise<string> | undefined;

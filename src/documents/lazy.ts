@@ -33,6 +33,24 @@ export function summarize(doc: DocumentRecord, table: Map<string, number>): numb
   return out;
 }
 
+/**
+ * A summary whose locale positions refer to `codes`, renumbered into `table` (which gains the codes it
+ * lacks). Returns `summary` itself when nothing moves, so the common case copies nothing.
+ */
+export function renumber(summary: number[], codes: string[], table: Map<string, number>): number[] {
+  let out = summary;
+  for (let k = 0; k < summary.length; k += 3) {
+    const code = codes[summary[k]];
+    let at = table.get(code);
+    if (at === undefined) table.set(code, (at = table.size));
+    if (at !== summary[k]) {
+      if (out === summary) out = summary.slice();
+      out[k] = at;
+    }
+  }
+  return out;
+}
+
 /** What every snapshot document of one type shares (one object per type, not per document). */
 export interface LazyContext {
   ct: ContentType;

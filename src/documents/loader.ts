@@ -5,7 +5,7 @@ import type { CollectionSnapshot, Snapshot, SnapshotEntry } from '../store/snaps
 import { FOLIO_VERSION } from '../version.js';
 import { decodeDocument } from './codec.js';
 import type { DocumentIndex } from './doc-index.js';
-import { type LazyContext, lazyDocument, summarize, typeFingerprint } from './lazy.js';
+import { type LazyContext, lazyDocument, renumber, summarize, typeFingerprint } from './lazy.js';
 import type { DocumentRecord } from './model.js';
 import { type ParallelRead, PARALLEL_READ_FROM, parallelReadAvailable, readInWorkers } from './parallel-read.js';
 
@@ -49,16 +49,17 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
   // One per type, shared by its documents.
   const contexts = new Map<string, LazyContext>(types.map((ct) => [ct.uid, { ct, reread: (id: string) => store.readDocument(ct.pluralName, id)?.body }]));
   const context = (ct: ContentType) => contexts.get(ct.uid)!;
-  const usable = (ct: ContentType) => {
+  // Per type (aligned with `types`): its snapshot, when recorded against the same schema.
+  const usable = types.map((ct) => {
     const c = old?.collections.get(ct.pluralName);
     return c && c.fingerprint === fingerprints.get(ct.uid) ? c : undefined;
-  };
+  });
   // Stamping the files runs on worker threads for large folders; meanwhile this thread builds the
   // documents the snapshot describes, and keeps those whose files turn out unchanged.
-  const scans = types.map((ct) => store.scanCollection(ct.pluralName, { snapshot: usable(ct), takenAt: old?.takenAt }));
+  const scans = types.map((ct, i) => store.scanCollection(ct.pluralName, { snapshot: usable[i], takenAt: old?.takenAt }));
   // Aligned with each collection's snapshot entries (undefined: a summary that could not be read).
-  const prepared = types.map((ct) => {
-    const c = usable(ct);
+  const prepared = types.map((ct, i) => {
+    const c = usable[i];
     if (!c) return [];
     return c.entries.map((e) => {
       try { return lazyDocument(context(ct), e.documentId, e.summary, c.table, e.blob, e.offset, e.length); } catch { return undefined; }
@@ -86,16 +87,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
     const record = (entry: SnapshotEntry, codes: string[]) => {
       if (!capture) return;
       if (entry.mtimeMs >= takenAt - TICK) { complete = false; return; }
-      let summary = entry.summary;
-      for (let k = 0; k < summary.length; k += 3) {
-        const code = codes[summary[k]];
-        let at = table.get(code);
-        if (at === undefined) table.set(code, (at = table.size));
-        if (at !== summary[k]) {
-          if (summary === entry.summary) summary = summary.slice();
-          summary[k] = at;
-        }
-      }
+      const summary = renumber(entry.summary, codes, table);
       entries.push(summary === entry.summary ? entry : { ...entry, summary });
     };
     const fromFile = (raw: RawDocument) => {
@@ -116,8 +108,8 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
       index.put(doc);
       report.documents++;
     };
-    const oldTable = usable(ct)?.table ?? [];
-    const oldEntries = usable(ct)?.entries ?? [];
+    const oldTable = usable[i]?.table ?? [];
+    const oldEntries = usable[i]?.entries ?? [];
     let p = 0;
     const fromSnapshot = (entry: SnapshotEntry) => {
       // Reused entries are a subsequence of the snapshot's, in the same order.
@@ -161,7 +153,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
     }
   }
   if (!capture) return { report };
-  const stale = !old || types.some((ct) => !usable(ct)) || readAgain > Math.max(64, report.documents * 0.02);
+  const stale = !old || usable.some((c) => !c) || readAgain > Math.max(64, report.documents * 0.02);
   const snapshot: Snapshot = { folioVersion: FOLIO_VERSION, takenAt, collections: next };
   return { report, plan: { snapshot, worthWriting: report.documents >= from && stale } };
 }

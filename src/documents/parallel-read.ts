@@ -6,6 +6,7 @@ import type { ContentType } from '../schema/types.js';
 import type { LoadProblem } from '../store/store.js';
 import { BufferText, type SnapshotEntry } from '../store/snapshot.js';
 import type { ReadJob, ReadResult } from './read-worker.js';
+import { renumber } from './lazy.js';
 
 /**
  * Reading 100,000 small files is mostly system calls, and checking them is mostly JSON parsing; both split
@@ -44,17 +45,8 @@ export async function readInWorkers(dir: string, ids: string[], ct: ContentType,
     let at = 0;
     while (at < m.length) {
       const n = m[at + 7];
-      const summary: number[] = new Array(n);
-      for (let k = 0; k < n; k++) {
-        // Each worker numbered locales on its own: renumber into one table.
-        const v = m[at + 8 + k];
-        if (k % 3 === 0) {
-          const code = codes[v];
-          let idx = table.get(code);
-          if (idx === undefined) table.set(code, (idx = table.size));
-          summary[k] = idx;
-        } else summary[k] = v;
-      }
+      // Each worker numbered locales on its own: renumber into one table.
+      const summary = renumber(Array.from(m.subarray(at + 8, at + 8 + n)), codes, table);
       entries.push({
         documentId: range[m[at]], mtimeMs: m[at + 1], size: m[at + 2], ino: m[at + 3],
         summary, blob: chunks[m[at + 4]], offset: m[at + 5], length: m[at + 6],

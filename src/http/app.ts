@@ -2,7 +2,7 @@ import { createApp, eventHandler, type App, type H3Event } from 'h3';
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { FolioError, notFound } from '../errors.js';
+import { FolioError, forbidden, notFound } from '../errors.js';
 import type { Project } from '../project.js';
 import { parseQueryString } from '../query/parse-qs.js';
 import type { ReadContext } from '../query/context.js';
@@ -50,7 +50,6 @@ export interface AppOptions {
   cache?: boolean;
 }
 
-const forbidden = () => new FolioError(403, 'ForbiddenError', 'Forbidden', {});
 
 /**
  * The h3 app. Content routes are matched against the schema registry at request time, so a schema

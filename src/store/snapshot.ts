@@ -324,6 +324,24 @@ export class TextArena {
 export interface Recorded { source: TextSource; offset: number; length: number }
 
 /**
+ * Reads an open file to its end into `scratch.buf` from its start, growing the buffer when needed;
+ * returns the length read. One reused buffer spares 100,000 allocations at start-up.
+ */
+export function readAll(fd: number, scratch: { buf: Buffer }): number {
+  let length = 0;
+  for (;;) {
+    if (length === scratch.buf.length) {
+      const bigger = Buffer.allocUnsafe(scratch.buf.length * 2);
+      scratch.buf.copy(bigger, 0, 0, length);
+      scratch.buf = bigger;
+    }
+    const n = readSync(fd, scratch.buf, length, scratch.buf.length - length, length);
+    if (n === 0) return length;
+    length += n;
+  }
+}
+
+/**
  * Reads a small file through a reused buffer, with its stamp taken on the same descriptor (so text and
  * stamp always belong together) and a copy of its bytes kept in `arena`.
  */
@@ -338,17 +356,7 @@ export function readWithStamp(path: string, scratch: { buf: Buffer }, arena: Tex
       const { source, offset } = arena.commit(got);
       return { text: chunk.toString('utf8', at, at + got), kept: { source, offset, length: got }, stamp };
     }
-    let length = 0;
-    for (;;) {
-      if (length === scratch.buf.length) {
-        const bigger = Buffer.allocUnsafe(scratch.buf.length * 2);
-        scratch.buf.copy(bigger, 0, 0, length);
-        scratch.buf = bigger;
-      }
-      const n = readSync(fd, scratch.buf, length, scratch.buf.length - length, null);
-      if (n === 0) break;
-      length += n;
-    }
+    const length = readAll(fd, scratch);
     const { source, offset } = arena.copy(scratch.buf, length);
     return { text: scratch.buf.toString('utf8', 0, length), kept: { source, offset, length }, stamp };
   } finally {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, openSync, closeSync, statSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -6,7 +6,7 @@ import { writeFileAtomic, removeStrayTemps, TEMP_MARK } from './atomic.js';
 import { serialize } from './serialize.js';
 import {
   type CollectionSnapshot, type FileStamp, type Recorded, type Snapshot, type SnapshotEntry,
-  TextArena, readSnapshot, readWithStamp, sameStamp, stampFiles, writeSnapshot,
+  TextArena, readAll, readSnapshot, readWithStamp, sameStamp, stampFiles, writeSnapshot,
 } from './snapshot.js';
 
 /** One document file as read from disk, before the document layer interprets it. */
@@ -176,7 +176,6 @@ export class FileStore implements Store {
     const dir = this.dir(pluralName);
     const documents: RawDocument[] = [];
     const problems: LoadProblem[] = [];
-    const scratchBox = { buf: scratch };
     const arena = new TextArena();
     for (const documentId of documentIds) {
       const file = join(dir, `${documentId}.json`);
@@ -186,7 +185,7 @@ export class FileStore implements Store {
       }
       try {
         if (capture) {
-          const { text, kept, stamp } = readWithStamp(file, scratchBox, arena);
+          const { text, kept, stamp } = readWithStamp(file, scratch, arena);
           documents.push({ documentId, file, body: parseDocumentText(text, documentId), kept, stamp });
         } else {
           const text = readSmallFile(file);
@@ -199,7 +198,6 @@ export class FileStore implements Store {
         problems.push({ file, message: (err as Error).message });
       }
     }
-    scratch = scratchBox.buf;
     return { documents, problems };
   }
 
@@ -244,7 +242,7 @@ export function parseDocumentText(text: string, documentId: string): Record<stri
   return b;
 }
 
-let scratch = Buffer.allocUnsafe(256 * 1024);
+const scratch = { buf: Buffer.allocUnsafe(256 * 1024) };
 
 /**
  * Reads a file as UTF-8 through one reused buffer: at start-up 100,000 small files are read, and skipping
@@ -254,18 +252,8 @@ function readSmallFile(file: string): string | Error {
   let fd: number;
   try { fd = openSync(file, 'r'); } catch (err) { return err as Error; }
   try {
-    let length = 0;
-    for (;;) {
-      if (length === scratch.length) {
-        const bigger = Buffer.allocUnsafe(scratch.length * 2);
-        scratch.copy(bigger, 0, 0, length);
-        scratch = bigger;
-      }
-      const n = readSync(fd, scratch, length, scratch.length - length, null);
-      if (n === 0) break;
-      length += n;
-    }
-    return scratch.toString('utf8', 0, length);
+    const length = readAll(fd, scratch);
+    return scratch.buf.toString('utf8', 0, length);
   } catch (err) {
     return err as Error;
   } finally {
