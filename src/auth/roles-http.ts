@@ -134,9 +134,8 @@ export function rolesModule(auth: AuthService): HttpModule {
         if (typeof body.name === 'string' && body.name.trim()) role.name = body.name.trim();
         if (typeof body.description === 'string') role.description = body.description;
         if (body.permissions !== undefined) {
-          // Actions Folio does not offer through this tree (none today) would be kept as they are.
-          const offered = new Set(known);
-          role.permissions = [...role.permissions.filter((a) => !offered.has(a)), ...fromTree(body.permissions, known)];
+          // Granted actions outside the tree (of a type since removed, say) are kept as they are.
+          role.permissions = [...role.permissions.filter((a) => !known.has(a)), ...fromTree(body.permissions, known)];
         }
         await save(req, file);
         return sendJson(event, 200, { ok: true });

@@ -1,7 +1,7 @@
 import type { SchemaRegistry } from '../schema/registry.js';
 import type { ContentType } from '../schema/types.js';
 import { type RawDocument, type Store, SAFE_ID } from '../store/store.js';
-import type { CollectionSnapshot, Snapshot, SnapshotEntry } from '../store/snapshot.js';
+import { type CollectionSnapshot, type Snapshot, type SnapshotEntry, TICK } from '../store/snapshot.js';
 import { FOLIO_VERSION } from '../version.js';
 import { decodeDocument } from './codec.js';
 import type { DocumentIndex } from './doc-index.js';
@@ -28,8 +28,6 @@ export interface LoadOptions {
 /** A snapshot ready to be written, and whether writing it pays (no usable one, or many files read again). */
 export interface SnapshotPlan { snapshot: Snapshot; worthWriting: boolean }
 
-/** Files modified this close to the start of the reads are left out of a new snapshot (coarse file clocks). */
-const TICK = 100;
 
 /**
  * Fills the index from the document files: files unchanged since the start-up snapshot are indexed from
@@ -86,6 +84,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
     /** Records an entry for the next snapshot, its summary renumbered into this collection's table. */
     const record = (entry: SnapshotEntry, codes: string[]) => {
       if (!capture) return;
+      // Modified too close to the start of the reads to be trusted later (coarse file clocks): left out.
       if (entry.mtimeMs >= takenAt - TICK) { complete = false; return; }
       const summary = renumber(entry.summary, codes, table);
       entries.push(summary === entry.summary ? entry : { ...entry, summary });

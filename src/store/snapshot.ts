@@ -226,13 +226,7 @@ export async function writeSnapshot(file: string, snap: Snapshot): Promise<void>
   await rename(temp, file);
 }
 
-/** The stamp of a file, `undefined` when it is gone. */
-export function stampOf(path: string): FileStamp | undefined {
-  const s = statSync(path, { throwIfNoEntry: false });
-  return s ? { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino } : undefined;
-}
-
-export function stampOfFd(fd: number): FileStamp {
+function stampOfFd(fd: number): FileStamp {
   const s = fstatSync(fd);
   return { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino };
 }
@@ -242,7 +236,7 @@ export function stampOfFd(fd: number): FileStamp {
  * A file modified less than `TICK` ms before the snapshot's reads began is never trusted: file clocks are
  * coarse, and a write in the same tick as the read would leave the stamp unchanged.
  */
-const TICK = 100;
+export const TICK = 100;
 export const sameStamp = (a: FileStamp, mtimeMs: number, size: number, ino: number, takenAt: number) =>
   a.mtimeMs === mtimeMs && a.size === size && a.ino === ino && mtimeMs < takenAt - TICK;
 

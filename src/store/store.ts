@@ -6,7 +6,7 @@ import { writeFileAtomic, removeStrayTemps, TEMP_MARK } from './atomic.js';
 import { serialize } from './serialize.js';
 import {
   type CollectionSnapshot, type FileStamp, type Recorded, type Snapshot, type SnapshotEntry,
-  TextArena, readAll, readSnapshot, readWithStamp, sameStamp, stampFiles, writeSnapshot,
+  TICK, TextArena, readAll, readSnapshot, readWithStamp, sameStamp, stampFiles, writeSnapshot,
 } from './snapshot.js';
 
 /** One document file as read from disk, before the document layer interprets it. */
@@ -67,8 +67,6 @@ export interface Store {
   readDocument(pluralName: string, documentId: string): RawDocument | undefined;
   /** Whether the file's current text is what this process last wrote there (so a watcher can skip it). */
   isOwnWrite(file: string, text: string | undefined): boolean;
-  /** Removes temp files left by writers that were killed mid-write (loading a collection does it too). */
-  cleanup(pluralNames: string[]): Promise<number>;
   /** The start-up snapshot, if the store keeps one and it is readable. */
   readSnapshot?(): Snapshot | undefined;
   writeSnapshot?(snapshot: Snapshot): Promise<void>;
@@ -127,7 +125,7 @@ export class FileStore implements Store {
     const { snapshot, takenAt = 0 } = opts;
     const entries = snapshot?.entries ?? [];
     // An unchanged folder mtime means the same names: listing 100,000 names is itself slow on some machines.
-    const sameNames = !!snapshot && snapshot.dirMtimeMs === dirStat.mtimeMs && dirStat.mtimeMs < takenAt - 100;
+    const sameNames = !!snapshot && snapshot.dirMtimeMs === dirStat.mtimeMs && dirStat.mtimeMs < takenAt - TICK;
     let strays = 0;
     let candidates: SnapshotEntry[];
     const fresh: string[] = [];
@@ -139,7 +137,7 @@ export class FileStore implements Store {
         else if (n.endsWith('.json')) ids.push(n.slice(0, -5));
       }
       ids.sort();
-      // Temp files left by killed writers; listing here spares a second pass over a large folder.
+      // Temp files left by killed writers are removed here, so only a folder that has some is listed twice.
       if (strays) await removeStrayTemps(dir);
       // Both sorted: recorded files still listed are candidates, listed files not recorded are read.
       candidates = [];
@@ -223,12 +221,6 @@ export class FileStore implements Store {
 
   readSnapshot() { return readSnapshot(this.snapshotFile); }
   writeSnapshot(snapshot: Snapshot) { return writeSnapshot(this.snapshotFile, snapshot); }
-
-  async cleanup(pluralNames: string[]) {
-    let n = 0;
-    for (const p of pluralNames) n += await removeStrayTemps(this.dir(p));
-    return n;
-  }
 }
 
 /** Parses a document file's text; the documentId inside, when present, must match the file name. */

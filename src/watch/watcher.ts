@@ -60,13 +60,11 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
     } catch { /* gone already */ }
   };
   const unwatchFolder = (dir: string) => { folders.get(dir)?.close(); folders.delete(dir); };
-  const scanFolder = async (dir: string) => {
-    for (const n of await readdir(dir).catch(() => [] as string[])) if (n.endsWith('.json') && !n.startsWith(TEMP_MARK)) schedule(join(dir, n), 'change');
-  };
+  const documentFile = (dir: string, name: string) => { if (name.endsWith('.json') && !name.startsWith(TEMP_MARK)) schedule(join(dir, name), 'change'); };
   const collection = (dir: string, rescan: boolean) => {
-    watchFolder(dir, (name) => { if (name.endsWith('.json') && !name.startsWith(TEMP_MARK)) schedule(join(dir, name), 'change'); });
+    watchFolder(dir, (name) => documentFile(dir, name));
     // Files written right after their folder was created can be missed: list the new folder once.
-    if (rescan) void scanFolder(dir);
+    if (rescan) void readdir(dir).then((names) => { for (const n of names) documentFile(dir, n); }, () => undefined);
   };
   const collectionGone = (dir: string) => {
     unwatchFolder(dir);
@@ -90,8 +88,9 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
   watcher.on('change', (f) => schedule(f, 'change'));
   watcher.on('unlink', (f) => schedule(f, 'unlink'));
   watcher.on('unlinkDir', (f) => {
-    if (f === documentsDir) for (const dir of [...folders.keys()]) if (dir !== documentsDir) collectionGone(dir);
-    if (f === documentsDir) unwatchFolder(documentsDir);
+    if (f !== documentsDir) return;
+    for (const dir of [...folders.keys()]) if (dir !== documentsDir) collectionGone(dir);
+    unwatchFolder(documentsDir);
   });
   watcher.on('addDir', (dir) => { if (dir === documentsDir) void watchDocuments(true); });
 
