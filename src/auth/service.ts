@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
 import { FolioError, applicationError, validationError } from '../errors.js';
 import { newDocumentId, now } from '../documents/model.js';
 import { hashPassword, hmac, randomKey, verifyPassword } from './crypto.js';
@@ -272,7 +271,8 @@ export class AuthService {
     return { jwt: await this.sign({ id: user.id, sessionId: session.id, type: 'access' }, this.config.accessTtlSeconds), refreshToken };
   }
 
-  private sign(payload: Record<string, unknown>, ttlSeconds: number) {
+  private async sign(payload: Record<string, unknown>, ttlSeconds: number) {
+    const { SignJWT } = await jose();
     return new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(`${ttlSeconds}s`).sign(this.key);
   }
 
@@ -284,6 +284,7 @@ export class AuthService {
   async verifyJwt(token: string): Promise<{ user: UserRecord; sessionId?: string } | undefined> {
     let payload: Record<string, unknown>;
     try {
+      const { jwtVerify } = await jose();
       payload = (await jwtVerify(token, this.key, { algorithms: ['HS256'] })).payload as Record<string, unknown>;
     } catch {
       return undefined;
@@ -413,3 +414,6 @@ export interface CreateTokenInput {
 export async function createApiToken(projectRoot: string, input: CreateTokenInput): Promise<{ accessKey: string; record: TokenRecord }> {
   return new AuthService(projectRoot).createToken(input);
 }
+
+/** Loaded on first use: 46 modules that `folio serve` need not compile before its first answer. */
+const jose = () => import('jose');

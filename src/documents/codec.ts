@@ -53,6 +53,69 @@ function attributeNames(ct: ContentType) {
   return c;
 }
 
+/** Rejects keys that are not attributes of the type (nor id or the timestamps). */
+function checkKeys(ct: ContentType, known: Set<string>, raw: Record<string, unknown>, where: string) {
+  for (const k in raw) {
+    if (!known.has(k)) throw new DecodeError(`${where}.${k} is not an attribute of ${ct.uid}`);
+  }
+}
+
+/** A stored timestamp, canonicalised; throws when it is not a date. */
+function timestamp(raw: Record<string, unknown>, k: string, nullable: boolean, where: string): string | null {
+  const t = raw[k];
+  if (t === null && nullable) return null;
+  // Files Folio wrote hold canonical timestamps: only other forms need parsing (start-up speed).
+  if (typeof t === 'string' && ISO_MS.test(t)) return t;
+  if (typeof t !== 'string' || Number.isNaN(Date.parse(t))) throw new DecodeError(`${where}.${k} must be an ISO date`);
+  return new Date(t).toISOString();
+}
+
+/** A stored id as the index takes it: 0 (a fresh one is given) unless a positive safe integer. */
+const storedId = (raw: Record<string, unknown>) => (typeof raw.id === 'number' && Number.isSafeInteger(raw.id) && raw.id > 0 ? raw.id : 0);
+
+/**
+ * The checks every document file passes, shared by decoding and summarising so both accept exactly the
+ * same files: calls `version` for each stored version, and `slot` once per locale with what it returned
+ * (`draftFromPublished`: a D&P slot holding only a published version, whose draft is to be recreated).
+ */
+function walkDocument<V>(ct: ContentType, body: Record<string, unknown>,
+  version: (raw: Record<string, unknown>, locale: string, status: Status, where: string) => V,
+  slot: (locale: string, draft: V | undefined, published: V | undefined, draftFromPublished: boolean) => void) {
+  const walkVersion = (raw: unknown, locale: string, status: Status, where: string): V => {
+    if (!isObject(raw)) throw new DecodeError(`${where} must be an object`);
+    return version(raw, locale, status, where);
+  };
+  const walkSlot = (raw: unknown, locale: string, where: string) => {
+    if (!isObject(raw)) throw new DecodeError(`${where} must be an object`);
+    for (const k of Object.keys(raw)) if (k !== 'draft' && k !== 'published') throw new DecodeError(`${where}.${k} is not a version (draft or published)`);
+    let draft: V | undefined;
+    let published: V | undefined;
+    if (raw.draft !== undefined) {
+      if (!ct.draftAndPublish) throw new DecodeError(`${where}.draft: ${ct.uid} has no draft & publish`);
+      draft = walkVersion(raw.draft, locale, 'draft', `${where}.draft`);
+    }
+    if (raw.published !== undefined) published = walkVersion(raw.published, locale, 'published', `${where}.published`);
+    if (draft === undefined && published === undefined) throw new DecodeError(`${where} holds no version`);
+    slot(locale, draft, published, ct.draftAndPublish && draft === undefined);
+  };
+  let slots = 0;
+  if (ct.localized) {
+    if (!isObject(body.locales)) throw new DecodeError('"locales" must be an object of locale codes');
+    for (const code in body.locales) {
+      if (!LOCALE_CODE.test(code)) throw new DecodeError(`locales.${code} is not a locale code`);
+      walkSlot(body.locales[code], code, `locales.${code}`);
+      slots++;
+    }
+  } else {
+    const { documentId: _ignored, ...rest } = body;
+    walkSlot(rest, NO_LOCALE, 'document');
+    slots++;
+  }
+  if (slots === 0) throw new DecodeError('the document holds no version');
+}
+
+const LOCALE_CODE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
+
 /**
  * Reads a document file body. Ids are taken as stored; the index renumbers clashes (after a git merge two
  * branches may have used the same id).
@@ -60,58 +123,50 @@ function attributeNames(ct: ContentType) {
 export function decodeDocument(ct: ContentType, documentId: string, body: Record<string, unknown>): DocumentRecord {
   const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new SlotMap() };
   const { names, known } = attributeNames(ct);
-  const decodeVersion = (raw: unknown, locale: string, status: Status, where: string): Version => {
-    if (!isObject(raw)) throw new DecodeError(`${where} must be an object`);
+  walkDocument<Version>(ct, body, (raw, locale, status, where) => {
     const data: Record<string, unknown> = {};
     for (const n of names) data[n] = raw[n] === undefined ? null : raw[n];
-    for (const k in raw) {
-      if (!known.has(k)) throw new DecodeError(`${where}.${k} is not an attribute of ${ct.uid}`);
-    }
-    const ts = (k: string, nullable: boolean) => {
-      const t = raw[k];
-      if (t === null && nullable) return null;
-      // Files Folio wrote hold canonical timestamps: only other forms need parsing (start-up speed).
-      if (typeof t === 'string' && ISO_MS.test(t)) return t;
-      if (typeof t !== 'string' || Number.isNaN(Date.parse(t))) throw new DecodeError(`${where}.${k} must be an ISO date`);
-      return new Date(t).toISOString();
-    };
+    checkKeys(ct, known, raw, where);
     return {
-      id: typeof raw.id === 'number' && Number.isSafeInteger(raw.id) && raw.id > 0 ? raw.id : 0,
+      id: storedId(raw),
       documentId,
       locale: locale === NO_LOCALE ? null : locale,
       status,
-      createdAt: ts('createdAt', false)!,
-      updatedAt: ts('updatedAt', false)!,
-      publishedAt: status === 'draft' ? null : ts('publishedAt', false),
+      createdAt: timestamp(raw, 'createdAt', false, where)!,
+      updatedAt: timestamp(raw, 'updatedAt', false, where)!,
+      publishedAt: status === 'draft' ? null : timestamp(raw, 'publishedAt', false, where),
       data,
     };
-  };
-  const decodeSlot = (raw: unknown, locale: string, where: string): Slot => {
-    if (!isObject(raw)) throw new DecodeError(`${where} must be an object`);
-    for (const k of Object.keys(raw)) if (k !== 'draft' && k !== 'published') throw new DecodeError(`${where}.${k} is not a version (draft or published)`);
+  }, (locale, draft, published, draftFromPublished) => {
     const slot: Slot = {};
-    if (raw.draft !== undefined) {
-      if (!ct.draftAndPublish) throw new DecodeError(`${where}.draft: ${ct.uid} has no draft & publish`);
-      slot.draft = decodeVersion(raw.draft, locale, 'draft', `${where}.draft`);
-    }
-    if (raw.published !== undefined) slot.published = decodeVersion(raw.published, locale, 'published', `${where}.published`);
-    if (ct.draftAndPublish && !slot.draft && slot.published) {
-      // A published version always has a draft in Strapi; recreate it from the published one.
-      slot.draft = { ...slot.published, id: 0, status: 'draft', publishedAt: null, data: structuredClone(slot.published.data) };
-    }
-    if (!slot.draft && !slot.published) throw new DecodeError(`${where} holds no version`);
-    return slot;
-  };
-  if (ct.localized) {
-    if (!isObject(body.locales)) throw new DecodeError('"locales" must be an object of locale codes');
-    for (const [code, raw] of Object.entries(body.locales)) {
-      if (!/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(code)) throw new DecodeError(`locales.${code} is not a locale code`);
-      doc.slots.set(code, decodeSlot(raw, code, `locales.${code}`));
-    }
-  } else {
-    const { documentId: _ignored, ...rest } = body;
-    doc.slots.set(NO_LOCALE, decodeSlot(rest, NO_LOCALE, 'document'));
-  }
-  if (doc.slots.size === 0) throw new DecodeError('the document holds no version');
+    // A published version always has a draft in Strapi; recreate it from the published one.
+    if (draftFromPublished) slot.draft = { ...published!, id: 0, status: 'draft', publishedAt: null, data: structuredClone(published!.data) };
+    else if (draft) slot.draft = draft;
+    if (published) slot.published = published;
+    doc.slots.set(locale, slot);
+  });
   return doc;
+}
+
+/**
+ * Checks a document file body exactly as `decodeDocument` does, without building its versions, and
+ * appends its summary to `out` (see `summarize` in lazy.ts: per slot the locale's position in `table`,
+ * the draft id and the published id, -1 for none). Returns how many numbers were appended. This is what
+ * a first start does to 100,000 files before its first answer; values are decoded later, on use.
+ */
+export function summarizeBody(ct: ContentType, body: Record<string, unknown>, table: Map<string, number>, out: number[]): number {
+  const { known } = attributeNames(ct);
+  const before = out.length;
+  walkDocument<number>(ct, body, (raw, _locale, status, where) => {
+    checkKeys(ct, known, raw, where);
+    timestamp(raw, 'createdAt', false, where);
+    timestamp(raw, 'updatedAt', false, where);
+    if (status !== 'draft') timestamp(raw, 'publishedAt', false, where);
+    return storedId(raw);
+  }, (locale, draft, published, draftFromPublished) => {
+    let at = table.get(locale);
+    if (at === undefined) table.set(locale, (at = table.size));
+    out.push(at, draft ?? (draftFromPublished ? 0 : -1), published ?? -1);
+  });
+  return out.length - before;
 }

@@ -8,17 +8,52 @@ export interface VersionPick { status: Status; locale: string | null }
 interface TypeIndex {
   ct: ContentType;
   docs: Map<string, DocumentRecord>;
-  ids: Map<number, Version>;
+  ids: IdTable;
   nextId: number;
   /** Rows per (status, locale), sorted by id, rebuilt lazily after a write. */
   rows: Map<string, Version[]>;
   /** For each owning relation attribute: target documentId -> source documentIds. */
   reverse: Map<string, Map<string, Set<string>>>;
   /**
-   * Documents from the start-up snapshot, not decoded yet, whose relations are not in `reverse` yet:
-   * linking them would decode them all at start. `referrers` links them first.
+   * Documents from the start-up snapshot or a reader thread, not decoded yet, whose relations are not in
+   * `reverse` yet (their `lazy.linkPending` is set): linking them would decode them all at start.
+   * `referrers` links them first.
    */
-  unlinked: Map<string, DocumentRecord>;
+  unlinked: DocumentRecord[];
+}
+
+/**
+ * Versions by id. Ids are almost always small and dense, and an array indexed by id costs far less to
+ * fill at start than a Map of 200,000 entries; ids beyond `dense` (pasted in by hand, say) go to a Map.
+ */
+class IdTable {
+  private readonly array: Array<Version | undefined> = [];
+  private readonly map = new Map<number, Version>();
+  size = 0;
+  /** Ids below this are kept in the array. */
+  dense = 1 << 16;
+
+  get(id: number): Version | undefined {
+    return id < this.dense ? this.array[id] : this.map.get(id);
+  }
+
+  set(id: number, v: Version) {
+    if (id < this.dense) {
+      // Grown by pushes, so the array stays a packed one whatever order ids come in.
+      while (this.array.length <= id) this.array.push(undefined);
+      if (this.array[id] === undefined) this.size++;
+      this.array[id] = v;
+    } else {
+      if (!this.map.has(id)) this.size++;
+      this.map.set(id, v);
+    }
+  }
+
+  delete(id: number) {
+    if (id < this.dense) {
+      if (this.array[id] !== undefined) { this.size--; this.array[id] = undefined; }
+    } else if (this.map.delete(id)) this.size--;
+  }
 }
 
 /**
@@ -33,7 +68,14 @@ export class DocumentIndex {
   addType(ct: ContentType) {
     const reverse = new Map<string, Map<string, Set<string>>>();
     for (const [name, a] of Object.entries(ct.attributes)) if (isRelation(a) && isOwningSide(a)) reverse.set(name, new Map());
-    this.types.set(ct.uid, { ct, docs: new Map(), ids: new Map(), nextId: 1, rows: new Map(), reverse, unlinked: new Map() });
+    this.types.set(ct.uid, { ct, docs: new Map(), ids: new IdTable(), nextId: 1, rows: new Map(), reverse, unlinked: [] });
+  }
+
+  /** A hint before loading: about how many documents a type will hold, so their ids are kept densely. */
+  expect(uid: string, documents: number) {
+    const ids = this.t(uid).ids;
+    // Two versions per document and locale; room for a few locales before ids spill into the Map.
+    ids.dense = Math.max(ids.dense, Math.min(documents * 8, 1 << 24));
   }
 
   private t(uid: string): TypeIndex {
@@ -62,8 +104,10 @@ export class DocumentIndex {
       if (slot.published) this.claimId(t, slot.published, doc.documentId);
     });
     t.docs.set(doc.documentId, doc);
-    if (doc.lazy && !doc.lazy.loaded && t.reverse.size) t.unlinked.set(doc.documentId, doc);
-    else this.link(t, doc);
+    if (doc.lazy && !doc.lazy.loaded && t.reverse.size) {
+      doc.lazy.linkPending = true;
+      t.unlinked.push(doc);
+    } else this.link(t, doc);
     t.rows.clear();
     this.generation++;
   }
@@ -91,7 +135,11 @@ export class DocumentIndex {
 
   private unlink(t: TypeIndex, doc: DocumentRecord) {
     for (const v of versions(doc)) if (t.ids.get(v.id) === v) t.ids.delete(v.id);
-    if (t.unlinked.delete(doc.documentId)) return;
+    if (doc.lazy?.linkPending) {
+      // Never linked: nothing to take out of `reverse` (and `referrers` will skip it).
+      doc.lazy.linkPending = false;
+      return;
+    }
     for (const [attr, map] of t.reverse) {
       for (const target of relationTargets(doc, attr)) map.get(target)?.delete(doc.documentId);
     }
@@ -110,9 +158,13 @@ export class DocumentIndex {
   /** Source documentIds whose owning relation `attr` (on `uid`) points at `target` in any version. */
   referrers(uid: string, attr: string, target: string): Set<string> {
     const t = this.t(uid);
-    if (t.unlinked.size) {
-      for (const doc of t.unlinked.values()) this.link(t, doc);
-      t.unlinked.clear();
+    if (t.unlinked.length) {
+      for (const doc of t.unlinked) {
+        if (!doc.lazy!.linkPending) continue;
+        doc.lazy!.linkPending = false;
+        this.link(t, doc);
+      }
+      t.unlinked.length = 0;
     }
     return t.reverse.get(attr)?.get(target) ?? new Set();
   }

@@ -7,7 +7,8 @@ import { decodeDocument } from './codec.js';
 import type { DocumentIndex } from './doc-index.js';
 import { type LazyContext, lazyDocument, renumber, summarize, typeFingerprint } from './lazy.js';
 import type { DocumentRecord } from './model.js';
-import { type ParallelRead, PARALLEL_READ_FROM, parallelReadAvailable, readInWorkers } from './parallel-read.js';
+import { PARALLEL_READ_FROM, type ThreadBlock, parallelReadAvailable, readInWorkers } from './parallel-read.js';
+import { META } from './read-block.js';
 
 export interface LoadReport {
   documents: number;
@@ -25,15 +26,61 @@ export interface LoadOptions {
   snapshotFrom?: number;
 }
 
-/** A snapshot ready to be written, and whether writing it pays (no usable one, or many files read again). */
-export interface SnapshotPlan { snapshot: Snapshot; worthWriting: boolean }
+/** A snapshot ready to be built and written, and whether writing it pays (no usable one, or many files read again). */
+export interface SnapshotPlan { build(): Snapshot; worthWriting: boolean }
 
+/**
+ * What the next snapshot records of one collection. Files read on threads are only noted while loading
+ * (their entries are built when the snapshot is, after the first answer).
+ */
+class CollectionCapture {
+  private readonly entries: SnapshotEntry[] = [];
+  private readonly table = new Map<string, number>();
+  private readonly later: ThreadBlock[] = [];
+  private readonly laterAt: number[] = [];
+  /** The next start may skip listing the folder only if every file in it is recorded. */
+  complete = true;
+
+  constructor(private readonly fingerprint: string, private readonly dirMtimeMs: number, private readonly takenAt: number) {}
+
+  /** Records an entry, its summary renumbered into this collection's table. */
+  record(entry: SnapshotEntry, codes: string[]) {
+    // Modified too close to the start of the reads to be trusted later (coarse file clocks): left out.
+    if (entry.mtimeMs >= this.takenAt - TICK) { this.complete = false; return; }
+    const summary = renumber(entry.summary, codes, this.table);
+    this.entries.push(summary === entry.summary ? entry : { ...entry, summary });
+  }
+
+  /** Records the file that starts at `at` in a thread's block, when the snapshot is built. */
+  recordLater(block: ThreadBlock, at: number) {
+    this.later.push(block);
+    this.laterAt.push(at);
+  }
+
+  build(): CollectionSnapshot {
+    for (let j = 0; j < this.later.length; j++) {
+      const { ids, meta: m, chunks, table } = this.later[j];
+      const at = this.laterAt[j];
+      const from = at + META.summary;
+      this.record({
+        documentId: ids[m[at + META.index]], mtimeMs: m[at + META.mtimeMs], size: m[at + META.size], ino: m[at + META.ino],
+        summary: Array.from(m.subarray(from, from + m[at + META.count])),
+        blob: chunks[m[at + META.chunk]], offset: m[at + META.offset], length: m[at + META.length],
+      }, table);
+    }
+    this.later.length = 0;
+    this.laterAt.length = 0;
+    this.entries.sort((x, y) => (x.documentId < y.documentId ? -1 : 1));
+    const dir = this.complete && !Number.isNaN(this.dirMtimeMs) ? this.dirMtimeMs : -1;
+    return { fingerprint: this.fingerprint, dirMtimeMs: dir, table: [...this.table.keys()], entries: this.entries };
+  }
+}
 
 /**
  * Fills the index from the document files: files unchanged since the start-up snapshot are indexed from
- * it without being read or decoded; the others are read and decoded (large collections on worker
- * threads, then indexed as from a snapshot). Documents are put in documentId order, so ids that clash
- * (after a merge) are renumbered the same way on every start.
+ * it without being read or decoded; the others are read and decoded (large collections on reader
+ * threads, indexed block by block as from a snapshot). Documents are put in documentId order, so ids that
+ * clash (after a merge) are renumbered the same way on every start.
  */
 export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistry, store: Store, opts: LoadOptions = {}):
   Promise<{ report: LoadReport; plan?: SnapshotPlan }> {
@@ -64,45 +111,41 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
     });
   });
   const scanned = await Promise.all(scans);
+  types.forEach((ct, i) => index.expect(ct.uid, scanned[i].fresh.length + scanned[i].reused.length));
   // Below the threshold no snapshot is written, so nothing is kept for one (it would only cost memory).
   const from = opts.snapshotFrom ?? 20000;
   const files = scanned.reduce((n, c) => n + c.fresh.length + c.reused.length, 0);
   const capture = !!opts.capture && files >= from;
 
-  const next = new Map<string, CollectionSnapshot>();
+  // Every collection's reads start now: large ones go on on reader threads while earlier ones are indexed.
+  const reads = types.map((ct, i) => readFresh(store, ct, scanned[i].fresh, capture));
+  const captures = new Map<string, CollectionCapture>();
   let readAgain = 0;
   for (const [i, ct] of types.entries()) {
     const { fresh, reused, problems, dirMtimeMs } = scanned[i];
     report.problems.push(...problems);
     readAgain += fresh.length;
-    const { documents, threaded, problems: unread } = await readFresh(store, ct, fresh, capture);
+    const { documents, problems: unread } = reads[i];
+    let blocks = reads[i].blocks;
     report.problems.push(...unread);
-    const entries: SnapshotEntry[] = [];
-    const table = new Map<string, number>();
-    // The next start may skip listing the folder only if every file in it is recorded.
-    let complete = problems.length === 0 && unread.length === 0;
-    /** Records an entry for the next snapshot, its summary renumbered into this collection's table. */
-    const record = (entry: SnapshotEntry, codes: string[]) => {
-      if (!capture) return;
-      // Modified too close to the start of the reads to be trusted later (coarse file clocks): left out.
-      if (entry.mtimeMs >= takenAt - TICK) { complete = false; return; }
-      const summary = renumber(entry.summary, codes, table);
-      entries.push(summary === entry.summary ? entry : { ...entry, summary });
-    };
+    const kept = new CollectionCapture(fingerprints.get(ct.uid)!, dirMtimeMs, takenAt);
+    kept.complete = problems.length === 0 && unread.length === 0;
+    if (capture) captures.set(ct.pluralName, kept);
+
     const fromFile = (raw: RawDocument) => {
       let doc: DocumentRecord;
       try {
         doc = decodeDocument(ct, raw.documentId, raw.body);
       } catch (err) {
         report.problems.push({ file: raw.file, message: (err as Error).message });
-        complete = false;
+        kept.complete = false;
         return;
       }
-      if (raw.kept && raw.stamp) {
+      if (capture && raw.kept && raw.stamp) {
         const codes = new Map<string, number>();
         const summary = summarize(doc, codes);
         const { source, offset, length } = raw.kept;
-        record({ documentId: raw.documentId, ...raw.stamp, summary, blob: source, offset, length }, [...codes.keys()]);
+        kept.record({ documentId: raw.documentId, ...raw.stamp, summary, blob: source, offset, length }, [...codes.keys()]);
       }
       index.put(doc);
       report.documents++;
@@ -120,58 +163,70 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
         if (raw) fromFile(raw);
         return;
       }
-      record(entry, oldTable);
+      if (capture) kept.record(entry, oldTable);
       index.put(doc);
       report.documents++;
       report.fromSnapshot!++;
     };
-    const fromThread = (entry: SnapshotEntry) => {
-      const doc = lazyDocument(context(ct), entry.documentId, entry.summary, threaded!.table, entry.blob, entry.offset, entry.length);
-      record(entry, threaded!.table);
+    const fromThread = (block: ThreadBlock, at: number) => {
+      const m = block.meta;
+      const summary = at + META.summary;
+      const doc = lazyDocument(context(ct), block.ids[m[at + META.index]], m, block.table,
+        block.chunks[m[at + META.chunk]], m[at + META.offset], m[at + META.length], summary, summary + m[at + META.count]);
+      if (capture) kept.recordLater(block, at);
       index.put(doc);
       report.documents++;
     };
-    // Three lists sorted by documentId (files read here, snapshot entries, files read on threads): merge them.
-    const lists: Array<{ items: Array<{ documentId: string }>; take: (x: never) => void }> = [
-      { items: documents, take: fromFile }, { items: reused, take: fromSnapshot }, { items: threaded?.entries ?? [], take: fromThread },
-    ];
-    const at = [0, 0, 0];
+
+    // Three runs sorted by documentId (files read here, snapshot entries, blocks read on threads): merge them.
+    let d = 0;
+    let s = 0;
+    let block: ThreadBlock | undefined;
+    let k = 0;
     for (;;) {
-      let pick = -1;
-      for (let l = 0; l < 3; l++) {
-        const item = lists[l].items[at[l]];
-        if (item && (pick < 0 || item.documentId < lists[pick].items[at[pick]].documentId)) pick = l;
+      if (blocks && (!block || k === block.starts.length)) {
+        // The next block, when this one is used up (the readers keep going meanwhile).
+        const next = await blocks.next();
+        block = next.done ? undefined : next.value;
+        if (next.done) blocks = undefined;
+        k = 0;
+        if (block?.problems.length) {
+          report.problems.push(...block.problems);
+          kept.complete = false;
+        }
+        if (block) continue;
       }
-      if (pick < 0) break;
-      lists[pick].take(lists[pick].items[at[pick]++] as never);
-    }
-    if (capture) {
-      entries.sort((x, y) => (x.documentId < y.documentId ? -1 : 1));
-      const dir = complete && !Number.isNaN(dirMtimeMs) ? dirMtimeMs : -1;
-      next.set(ct.pluralName, { fingerprint: fingerprints.get(ct.uid)!, dirMtimeMs: dir, table: [...table.keys()], entries });
+      const a = documents[d]?.documentId;
+      const b = reused[s]?.documentId;
+      const c = block ? block.ids[block.meta[block.starts[k] + META.index]] : undefined;
+      if (a !== undefined && (b === undefined || a < b) && (c === undefined || a < c)) fromFile(documents[d++]);
+      else if (b !== undefined && (c === undefined || b < c)) fromSnapshot(reused[s++]);
+      else if (c !== undefined) fromThread(block!, block!.starts[k++]);
+      else break;
     }
   }
   if (!capture) return { report };
   const stale = !old || usable.some((c) => !c) || readAgain > Math.max(64, report.documents * 0.02);
-  const snapshot: Snapshot = { folioVersion: FOLIO_VERSION, takenAt, collections: next };
-  return { report, plan: { snapshot, worthWriting: report.documents >= from && stale } };
+  const build = (): Snapshot => {
+    const collections = new Map<string, CollectionSnapshot>();
+    for (const [name, kept] of captures) collections.set(name, kept.build());
+    return { folioVersion: FOLIO_VERSION, takenAt, collections };
+  };
+  return { report, plan: { build, worthWriting: report.documents >= from && stale } };
 }
 
 /**
- * Reads the files of one collection that the snapshot did not cover: on worker threads when there are
- * many (their documents are then indexed as from a snapshot), else here. Threads that fail fall back here.
+ * Reads the files of one collection that the snapshot did not cover: on reader threads when there are
+ * many (their blocks are then indexed as from a snapshot), else here.
  */
-async function readFresh(store: Store, ct: ContentType, ids: string[], capture: boolean):
-  Promise<{ documents: RawDocument[]; threaded?: ParallelRead; problems: LoadReport['problems'] }> {
+function readFresh(store: Store, ct: ContentType, ids: string[], capture: boolean):
+  { documents: RawDocument[]; blocks?: AsyncGenerator<ThreadBlock>; problems: LoadReport['problems'] } {
   if (ids.length >= PARALLEL_READ_FROM && store.collectionDir && parallelReadAvailable()) {
     // Names that are not documentIds are reported by the plain reader.
     const safe = ids.filter((id) => SAFE_ID.test(id));
-    try {
-      const threaded = await readInWorkers(store.collectionDir(ct.pluralName), safe, ct);
-      const rest = safe.length === ids.length ? [] : ids.filter((id) => !SAFE_ID.test(id));
-      const plain = store.readDocuments(ct.pluralName, rest, capture);
-      return { documents: plain.documents, threaded, problems: [...threaded.problems, ...plain.problems] };
-    } catch { /* read them here */ }
+    const blocks = readInWorkers(store.collectionDir(ct.pluralName), safe, ct);
+    const plain = store.readDocuments(ct.pluralName, safe.length === ids.length ? [] : ids.filter((id) => !SAFE_ID.test(id)), capture);
+    return { documents: plain.documents, blocks, problems: plain.problems };
   }
   return store.readDocuments(ct.pluralName, ids, capture);
 }

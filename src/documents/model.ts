@@ -83,7 +83,12 @@ export interface DocumentRecord {
   /** Keyed by locale code; `''` for types that are not localized. */
   slots: SlotMap;
   /** Set on documents indexed from a start-up snapshot whose values are not decoded yet (see lazy.ts). */
-  lazy?: { readonly loaded: boolean; load(): void };
+  lazy?: {
+    readonly loaded: boolean;
+    load(): void;
+    /** Set while the index has not linked this document's relations yet (see DocumentIndex). */
+    linkPending: boolean;
+  };
 }
 
 /** A plain copy of a version (never a spread: snapshot versions keep their values behind accessors). */

@@ -4,65 +4,94 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ContentType } from '../schema/types.js';
 import type { LoadProblem } from '../store/store.js';
-import { BufferText, type SnapshotEntry } from '../store/snapshot.js';
-import type { ReadJob, ReadResult } from './read-worker.js';
-import { renumber } from './lazy.js';
+import { BufferText } from '../store/snapshot.js';
+import { META, type ReadBlock, readBlock } from './read-block.js';
+import type { ReadJob } from './read-worker.js';
 
 /**
  * Reading 100,000 small files is mostly system calls, and checking them is mostly JSON parsing; both split
  * well over threads. A first start (no snapshot yet, as in CI from a fresh clone) reads a large collection
- * on worker threads, which return what a snapshot would hold; the documents are then indexed exactly as
- * from a snapshot.
+ * on reader threads, in blocks dealt out in turn, and indexes each block as it arrives, in documentId
+ * order, while the readers go on with the next ones.
  */
 const WORKER = new URL('./read-worker.js', import.meta.url);
 
 /** Below this many files the threads' start-up costs more than they save. */
 export const PARALLEL_READ_FROM = 20000;
 
+/** Files per block: small enough that indexing follows the reads closely, large enough that messages are few. */
+export const BLOCK_FILES = 2000;
+
 /** Whether the compiled worker is there (it is not when running the TypeScript sources directly). */
 export const parallelReadAvailable = () => WORKER.protocol === 'file:' && existsSync(fileURLToPath(WORKER));
 
-export interface ParallelRead {
-  /** Sorted by documentId; summaries refer to `table`. */
-  entries: SnapshotEntry[];
+/** One block of files read on a thread: `ids` are the block's documentIds, `meta` is laid out as `META` says. */
+export interface ThreadBlock {
+  ids: string[];
+  meta: Float64Array;
+  /** Where each file read starts in `meta` (files that failed or were gone have none). */
+  starts: number[];
+  /** Locale codes for the summaries' positions. */
   table: string[];
+  chunks: BufferText[];
   problems: LoadProblem[];
 }
 
-/** Reads the given files (sorted documentIds) of one collection on `threads` workers. Rejects if a worker fails. */
-export async function readInWorkers(dir: string, ids: string[], ct: ContentType, threads = 2): Promise<ParallelRead> {
-  const per = Math.ceil(ids.length / threads);
-  const ranges = Array.from({ length: threads }, (_, w) => ids.slice(w * per, (w + 1) * per)).filter((r) => r.length);
-  const results = await Promise.all(ranges.map((range) => run({ dir, ids: range.join('\n'), ct })));
-  const entries: SnapshotEntry[] = [];
-  const problems: LoadProblem[] = [];
-  const table = new Map<string, number>();
-  results.forEach((r, w) => {
-    const range = ranges[w];
-    const chunks = r.chunks.map((b) => new BufferText(Buffer.from(b)));
-    const codes = r.table;
-    const m = r.meta;
-    let at = 0;
-    while (at < m.length) {
-      const n = m[at + 7];
-      // Each worker numbered locales on its own: renumber into one table.
-      const summary = renumber(Array.from(m.subarray(at + 8, at + 8 + n)), codes, table);
-      entries.push({
-        documentId: range[m[at]], mtimeMs: m[at + 1], size: m[at + 2], ino: m[at + 3],
-        summary, blob: chunks[m[at + 4]], offset: m[at + 5], length: m[at + 6],
-      });
-      at += 8 + n;
+/**
+ * Reads the given files (sorted documentIds) of one collection on `threads` reader threads, yielding
+ * blocks in documentId order as they come in. Blocks a failed thread did not deliver are read here.
+ */
+export function readInWorkers(dir: string, ids: string[], ct: ContentType, threads = 2): AsyncGenerator<ThreadBlock> {
+  const blocks: string[][] = [];
+  for (let at = 0; at < ids.length; at += BLOCK_FILES) blocks.push(ids.slice(at, at + BLOCK_FILES));
+  const arrived = new Map<number, ReadBlock>();
+  const gone: boolean[] = [];
+  let wake: (() => void) | undefined;
+  const workers: Worker[] = [];
+  for (let w = 0; w < Math.min(threads, blocks.length); w++) {
+    const job: ReadJob = { dir, ct, blocks: [] };
+    for (let b = w; b < blocks.length; b += threads) job.blocks.push({ block: b, ids: blocks[b].join('\n') });
+    let worker: Worker;
+    try {
+      worker = new Worker(WORKER, { workerData: job });
+    } catch {
+      gone[w] = true;
+      continue;
     }
-    for (const [i, message] of r.problems) problems.push({ file: join(dir, `${range[i]}.json`), message });
-  });
-  return { entries, table: [...table.keys()], problems };
+    workers.push(worker);
+    worker.on('message', (r: ReadBlock) => { arrived.set(r.block, r); wake?.(); });
+    // Node delivers every message a thread posted before 'exit', so a block missing after it never comes.
+    worker.once('exit', () => { gone[w] = true; wake?.(); });
+    worker.once('error', () => undefined);
+  }
+  // The threads start now; the blocks are taken in order as the caller asks for them.
+  return (async function* inOrder() {
+    const table = new Map<string, number>();
+    const scratch = { buf: Buffer.allocUnsafe(256 * 1024) };
+    try {
+      for (let b = 0; b < blocks.length; b++) {
+        let r = arrived.get(b);
+        while (!r && !gone[b % threads]) {
+          await new Promise<void>((resolve) => { wake = resolve; });
+          r = arrived.get(b);
+        }
+        arrived.delete(b);
+        r ??= readBlock(dir, ct, b, blocks[b], table, scratch);
+        yield threadBlock(r, blocks[b], dir);
+      }
+    } finally {
+      for (const worker of workers) void worker.terminate();
+    }
+  })();
 }
 
-function run(job: ReadJob): Promise<ReadResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { workerData: job });
-    worker.once('message', (r: ReadResult) => { resolve(r); void worker.terminate(); });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`reader thread exited with ${code}`)));
-  });
+function threadBlock(r: ReadBlock, ids: string[], dir: string): ThreadBlock {
+  const m = r.meta;
+  const starts: number[] = [];
+  for (let at = 0; at < m.length; at += META.summary + m[at + META.count]) starts.push(at);
+  return {
+    ids, meta: m, starts, table: r.table,
+    chunks: r.chunks.map((b) => new BufferText(Buffer.from(b))),
+    problems: r.problems.map(([i, message]) => ({ file: join(dir, `${ids[i]}.json`), message })),
+  };
 }

@@ -282,6 +282,8 @@ function stampInWorker(dir: string, ids: string[], suffix: string): Promise<Floa
  * the reads they copy.
  */
 export class TextArena {
+  /** `chunkBytes`: the size of each buffer (a reader sending its texts in batches uses small ones). */
+  constructor(private readonly chunkBytes = 8 * 1024 * 1024) {}
   private chunk = Buffer.allocUnsafe(0);
   private source = new BufferText(this.chunk);
   private used = 0;
@@ -292,7 +294,7 @@ export class TextArena {
   reserve(length: number): { chunk: Buffer; offset: number } {
     if (this.used + length > this.chunk.length) {
       // Never from Buffer's shared pool: each chunk owns its ArrayBuffer, so it can be transferred.
-      this.chunk = Buffer.from(new ArrayBuffer(Math.max(8 * 1024 * 1024, length)));
+      this.chunk = Buffer.from(new ArrayBuffer(Math.max(this.chunkBytes, length)));
       this.source = new BufferText(this.chunk);
       this.chunks.push(this.chunk);
       this.used = 0;

@@ -1,4 +1,3 @@
-import { imageSizeFromFile } from 'image-size/fromFile';
 import { stat } from 'node:fs/promises';
 import { applicationError } from '../errors.js';
 import { removeTemps, tempPath } from './spool.js';
@@ -13,6 +12,8 @@ export const THUMBNAIL = { width: 245, height: 156 } as const;
 /** Width and height of an image file, read from its header with `image-size`; undefined for types it does not know. */
 export async function imageDimensions(file: string, mime: string): Promise<{ width: number; height: number } | undefined> {
   try {
+    // Loaded on first upload, not at start.
+    const { imageSizeFromFile } = await import('image-size/fromFile');
     const size = await imageSizeFromFile(file);
     if (!size.width || !size.height) throw new Error('no dimensions');
     return { width: size.width, height: size.height };

@@ -1,5 +1,4 @@
 import { open } from 'node:fs/promises';
-import { fileTypeFromFile } from 'file-type';
 
 /** A file's type as its bytes show it: MIME type and canonical extension (no dot). */
 export interface DetectedType { mime: string; ext: string }
@@ -12,6 +11,8 @@ const HEAD_BYTES = 8192;
  */
 export async function detectFileType(file: string): Promise<DetectedType> {
   const head = await readHead(file, HEAD_BYTES);
+  // Loaded on first upload, not at start (it is dozens of modules).
+  const { fileTypeFromFile } = await import('file-type');
   const found = await fileTypeFromFile(file);
   if (found) {
     // XML is only told apart (SVG, XHTML, plain XML) by its root element.

@@ -1,0 +1,139 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { loadSchemas } from '../src/schema/registry.js';
+import type { ContentType } from '../src/schema/types.js';
+import { decodeDocument, summarizeBody } from '../src/documents/codec.js';
+import { summarize } from '../src/documents/lazy.js';
+import * as here from '../src/documents/parallel-read.js';
+import { META } from '../src/documents/read-block.js';
+import { REPO, makeProject } from './helpers/project.js';
+
+/**
+ * A first start reads large collections on reader threads, which only check and summarise each file
+ * (summarizeBody) and leave decoding for later. Those checks must accept and refuse exactly the files
+ * decodeDocument does, with the same messages, and the blocks must come back complete and in order.
+ */
+
+const schemas = loadSchemas(join(REPO, 'content'));
+const typeOf = (plural: string) => [...schemas.contentTypes.values()].find((ct) => ct.pluralName === plural)!;
+
+/** What the reader threads compute, next to what a full decode gives: equal, or the same error. */
+function both(ct: ContentType, documentId: string, body: Record<string, unknown>) {
+  const run = (f: () => number[]) => { try { return { summary: f() }; } catch (err) { return { error: (err as Error).message }; } };
+  const quick = run(() => { const out: number[] = []; summarizeBody(ct, body, new Map(), out); return out; });
+  const full = run(() => summarize(decodeDocument(ct, documentId, body), new Map()));
+  return { quick, full };
+}
+
+describe('summarizeBody checks what decodeDocument checks', () => {
+  it('gives the same summary for every example document', () => {
+    let n = 0;
+    for (const plural of readdirSync(join(REPO, 'content', 'documents'))) {
+      const dir = join(REPO, 'content', 'documents', plural);
+      for (const file of readdirSync(dir)) {
+        const body = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+        const { quick, full } = both(typeOf(plural), file.slice(0, -5), body);
+        expect(quick, `${plural}/${file}`).toEqual(full);
+        expect(quick.summary).toBeDefined();
+        n++;
+      }
+    }
+    expect(n).toBeGreaterThan(20);
+  });
+
+  const ts = '2025-01-01T00:00:00.000Z';
+  const version = (extra: Record<string, unknown> = {}) => ({ id: 3, title: 'T', createdAt: ts, updatedAt: ts, publishedAt: ts, ...extra });
+  const draft = (extra: Record<string, unknown> = {}) => version({ id: 2, publishedAt: null, ...extra });
+  // [what, plural, body, expected summary or error fragment]
+  const CASES: Array<[string, string, Record<string, unknown>, number[] | string]> = [
+    ['draft and published', 'articles', { locales: { en: { draft: draft(), published: version() } } }, [0, 2, 3]],
+    ['two locales', 'articles', { locales: { en: { draft: draft() }, fr: { draft: draft({ id: 9 }) } } }, [0, 2, -1, 1, 9, -1]],
+    ['published only: the draft is recreated (id 0, given at load)', 'articles', { locales: { en: { published: version() } } }, [0, 0, 3]],
+    ['ids that are not positive safe integers become 0', 'articles', { locales: { en: { draft: draft({ id: -5 }), published: version({ id: '7' }) } } }, [0, 0, 0]],
+    ['a fractional id', 'articles', { locales: { en: { draft: draft({ id: 1.5 }) } } }, [0, 0, -1]],
+    ['timestamps in another ISO form', 'articles', { locales: { en: { draft: draft({ createdAt: '2025-01-01T00:00:00Z' }) } } }, [0, 2, -1]],
+    ['non-localized, no D&P', 'tags', { published: { id: 4, name: 'x', createdAt: ts, updatedAt: ts, publishedAt: ts } }, [0, -1, 4]],
+    ['no locales', 'articles', {}, '"locales" must be an object'],
+    ['locales as an array', 'articles', { locales: [] }, '"locales" must be an object'],
+    ['no locale at all', 'articles', { locales: {} }, 'holds no version'],
+    ['a bad locale code', 'articles', { locales: { 'e n': { draft: draft() } } }, 'is not a locale code'],
+    ['a slot that is not an object', 'articles', { locales: { en: null } }, 'locales.en must be an object'],
+    ['an empty slot', 'articles', { locales: { en: {} } }, 'locales.en holds no version'],
+    ['a slot with another key', 'articles', { locales: { en: { draft: draft(), old: {} } } }, 'locales.en.old is not a version'],
+    ['a version that is not an object', 'articles', { locales: { en: { draft: 'x' } } }, 'locales.en.draft must be an object'],
+    ['an unknown attribute', 'articles', { locales: { en: { draft: draft({ subtitle: 'x' }) } } }, 'locales.en.draft.subtitle is not an attribute'],
+    ['a broken createdAt', 'articles', { locales: { en: { draft: draft({ createdAt: 'yesterday' }) } } }, 'locales.en.draft.createdAt must be an ISO date'],
+    ['a published version without publishedAt', 'articles', { locales: { en: { draft: draft(), published: version({ publishedAt: null }) } } }, 'locales.en.published.publishedAt must be an ISO date'],
+    ['a draft on a type without D&P', 'tags', { draft: { id: 4, name: 'x', createdAt: ts, updatedAt: ts, publishedAt: null } }, 'has no draft & publish'],
+    ['nothing in a non-localized file', 'tags', {}, 'document holds no version'],
+  ];
+  it.each(CASES)('%s', (_what, plural, body, expected) => {
+    const { quick, full } = both(typeOf(plural), 'x1', body);
+    expect(quick).toEqual(full);
+    if (typeof expected === 'string') expect(quick.error).toContain(expected);
+    else expect(quick.summary).toEqual(expected);
+  });
+});
+
+describe('reading a folder in blocks', () => {
+  const made = makeProject();
+  afterAll(() => made.cleanup());
+  const dir = join(made.contentDir, 'documents', 'tags');
+  mkdirSync(dir, { recursive: true });
+  const ts = '2025-01-01T00:00:00.000Z';
+  const count = here.BLOCK_FILES * 2 + 7;
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const documentId = `t${String(i).padStart(6, '0')}`;
+    ids.push(documentId);
+    if (i === 5) continue; // listed, but gone before it was read
+    const text = i === here.BLOCK_FILES + 1
+      ? '{ "documentId": '
+      : `${JSON.stringify({ documentId, published: { id: i + 1, name: `tag ${i}`, createdAt: ts, updatedAt: ts, publishedAt: ts } }, null, 2)}\n`;
+    writeFileSync(join(dir, `${documentId}.json`), text);
+  }
+  const tag = typeOf('tags');
+
+  async function collect(read: typeof here.readInWorkers) {
+    const out: Array<{ documentId: string; id: number; text: string }> = [];
+    const problems: string[] = [];
+    const blockSizes: number[] = [];
+    for await (const block of read(dir, ids, tag)) {
+      blockSizes.push(block.ids.length);
+      problems.push(...block.problems.map((p) => p.file));
+      for (const at of block.starts) {
+        const m = block.meta;
+        expect(m[at + META.count]).toBe(3);
+        out.push({
+          documentId: block.ids[m[at + META.index]],
+          id: m[at + META.summary + 2],
+          text: block.chunks[m[at + META.chunk]].text(m[at + META.offset], m[at + META.length]),
+        });
+      }
+    }
+    return { out, problems, blockSizes };
+  }
+
+  function check({ out, problems, blockSizes }: Awaited<ReturnType<typeof collect>>) {
+    expect(blockSizes).toEqual([here.BLOCK_FILES, here.BLOCK_FILES, 7]);
+    // Every readable file, in documentId order, with its id and its exact text; the broken one reported.
+    expect(out.map((d) => d.documentId)).toEqual(ids.filter((_, i) => i !== 5 && i !== here.BLOCK_FILES + 1));
+    expect(out[10]).toEqual({ documentId: ids[11], id: 12, text: readFileSync(join(dir, `${ids[11]}.json`), 'utf8') });
+    expect(problems).toEqual([join(dir, `${ids[here.BLOCK_FILES + 1]}.json`)]);
+  }
+
+  it('on this thread (when reader threads cannot start)', async () => {
+    // The sources have no compiled worker next to them, so every block is read here.
+    check(await collect(here.readInWorkers));
+  });
+
+  it('on reader threads (the compiled build)', async () => {
+    const built = join(REPO, 'dist', 'documents', 'parallel-read.js');
+    expect(existsSync(built), 'npm install builds dist/').toBe(true);
+    const dist = await import(pathToFileURL(built).href) as typeof here;
+    expect(dist.parallelReadAvailable()).toBe(true);
+    check(await collect(dist.readInWorkers));
+  });
+});
