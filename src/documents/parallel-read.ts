@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -18,6 +19,9 @@ const WORKER = new URL('./read-worker.js', import.meta.url);
 
 /** Below this many files the threads' start-up costs more than they save. */
 export const PARALLEL_READ_FROM = 20000;
+
+/** One reader per core, two at least (they overlap with the indexing here) and four at most (the disk is shared). */
+const READERS = Math.min(4, Math.max(2, availableParallelism()));
 
 /** Files per block: small enough that indexing follows the reads closely, large enough that messages are few. */
 export const BLOCK_FILES = 2000;
@@ -41,7 +45,7 @@ export interface ThreadBlock {
  * Reads the given files (sorted documentIds) of one collection on `threads` reader threads, yielding
  * blocks in documentId order as they come in. Blocks a failed thread did not deliver are read here.
  */
-export function readInWorkers(dir: string, ids: string[], ct: ContentType, threads = 2): AsyncGenerator<ThreadBlock> {
+export function readInWorkers(dir: string, ids: string[], ct: ContentType, threads = READERS): AsyncGenerator<ThreadBlock> {
   const blocks: string[][] = [];
   for (let at = 0; at < ids.length; at += BLOCK_FILES) blocks.push(ids.slice(at, at + BLOCK_FILES));
   const arrived = new Map<number, ReadBlock>();

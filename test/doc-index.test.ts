@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { loadSchemas } from '../src/schema/registry.js';
+import { DocumentIndex } from '../src/documents/doc-index.js';
+import { type DocumentRecord, type Version, SlotMap } from '../src/documents/model.js';
+import { REPO } from './helpers/project.js';
+
+/**
+ * The index keeps versions by id in an array with a status/locale number beside each (ids past its
+ * dense range in a Map), and lists rows by walking it: the lists must be those of a plain sort.
+ */
+const schemas = loadSchemas(join(REPO, 'content'));
+const article = [...schemas.contentTypes.values()].find((ct) => ct.pluralName === 'articles')!;
+const ts = '2025-01-01T00:00:00.000Z';
+
+function doc(n: number, slots: Array<[string, number, number]>): DocumentRecord {
+  const documentId = `d${n}`;
+  const map = new SlotMap();
+  const version = (id: number, locale: string, status: 'draft' | 'published'): Version =>
+    ({ id, documentId, locale, status, createdAt: ts, updatedAt: ts, publishedAt: status === 'draft' ? null : ts, data: {} });
+  for (const [locale, draft, published] of slots) {
+    map.set(locale, { draft: version(draft, locale, 'draft'), ...(published ? { published: version(published, locale, 'published') } : {}) });
+  }
+  return { uid: article.uid, documentId, slots: map };
+}
+
+describe('rows in id order', () => {
+  it('across the array and the Map, by status and locale, after deletes and replacements', () => {
+    const index = new DocumentIndex();
+    index.addType(article);
+    const all: Array<{ id: number; locale: string; status: string; documentId: string }> = [];
+    // Ids on both sides of the array's default range (65,536), put in a scrambled order.
+    const order = Array.from({ length: 36_000 }, (_, i) => (i * 7919) % 36_000);
+    for (const i of order) {
+      const base = 2 * i + 1 + (i % 2 ? 0 : 1000);
+      const d = doc(i, i % 3 ? [['en', base, base + 1]] : [['en', base, 0], ['fr', base + 100_000, base + 100_001]]);
+      index.put(d);
+    }
+    index.remove(article.uid, 'd4');
+    index.put(doc(9, [['fr', 5, 6]]));
+    for (const d of index.documents(article.uid)) {
+      d.slots.forEach((slot, locale) => {
+        for (const v of [slot.draft, slot.published]) if (v) all.push({ id: v.id, locale, status: v.status, documentId: d.documentId });
+      });
+    }
+    for (const [status, locale] of [['published', 'en'], ['draft', 'fr'], ['published', '*'], ['draft', 'de']] as const) {
+      const expected = all.filter((v) => v.status === status && (locale === '*' || v.locale === locale)).sort((a, b) => a.id - b.id);
+      const rows = index.rows(article.uid, { status, locale });
+      expect(rows.map((v) => [v.id, v.documentId]), `${status} ${locale}`).toEqual(expected.map((v) => [v.id, v.documentId]));
+      if (locale === 'de') expect(rows).toEqual([]);
+      else expect(rows.length).toBeGreaterThan(1000);
+    }
+    expect(all.some((v) => v.id >= 65_536)).toBe(true);
+    expect(index.byId(article.uid, 5)?.documentId).toBe('d9');
+    // The removed document's ids and the replaced one's old ids (one of them in the Map) are free again.
+    for (const id of [1009, 1010, 19, 100_019, 100_020]) expect(index.byId(article.uid, id), String(id)).toBeUndefined();
+    expect(index.byId(article.uid, 101_025)?.documentId).toBe('d12');
+  });
+});
