@@ -153,7 +153,8 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
     if (cacheKey) {
       const hit = cache.get(index, generation, cacheKey);
       if (hit) {
-        if (method === 'HEAD') event.node.res.setHeader('etag', weakEtag(hit.body));
+        // The ETag is computed once per cached answer, not per request (finishResponse keeps it).
+        if (hit.etag) event.node.res.setHeader('etag', hit.etag);
         return sendJson(event, hit.status, undefined, method === 'HEAD' ? '' : hit.body);
       }
     }
@@ -167,9 +168,11 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
     const result: RouteResult = await (routes[action] as (i: RouteInput) => Promise<RouteResult> | RouteResult).call(routes, input);
     if (result.status === 204) return sendEmpty(event, 204);
     const text = JSON.stringify(v4 ? toV4Body(project.schemas, ct, result.body as { data: unknown; meta: unknown }) : result.body);
-    if (cacheKey) cache.set(index, generation, cacheKey, { status: result.status, body: text });
-    // HEAD: the same status and headers as GET, no body (h3 would turn a null answer into a 204).
-    if (method === 'HEAD') event.node.res.setHeader('etag', weakEtag(text));
+    // Only successful reads carry an ETag (see finishResponse). HEAD: the same status and headers as GET,
+    // no body (h3 would turn a null answer into a 204).
+    const etag = result.status === 200 && (method === 'GET' || method === 'HEAD') ? weakEtag(text) : undefined;
+    if (cacheKey) cache.set(index, generation, cacheKey, { status: result.status, body: text, etag });
+    if (etag) event.node.res.setHeader('etag', etag);
     return sendJson(event, result.status, undefined, method === 'HEAD' ? '' : text);
   }
 

@@ -17,7 +17,7 @@ export class ResponseCache {
     return hit;
   }
 
-  set(owner: object, generation: number, key: string, value: { body: string; status: number }) {
+  set(owner: object, generation: number, key: string, value: { body: string; etag?: string; status: number }) {
     if (owner !== this.owner || generation !== this.generation) {
       this.entries.clear();
       this.bytes = 0;
