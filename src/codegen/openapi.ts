@@ -2,6 +2,7 @@ import type { SchemaRegistry } from '../schema/registry.js';
 import type { Attribute, ContentType } from '../schema/types.js';
 import { isScalar } from '../schema/types.js';
 import { pascal } from './names.js';
+import { pluginPaths, pluginSchemas } from './openapi-plugins.js';
 
 type Json = Record<string, unknown>;
 
@@ -112,7 +113,7 @@ export function buildOpenApi(reg: SchemaRegistry, info: { title?: string; versio
     info: { title: info.title ?? 'Folio REST API', version: info.version ?? '1.0.0', description: 'The Strapi v5 REST API served by Folio over this project\'s content.' },
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }, {}],
-    paths,
-    components: { schemas, securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token or a user JWT' } } },
+    paths: { ...paths, ...pluginPaths(errors) },
+    components: { schemas: { ...schemas, ...pluginSchemas }, securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token or a user JWT' } } },
   };
 }
