@@ -56,4 +56,18 @@ describe('rows in id order', () => {
     for (const id of [1009, 1010, 19, 100_019, 100_020]) expect(index.byId(article.uid, id), String(id)).toBeUndefined();
     expect(index.byId(article.uid, 101_025)?.documentId).toBe('d12');
   });
+
+  it('keeps every id reachable when the array range widens after ids went to the Map', () => {
+    const index = new DocumentIndex();
+    index.addType(article);
+    index.put(doc(1, [['en', 70_000, 70_001]]));
+    index.put(doc(2, [['en', 3, 4]]));
+    index.expect(article.uid, 20_000);
+    index.put(doc(3, [['en', 5, 6]]));
+    expect(index.byId(article.uid, 70_001)?.documentId).toBe('d1');
+    expect(index.rows(article.uid, { status: 'published', locale: 'en' }).map((v) => v.id)).toEqual([4, 6, 70_001]);
+    index.remove(article.uid, 'd1');
+    expect(index.byId(article.uid, 70_000)).toBeUndefined();
+    expect(index.rows(article.uid, { status: 'draft', locale: 'en' }).map((v) => v.id)).toEqual([3, 5]);
+  });
 });

@@ -37,7 +37,19 @@ class IdTable {
   private readonly map = new Map<number, Version>();
   size = 0;
   /** Ids below this are kept in the array. */
-  dense = 1 << 16;
+  private dense = 1 << 16;
+
+  /** Keeps ids below `limit` in the array from now on; those already in the Map move over. */
+  widen(limit: number) {
+    if (limit <= this.dense) return;
+    const moving = [...this.map].filter(([id]) => id < limit);
+    this.dense = limit;
+    for (const [id, v] of moving) {
+      this.map.delete(id);
+      this.size--;
+      this.set(id, v);
+    }
+  }
 
   get(id: number): Version | undefined {
     return id < this.dense ? this.array[id] : this.map.get(id);
@@ -113,9 +125,8 @@ export class DocumentIndex {
 
   /** A hint before loading: about how many documents a type will hold, so their ids are kept densely. */
   expect(uid: string, documents: number) {
-    const ids = this.t(uid).ids;
     // Two versions per document and locale; room for a few locales before ids spill into the Map.
-    ids.dense = Math.max(ids.dense, Math.min(documents * 8, 1 << 24));
+    this.t(uid).ids.widen(Math.min(documents * 8, 1 << 24));
   }
 
   private t(uid: string): TypeIndex {
