@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { openProject } from '../src/project.js';
-import { BIN, makeProject, startTestServer, type TestServer } from './helpers/project.js';
+import { BIN, REPO, makeProject, startTestServer, type TestServer } from './helpers/project.js';
 
 /**
  * The start-up snapshot (.folio/cache/documents.snapshot) is only a shortcut: a server started from it
@@ -327,5 +328,29 @@ describe('folio serve writes the snapshot for large projects and starts from it'
     expect(third.banner()).not.toContain('start-up snapshot');
     expect(await tags(third.url)).toEqual(answer);
     await third.stop();
+  });
+
+  it('does not record a file read on a thread and rewritten before the snapshot is built, even with its mtime put back', async () => {
+    // The compiled build: its reader threads read without stamps, which are taken when the snapshot is built.
+    const built = await import(pathToFileURL(join(REPO, 'dist', 'project.js')).href) as typeof import('../src/project.js');
+    rmSync(SNAPSHOT(made.dir), { force: true });
+    // Aging the files set their ctimes: those must be older than the reads by the clock margin.
+    await new Promise((r) => setTimeout(r, 250));
+    const first = await built.openProject(made.dir, { load: { capture: true } });
+    expect(first.documents.snapshotPending).toBe(true);
+    // Rewritten in place after it was read: same size, same inode, and its old mtime put back (as rsync -t
+    // or a restore might). Only its ctime tells.
+    const file = join(made.contentDir, 'documents', 'tags', `tag${String(5).padStart(21, '0')}.json`);
+    const before = statSync(file);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"tag 5"', '"gat 5"'));
+    utimesSync(file, before.atime, before.mtime);
+    expect(statSync(file)).toMatchObject({ size: before.size, mtimeMs: before.mtimeMs, ino: before.ino });
+    await first.documents.writeSnapshot();
+    expect(existsSync(SNAPSHOT(made.dir))).toBe(true);
+
+    const next = await built.openProject(made.dir, { load: { capture: true } });
+    expect(next.report.fromSnapshot).toBe(COUNT - 1);
+    const [doc] = [...next.documents.index.documents('api::tag.tag')].filter((d) => d.documentId.endsWith('05'));
+    expect(doc.slots.get('')?.published?.data.name).toBe('gat 5');
   });
 });

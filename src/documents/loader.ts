@@ -2,12 +2,13 @@ import type { SchemaRegistry } from '../schema/registry.js';
 import type { ContentType } from '../schema/types.js';
 import { type RawDocument, type Store, SAFE_ID } from '../store/store.js';
 import { type CollectionSnapshot, type Snapshot, type SnapshotEntry, TICK } from '../store/snapshot.js';
+import { STAMP } from '../store/stamp-range.js';
 import { FOLIO_VERSION } from '../version.js';
 import { decodeDocument } from './codec.js';
 import type { DocumentIndex } from './doc-index.js';
 import { type LazyContext, lazyDocument, renumber, summarize, typeFingerprint } from './lazy.js';
 import type { DocumentRecord } from './model.js';
-import { PARALLEL_READ_FROM, type ThreadBlock, parallelReadAvailable, readInWorkers } from './parallel-read.js';
+import { PARALLEL_READ_FROM, type Readers, type ThreadBlock, parallelReadAvailable, startReaders } from './parallel-read.js';
 import { META } from './read-block.js';
 
 export interface LoadReport {
@@ -27,11 +28,12 @@ export interface LoadOptions {
 }
 
 /** A snapshot ready to be built and written, and whether writing it pays (no usable one, or many files read again). */
-export interface SnapshotPlan { build(): Snapshot; worthWriting: boolean }
+export interface SnapshotPlan { build(): Promise<Snapshot>; worthWriting: boolean }
 
 /**
- * What the next snapshot records of one collection. Files read on threads are only noted while loading
- * (their entries are built when the snapshot is, after the first answer).
+ * What the next snapshot records of one collection. Files read on threads are only noted while loading:
+ * they were read without their stamps (a system call and a Stats object per file, on the first start's
+ * critical path), so their entries are built, and their files stamped, when the snapshot is.
  */
 class CollectionCapture {
   private readonly entries: SnapshotEntry[] = [];
@@ -41,7 +43,8 @@ class CollectionCapture {
   /** The next start may skip listing the folder only if every file in it is recorded. */
   complete = true;
 
-  constructor(private readonly fingerprint: string, private readonly dirMtimeMs: number, private readonly takenAt: number) {}
+  constructor(private readonly pluralName: string, private readonly fingerprint: string, private readonly dirMtimeMs: number,
+    private readonly takenAt: number) {}
 
   /** Records an entry, its summary renumbered into this collection's table. */
   record(entry: SnapshotEntry, codes: string[]) {
@@ -57,13 +60,23 @@ class CollectionCapture {
     this.laterAt.push(at);
   }
 
-  build(): CollectionSnapshot {
-    for (let j = 0; j < this.later.length; j++) {
-      const { ids, meta: m, chunks, table } = this.later[j];
+  async build(store: Store): Promise<CollectionSnapshot> {
+    const ids = this.later.map((block, j) => block.ids[block.meta[this.laterAt[j] + META.index]]);
+    const stamped = ids.length && store.stampCollection ? await store.stampCollection(this.pluralName, ids) : undefined;
+    // A file stamped after it was read holds what was read only if nothing touched it since the reads
+    // began: its ctime says so (no tool can set it back, and a rename sets it), and the folder's mtime
+    // shows a file renamed into place meanwhile.
+    const since = this.takenAt - TICK;
+    const folderSteady = !!stamped && stamped.dirMtimeMs < since;
+    for (let j = 0; j < ids.length; j++) {
+      const { meta: m, chunks, table } = this.later[j];
       const at = this.laterAt[j];
+      const s = j * STAMP;
+      const [mtimeMs, size, ino, ctimeMs] = stamped ? stamped.files.subarray(s, s + STAMP) : [NaN, NaN, NaN, NaN];
+      if (!folderSteady || size !== m[at + META.length] || !(ctimeMs < since)) { this.complete = false; continue; }
       const from = at + META.summary;
       this.record({
-        documentId: ids[m[at + META.index]], mtimeMs: m[at + META.mtimeMs], size: m[at + META.size], ino: m[at + META.ino],
+        documentId: ids[j], mtimeMs, size, ino,
         summary: Array.from(m.subarray(from, from + m[at + META.count])),
         blob: chunks[m[at + META.chunk]], offset: m[at + META.offset], length: m[at + META.length],
       }, table);
@@ -99,6 +112,10 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
     const c = old?.collections.get(ct.pluralName);
     return c && c.fingerprint === fingerprints.get(ct.uid) ? c : undefined;
   });
+  // Large folders with nothing recorded are read on reader threads, started now: they take a while to
+  // start, and the folder listing below gives them that while.
+  const early = types.map((ct, i) => (!usable[i] && store.looksLarge?.(ct.pluralName) && store.collectionDir && parallelReadAvailable()
+    ? startReaders(store.collectionDir(ct.pluralName), ct) : undefined));
   // Stamping the files runs on worker threads for large folders; meanwhile this thread builds the
   // documents the snapshot describes, and keeps those whose files turn out unchanged.
   const scans = types.map((ct, i) => store.scanCollection(ct.pluralName, { snapshot: usable[i], takenAt: old?.takenAt }));
@@ -110,7 +127,14 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
       try { return lazyDocument(context(ct), e.documentId, e.summary, c.table, e.blob, e.offset, e.length); } catch { return undefined; }
     });
   });
-  const scanned = await Promise.all(scans);
+  let scanned: Awaited<(typeof scans)[number]>[];
+  try {
+    scanned = await Promise.all(scans);
+  } catch (err) {
+    // Threads waiting for files would keep the process alive.
+    for (const readers of early) readers?.close();
+    throw err;
+  }
   types.forEach((ct, i) => index.expect(ct.uid, scanned[i].fresh.length + scanned[i].reused.length));
   // Below the threshold no snapshot is written, so nothing is kept for one (it would only cost memory).
   const from = opts.snapshotFrom ?? 20000;
@@ -118,7 +142,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
   const capture = !!opts.capture && files >= from;
 
   // Every collection's reads start now: large ones go on on reader threads while earlier ones are indexed.
-  const reads = types.map((ct, i) => readFresh(store, ct, scanned[i].fresh, capture));
+  const reads = types.map((ct, i) => readFresh(store, ct, scanned[i].fresh, capture, early[i]));
   const captures = new Map<string, CollectionCapture>();
   let readAgain = 0;
   for (const [i, ct] of types.entries()) {
@@ -128,7 +152,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
     const { documents, problems: unread } = reads[i];
     let blocks = reads[i].blocks;
     report.problems.push(...unread);
-    const kept = new CollectionCapture(fingerprints.get(ct.uid)!, dirMtimeMs, takenAt);
+    const kept = new CollectionCapture(ct.pluralName, fingerprints.get(ct.uid)!, dirMtimeMs, takenAt);
     kept.complete = problems.length === 0 && unread.length === 0;
     if (capture) captures.set(ct.pluralName, kept);
 
@@ -207,9 +231,9 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
   }
   if (!capture) return { report };
   const stale = !old || usable.some((c) => !c) || readAgain > Math.max(64, report.documents * 0.02);
-  const build = (): Snapshot => {
+  const build = async (): Promise<Snapshot> => {
     const collections = new Map<string, CollectionSnapshot>();
-    for (const [name, kept] of captures) collections.set(name, kept.build());
+    for (const [name, kept] of captures) collections.set(name, await kept.build(store));
     return { folioVersion: FOLIO_VERSION, takenAt, collections };
   };
   return { report, plan: { build, worthWriting: report.documents >= from && stale } };
@@ -219,15 +243,17 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
  * Reads the files of one collection that the snapshot did not cover: on reader threads when there are
  * many (their blocks are then indexed as from a snapshot), else here.
  */
-function readFresh(store: Store, ct: ContentType, ids: string[], capture: boolean):
+function readFresh(store: Store, ct: ContentType, ids: string[], capture: boolean, early?: Readers):
   { documents: RawDocument[]; blocks?: AsyncGenerator<ThreadBlock>; problems: LoadReport['problems'] } {
   if (ids.length >= PARALLEL_READ_FROM && store.collectionDir && parallelReadAvailable()) {
     // Names that are not documentIds are reported by the plain reader.
     const safe = ids.filter((id) => SAFE_ID.test(id));
-    const blocks = readInWorkers(store.collectionDir(ct.pluralName), safe, ct);
+    const readers = early ?? startReaders(store.collectionDir(ct.pluralName), ct);
+    const blocks = readers.read(safe);
     const plain = store.readDocuments(ct.pluralName, safe.length === ids.length ? [] : ids.filter((id) => !SAFE_ID.test(id)), capture);
     return { documents: plain.documents, blocks, problems: plain.problems };
   }
+  early?.close();
   return store.readDocuments(ct.pluralName, ids, capture);
 }
 

@@ -41,52 +41,72 @@ export interface ThreadBlock {
   problems: LoadProblem[];
 }
 
+/** Reader threads for one collection, started before its files are listed (see `startReaders`). */
+export interface Readers {
+  /** Reads the given files (sorted documentIds), yielding blocks in documentId order as they come in. Once only. */
+  read(ids: string[]): AsyncGenerator<ThreadBlock>;
+  /** Stops threads that will not be given files after all. */
+  close(): void;
+}
+
 /**
- * Reads the given files (sorted documentIds) of one collection on `threads` reader threads, yielding
- * blocks in documentId order as they come in. Blocks a failed thread did not deliver are read here.
+ * Starts `threads` reader threads for one collection's folder. A thread takes a few hundred
+ * milliseconds of CPU to start, so the loader starts them while it lists the folder, and hands them
+ * the files once listed (blocks dealt out in turn). Blocks a failed thread did not deliver are read here.
  */
-export function readInWorkers(dir: string, ids: string[], ct: ContentType, threads = READERS): AsyncGenerator<ThreadBlock> {
-  const blocks: string[][] = [];
-  for (let at = 0; at < ids.length; at += BLOCK_FILES) blocks.push(ids.slice(at, at + BLOCK_FILES));
+export function startReaders(dir: string, ct: ContentType, threads = READERS): Readers {
   const arrived = new Map<number, ReadBlock>();
   const gone: boolean[] = [];
   let wake: (() => void) | undefined;
-  const workers: Worker[] = [];
-  for (let w = 0; w < Math.min(threads, blocks.length); w++) {
-    const job: ReadJob = { dir, ct, blocks: [] };
-    for (let b = w; b < blocks.length; b += threads) job.blocks.push({ block: b, ids: blocks[b].join('\n') });
+  const workers: Array<Worker | undefined> = [];
+  for (let w = 0; w < threads; w++) {
     let worker: Worker;
     try {
-      worker = new Worker(WORKER, { workerData: job });
+      worker = new Worker(WORKER, { workerData: { dir, ct } });
     } catch {
       gone[w] = true;
       continue;
     }
-    workers.push(worker);
+    workers[w] = worker;
     worker.on('message', (r: ReadBlock) => { arrived.set(r.block, r); wake?.(); });
     // Node delivers every message a thread posted before 'exit', so a block missing after it never comes.
     worker.once('exit', () => { gone[w] = true; wake?.(); });
     worker.once('error', () => undefined);
   }
-  // The threads start now; the blocks are taken in order as the caller asks for them.
-  return (async function* inOrder() {
-    const table = new Map<string, number>();
-    const scratch = { buf: Buffer.allocUnsafe(256 * 1024) };
-    try {
-      for (let b = 0; b < blocks.length; b++) {
-        let r = arrived.get(b);
-        while (!r && !gone[b % threads]) {
-          await new Promise<void>((resolve) => { wake = resolve; });
-          r = arrived.get(b);
+  const close = () => { for (const worker of workers) void worker?.terminate(); };
+  const read = (ids: string[]) => {
+    const blocks: string[][] = [];
+    for (let at = 0; at < ids.length; at += BLOCK_FILES) blocks.push(ids.slice(at, at + BLOCK_FILES));
+    workers.forEach((worker, w) => {
+      const job: ReadJob = { blocks: [] };
+      for (let b = w; b < blocks.length; b += threads) job.blocks.push({ block: b, ids: blocks[b].join('\n') });
+      worker?.postMessage(job);
+    });
+    // The blocks are taken in order as the caller asks for them.
+    return (async function* inOrder() {
+      const state = { table: new Map<string, number>(), scratch: { buf: Buffer.allocUnsafe(256 * 1024) } };
+      try {
+        for (let b = 0; b < blocks.length; b++) {
+          let r = arrived.get(b);
+          while (!r && !gone[b % threads]) {
+            await new Promise<void>((resolve) => { wake = resolve; });
+            r = arrived.get(b);
+          }
+          arrived.delete(b);
+          r ??= readBlock(dir, ct, b, blocks[b], state);
+          yield threadBlock(r, blocks[b], dir);
         }
-        arrived.delete(b);
-        r ??= readBlock(dir, ct, b, blocks[b], table, scratch);
-        yield threadBlock(r, blocks[b], dir);
+      } finally {
+        close();
       }
-    } finally {
-      for (const worker of workers) void worker.terminate();
-    }
-  })();
+    })();
+  };
+  return { read, close };
+}
+
+/** Reads the given files (sorted documentIds) of one collection on reader threads started now. */
+export function readInWorkers(dir: string, ids: string[], ct: ContentType, threads = READERS): AsyncGenerator<ThreadBlock> {
+  return startReaders(dir, ct, Math.max(1, Math.min(threads, Math.ceil(ids.length / BLOCK_FILES)))).read(ids);
 }
 
 function threadBlock(r: ReadBlock, ids: string[], dir: string): ThreadBlock {

@@ -3,16 +3,20 @@ import type { ContentType } from '../schema/types.js';
 import { readBlock } from './read-block.js';
 
 /**
- * Runs on a reader thread (see parallel-read.ts): reads its blocks of one collection's files in order,
- * posting each block's result as soon as it is ready (texts transferred, not copied), so the main
- * thread indexes while the reads go on.
+ * Runs on a reader thread (see parallel-read.ts): once given its blocks of one collection's files,
+ * reads them in order, posting each block's result as soon as it is ready, so the main thread indexes
+ * while the reads go on. Nothing is transferred (a detached buffer slows every later typed-array
+ * access on this thread): the texts are in shared buffers, and the numbers are few enough to copy.
  */
-export interface ReadJob { dir: string; ct: ContentType; blocks: Array<{ block: number; ids: string }> }
 
-const { dir, ct, blocks } = workerData as ReadJob;
-const table = new Map<string, number>();
-const scratch = { buf: Buffer.allocUnsafe(256 * 1024) };
-for (const { block, ids } of blocks) {
-  const result = readBlock(dir, ct, block, ids.split('\n'), table, scratch);
-  parentPort!.postMessage(result, [result.meta.buffer as ArrayBuffer, ...result.chunks]);
-}
+/** What a reader is started with; its blocks come later, in one message (see `ReadJob`). */
+export interface ReaderSetup { dir: string; ct: ContentType }
+export interface ReadJob { blocks: Array<{ block: number; ids: string }> }
+
+const { dir, ct } = workerData as ReaderSetup;
+const state = { table: new Map<string, number>(), scratch: { buf: Buffer.allocUnsafe(256 * 1024) } };
+parentPort!.once('message', ({ blocks }: ReadJob) => {
+  for (const { block, ids } of blocks) parentPort!.postMessage(readBlock(dir, ct, block, ids.split('\n'), state));
+  // Done: let the thread end.
+  parentPort!.close();
+});

@@ -93,7 +93,7 @@ export class DocumentService {
   async writeSnapshot(): Promise<void> {
     const plan = this.snapshotPlan;
     this.snapshotPlan = undefined;
-    if (plan && this.store.writeSnapshot) await this.store.writeSnapshot(plan.build());
+    if (plan && this.store.writeSnapshot) await this.store.writeSnapshot(await plan.build());
   }
 
   /** Decodes, in slices, every document still waiting in the snapshot. Resolves with how many there were. */

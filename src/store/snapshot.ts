@@ -1,6 +1,6 @@
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, read, readSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { stampRange } from './stamp-range.js';
+import { STAMP, stampRange } from './stamp-range.js';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -37,7 +37,7 @@ export interface TextSource {
 
 export class BufferText implements TextSource {
   readonly ready = Promise.resolve();
-  constructor(readonly buf: Buffer) {}
+  constructor(readonly buf: Buffer<ArrayBufferLike>) {}
   text(offset: number, length: number) { return this.buf.toString('utf8', offset, offset + length); }
   bytes(offset: number, length: number) { return this.buf.subarray(offset, offset + length); }
 }
@@ -245,14 +245,14 @@ const PARALLEL_FROM = 20000;
 const WORKERS = 2;
 
 /**
- * Stamps of many files: `[mtimeMs, size, ino]` triples, NaN for a missing file. Large lists are split over
+ * Stamps of many files (see `stampRange`), NaN for a missing file. Large lists are split over
  * worker threads; on slow-syscall machines (containers, VMs) the calls overlap with the main thread's work.
  */
 export async function stampFiles(dir: string, ids: string[], suffix: string): Promise<Float64Array> {
   if (ids.length < PARALLEL_FROM) return stampRange(dir, ids, suffix);
   const per = Math.ceil(ids.length / WORKERS);
   const parts = await Promise.all(Array.from({ length: WORKERS }, (_, w) => stampInWorker(dir, ids.slice(w * per, (w + 1) * per), suffix)));
-  const out = new Float64Array(ids.length * 3);
+  const out = new Float64Array(ids.length * STAMP);
   let at = 0;
   for (const p of parts) { out.set(p, at); at += p.length; }
   return out;
@@ -282,19 +282,25 @@ function stampInWorker(dir: string, ids: string[], suffix: string): Promise<Floa
  * the reads they copy.
  */
 export class TextArena {
-  /** `chunkBytes`: the size of each buffer (a reader sending its texts in batches uses small ones). */
-  constructor(private readonly chunkBytes = 8 * 1024 * 1024) {}
-  private chunk = Buffer.allocUnsafe(0);
+  /**
+   * `chunkBytes`: the size of each buffer (a reader sending its texts in batches uses small ones).
+   * `shared`: in SharedArrayBuffers, for a reader thread to post without transferring them: the first
+   * buffer a thread detaches makes V8 check for detached buffers on every typed-array access after,
+   * which doubled the reader threads' scanning time.
+   */
+  constructor(private readonly chunkBytes = 8 * 1024 * 1024, private readonly shared = false) {}
+  private chunk: Buffer<ArrayBufferLike> = Buffer.allocUnsafe(0);
   private source = new BufferText(this.chunk);
   private used = 0;
-  /** Every buffer handed out so far (a reader on another thread transfers them at the end). */
-  readonly chunks: Buffer[] = [];
+  /** Every buffer handed out so far (a reader thread posts them with its block). */
+  readonly chunks: Array<Buffer<ArrayBufferLike>> = [];
 
   /** Room for `length` bytes at `chunk[offset…]`; `commit` keeps what was written there. */
   reserve(length: number): { chunk: Buffer; offset: number } {
     if (this.used + length > this.chunk.length) {
-      // Never from Buffer's shared pool: each chunk owns its ArrayBuffer, so it can be transferred.
-      this.chunk = Buffer.from(new ArrayBuffer(Math.max(this.chunkBytes, length)));
+      // Never from Buffer's shared pool: each chunk owns its buffer, so it can cross to another thread whole.
+      const bytes = Math.max(this.chunkBytes, length);
+      this.chunk = Buffer.from(this.shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
       this.source = new BufferText(this.chunk);
       this.chunks.push(this.chunk);
       this.used = 0;
@@ -341,6 +347,32 @@ export function readAll(fd: number, scratch: { buf: Buffer }): number {
  * Reads a small file through a reused buffer, with its stamp taken on the same descriptor (so text and
  * stamp always belong together) and a copy of its bytes kept in `arena`.
  */
+/** The least room a read is given in the arena: a longer file is read again whole (see `readKept`). */
+const MIN_ROOM = 64 * 1024;
+
+/**
+ * Reads a whole file into `arena` without taking its stamp (open, one read, close: a first start reads
+ * 100,000 files and each system call counts). The byte after the text is left unwritten.
+ */
+export function readKept(path: string, scratch: { buf: Buffer }, arena: TextArena): { chunk: Buffer; offset: number; length: number } {
+  const fd = openSync(path, 'r');
+  try {
+    const { chunk, offset } = arena.reserve(MIN_ROOM);
+    // One byte less than the room, so a read that fills it shows the file may go on.
+    const room = chunk.length - offset - 1;
+    const got = readSync(fd, chunk, offset, room, 0);
+    if (got < room) {
+      arena.commit(got);
+      return { chunk, offset, length: got };
+    }
+    const length = readAll(fd, scratch);
+    const kept = arena.copy(scratch.buf, length);
+    return { chunk: arena.chunks[arena.chunks.length - 1], offset: kept.offset, length };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function readWithStamp(path: string, scratch: { buf: Buffer }, arena: TextArena): { text: string; kept: Recorded; stamp: FileStamp } {
   const fd = openSync(path, 'r');
   try {

@@ -1,17 +1,21 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** Numbers per file in a stamp list: mtimeMs, size, ino, ctimeMs. */
+export const STAMP = 4;
+
 /**
- * Stamps of files `dir/<id><suffix>`: `[mtimeMs, size, ino]` triples, NaN for a missing file. A module of
- * its own so the stamping worker thread loads nothing else.
+ * Stamps of files `dir/<id><suffix>`: `[mtimeMs, size, ino, ctimeMs]` per file, NaN for a missing file. A
+ * module of its own so the stamping worker thread loads nothing else.
  */
 export function stampRange(dir: string, ids: string[], suffix: string): Float64Array {
-  const out = new Float64Array(ids.length * 3);
+  const out = new Float64Array(ids.length * STAMP);
   for (let i = 0; i < ids.length; i++) {
     const s = statSync(join(dir, ids[i] + suffix), { throwIfNoEntry: false });
-    out[i * 3] = s ? s.mtimeMs : NaN;
-    out[i * 3 + 1] = s ? s.size : NaN;
-    out[i * 3 + 2] = s ? s.ino : NaN;
+    out[i * STAMP] = s ? s.mtimeMs : NaN;
+    out[i * STAMP + 1] = s ? s.size : NaN;
+    out[i * STAMP + 2] = s ? s.ino : NaN;
+    out[i * STAMP + 3] = s ? s.ctimeMs : NaN;
   }
   return out;
 }

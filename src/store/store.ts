@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { writeFileAtomic, removeStrayTemps, TEMP_MARK } from './atomic.js';
 import { serialize } from './serialize.js';
+import { STAMP } from './stamp-range.js';
 import {
   type CollectionSnapshot, type FileStamp, type Recorded, type Snapshot, type SnapshotEntry,
   TICK, TextArena, readAll, readSnapshot, readWithStamp, sameStamp, stampFiles, writeSnapshot,
@@ -60,6 +61,13 @@ export interface Store {
   readDocuments(pluralName: string, documentIds: string[], capture?: boolean): { documents: RawDocument[]; problems: LoadProblem[] };
   /** The folder a collection's files are in, for readers on other threads. */
   collectionDir?(pluralName: string): string;
+  /** Whether a collection probably holds tens of thousands of files, judged before listing them. */
+  looksLarge?(pluralName: string): boolean;
+  /**
+   * Stamps of some of a collection's files (see `stampRange`), and its folder's mtime (NaN when gone):
+   * for a snapshot of files that were read without taking their stamps.
+   */
+  stampCollection?(pluralName: string, documentIds: string[]): Promise<{ files: Float64Array; dirMtimeMs: number }>;
   write(pluralName: string, documentId: string, body: Record<string, unknown>): Promise<void>;
   remove(pluralName: string, documentId: string): Promise<void>;
   fileOf(pluralName: string, documentId: string): string;
@@ -71,6 +79,9 @@ export interface Store {
   readSnapshot?(): Snapshot | undefined;
   writeSnapshot?(snapshot: Snapshot): Promise<void>;
 }
+
+/** See `looksLarge`. */
+const LARGE_FOLDER_BYTES = 384 * 1024;
 
 /** documentIds become file names, so only plain lowercase alphanumerics are ever accepted. */
 export const SAFE_ID = /^[a-z0-9]{1,64}$/;
@@ -153,7 +164,7 @@ export class FileStore implements Store {
       let changed = false;
       for (let i = 0; i < candidates.length; i++) {
         const c = candidates[i];
-        if (sameStamp(c, stamps[i * 3], stamps[i * 3 + 1], stamps[i * 3 + 2], takenAt)) reused.push(c);
+        if (sameStamp(c, stamps[i * STAMP], stamps[i * STAMP + 1], stamps[i * STAMP + 2], takenAt)) reused.push(c);
         else { fresh.push(c.documentId); changed = true; }
       }
       if (changed) fresh.sort();
@@ -169,6 +180,21 @@ export class FileStore implements Store {
   }
 
   collectionDir(pluralName: string) { return this.dir(pluralName); }
+
+  looksLarge(pluralName: string) {
+    // A folder's own size grows with its entries on every common file system (about 20 bytes a name on
+    // tmpfs, 40 to 60 on ext4, btrfs or xfs), so this reads 20,000 files or more. Only a guess: a wrong
+    // one costs reader threads started for nothing, or started a little later.
+    return (statSync(this.dir(pluralName), { throwIfNoEntry: false })?.size ?? 0) >= LARGE_FOLDER_BYTES;
+  }
+
+  async stampCollection(pluralName: string, documentIds: string[]) {
+    const dir = this.dir(pluralName);
+    const files = await stampFiles(dir, documentIds, '.json');
+    // Taken after the files': a rename into the folder since the reads began shows here.
+    const dirMtimeMs = statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? NaN;
+    return { files, dirMtimeMs };
+  }
 
   readDocuments(pluralName: string, documentIds: string[], capture = false) {
     const dir = this.dir(pluralName);
