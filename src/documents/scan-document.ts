@@ -369,7 +369,12 @@ export function scanDocument(plan: ScanPlan, b: Uint8Array, start: number, end: 
   let i = ws(b, start);
   if (plan.localized) i = scanLocalizedFile(plan, b, i, end, documentId, table, out);
   else if ((i = scanSlot(plan, b, i, end, documentId)) >= 0) pushSlot(plan, NO_LOCALE, table, out);
-  if (i >= 0 && ws(b, i) === end) return out.length - before;
+  if (i >= 0) {
+    // Only white space may follow, up to `end` and not past it: what lies beyond is not this file's.
+    let c = b[i];
+    while (i < end && (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) c = b[++i];
+    if (i === end) return out.length - before;
+  }
   out.length = before;
   return -1;
 }
