@@ -182,6 +182,21 @@ const sameBytes = (b: Uint8Array, from: number, to: number, word: Uint8Array) =>
   return true;
 };
 
+/** The key of the member `member` read last: `b[keyFrom, keyTo)`. */
+let keyFrom = 0;
+let keyTo = 0;
+
+/** `b[i]` should open an object member, `"key":`: sets `keyFrom` and `keyTo`; the index of its value, or -1. */
+function member(b: Uint8Array, i: number, end: number): number {
+  if (b[i] !== 0x22) return -1;
+  const close = keyEnd(b, i, end);
+  if (close < 0) return -1;
+  keyFrom = i + 1;
+  keyTo = close;
+  i = ws(b, close + 1);
+  return b[i] === 0x3a ? ws(b, i + 1) : -1;
+}
+
 /** ISO_MS (codec.ts) byte by byte: 0 stands for a digit. */
 const ISO_MS = Uint8Array.from([...'0000-00-00T00:00:00.000Z'].map((ch) => (ch === '0' ? 0 : ch.charCodeAt(0))));
 
@@ -275,20 +290,14 @@ function scanSlot(plan: ScanPlan, b: Uint8Array, i: number, end: number, top: st
   let sawDocumentId = false;
   if (b[i] === 0x7d) return -1;
   for (;;) {
-    if (b[i] !== 0x22) return -1;
-    const close = keyEnd(b, i, end);
-    if (close < 0) return -1;
-    const key = i + 1;
-    i = ws(b, close + 1);
-    if (b[i] !== 0x3a) return -1;
-    i = ws(b, i + 1);
-    if (sameBytes(b, key, close, DRAFT)) {
+    if ((i = member(b, i, end)) < 0) return -1;
+    if (sameBytes(b, keyFrom, keyTo, DRAFT)) {
       if (slotDraft !== -2 || !plan.draftAndPublish || (i = scanVersion(plan, b, i, end, true)) < 0) return -1;
       slotDraft = versionId;
-    } else if (sameBytes(b, key, close, PUBLISHED_KEY)) {
+    } else if (sameBytes(b, keyFrom, keyTo, PUBLISHED_KEY)) {
       if (slotPublished !== -2 || (i = scanVersion(plan, b, i, end, false)) < 0) return -1;
       slotPublished = versionId;
-    } else if (top !== undefined && !sawDocumentId && sameBytes(b, key, close, DOCUMENT_ID)) {
+    } else if (top !== undefined && !sawDocumentId && sameBytes(b, keyFrom, keyTo, DOCUMENT_ID)) {
       if ((i = documentIdValue(b, i, end, top)) < 0) return -1;
       sawDocumentId = true;
     } else return -1;
@@ -338,17 +347,13 @@ function scanLocales(plan: ScanPlan, b: Uint8Array, i: number, end: number, tabl
   i = ws(b, i + 1);
   if (b[i] === 0x7d) return -1;
   for (;;) {
-    if (b[i] !== 0x22) return -1;
-    const close = keyEnd(b, i, end);
-    if (close < 0 || close - i > 64) return -1;
-    const code = codeAt(b, i + 1, close);
+    if ((i = member(b, i, end)) < 0 || keyTo - keyFrom > 63) return -1;
+    const code = codeAt(b, keyFrom, keyTo);
     if (!LOCALE_CODE.test(code)) return -1;
     // A locale named twice: JSON.parse keeps the last, in the first one's place; the slow path knows how.
     const at = table.get(code);
     if (at !== undefined) for (let k = first; k < out.length; k += 3) if (out[k] === at) return -1;
-    i = ws(b, close + 1);
-    if (b[i] !== 0x3a) return -1;
-    if ((i = scanSlot(plan, b, ws(b, i + 1), end, undefined)) < 0) return -1;
+    if ((i = scanSlot(plan, b, i, end, undefined)) < 0) return -1;
     pushSlot(plan, code, table, out);
     i = ws(b, i);
     const d = b[i++];
@@ -389,17 +394,11 @@ function scanLocalizedFile(plan: ScanPlan, b: Uint8Array, i: number, end: number
   let sawLocales = false;
   if (b[i] === 0x7d) return -1;
   for (;;) {
-    if (b[i] !== 0x22) return -1;
-    const close = keyEnd(b, i, end);
-    if (close < 0) return -1;
-    const key = i + 1;
-    i = ws(b, close + 1);
-    if (b[i] !== 0x3a) return -1;
-    i = ws(b, i + 1);
-    if (!sawDocumentId && sameBytes(b, key, close, DOCUMENT_ID)) {
+    if ((i = member(b, i, end)) < 0) return -1;
+    if (!sawDocumentId && sameBytes(b, keyFrom, keyTo, DOCUMENT_ID)) {
       if ((i = documentIdValue(b, i, end, documentId)) < 0) return -1;
       sawDocumentId = true;
-    } else if (!sawLocales && sameBytes(b, key, close, LOCALES)) {
+    } else if (!sawLocales && sameBytes(b, keyFrom, keyTo, LOCALES)) {
       if ((i = scanLocales(plan, b, i, end, table, out, first)) < 0) return -1;
       sawLocales = true;
     } else return -1;
