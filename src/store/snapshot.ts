@@ -343,50 +343,47 @@ export function readAll(fd: number, scratch: { buf: Buffer }): number {
   }
 }
 
-/**
- * Reads a small file through a reused buffer, with its stamp taken on the same descriptor (so text and
- * stamp always belong together) and a copy of its bytes kept in `arena`.
- */
-/** The least room a read is given in the arena: a longer file is read again whole (see `readKept`). */
+/** The least room a read is given in the arena: a longer file is read again whole. */
 const MIN_ROOM = 64 * 1024;
+
+/** A file's bytes kept in an arena: `chunk[offset, offset + length)`, which is also `source`'s. */
+interface Kept { chunk: Buffer; source: BufferText; offset: number; length: number }
+
+/** Reads an open file whole into `arena`, in one read when it fits the room left (the byte after it is left unwritten). */
+function readOpenInto(fd: number, scratch: { buf: Buffer }, arena: TextArena): Kept {
+  const { chunk, offset } = arena.reserve(MIN_ROOM);
+  // One byte less than the room, so a read that fills it shows the file may go on.
+  const room = chunk.length - offset - 1;
+  const got = readSync(fd, chunk, offset, room, 0);
+  if (got < room) return { chunk, ...arena.commit(got), length: got };
+  const length = readAll(fd, scratch);
+  const kept = arena.copy(scratch.buf, length);
+  return { chunk: arena.chunks[arena.chunks.length - 1], ...kept, length };
+}
 
 /**
  * Reads a whole file into `arena` without taking its stamp (open, one read, close: a first start reads
- * 100,000 files and each system call counts). The byte after the text is left unwritten.
+ * 100,000 files on reader threads and each system call counts).
  */
-export function readKept(path: string, scratch: { buf: Buffer }, arena: TextArena): { chunk: Buffer; offset: number; length: number } {
+export function readKept(path: string, scratch: { buf: Buffer }, arena: TextArena): Kept {
   const fd = openSync(path, 'r');
   try {
-    const { chunk, offset } = arena.reserve(MIN_ROOM);
-    // One byte less than the room, so a read that fills it shows the file may go on.
-    const room = chunk.length - offset - 1;
-    const got = readSync(fd, chunk, offset, room, 0);
-    if (got < room) {
-      arena.commit(got);
-      return { chunk, offset, length: got };
-    }
-    const length = readAll(fd, scratch);
-    const kept = arena.copy(scratch.buf, length);
-    return { chunk: arena.chunks[arena.chunks.length - 1], offset: kept.offset, length };
+    return readOpenInto(fd, scratch, arena);
   } finally {
     closeSync(fd);
   }
 }
 
+/**
+ * Reads a small file into `arena` with its stamp taken on the same descriptor (so text and stamp always
+ * belong together).
+ */
 export function readWithStamp(path: string, scratch: { buf: Buffer }, arena: TextArena): { text: string; kept: Recorded; stamp: FileStamp } {
   const fd = openSync(path, 'r');
   try {
     const stamp = stampOfFd(fd);
-    // Straight into the arena when the file is as long as its stamp says (one byte more shows it grew).
-    const { chunk, offset: at } = arena.reserve(stamp.size + 1);
-    const got = readSync(fd, chunk, at, stamp.size + 1, 0);
-    if (got === stamp.size) {
-      const { source, offset } = arena.commit(got);
-      return { text: chunk.toString('utf8', at, at + got), kept: { source, offset, length: got }, stamp };
-    }
-    const length = readAll(fd, scratch);
-    const { source, offset } = arena.copy(scratch.buf, length);
-    return { text: scratch.buf.toString('utf8', 0, length), kept: { source, offset, length }, stamp };
+    const { chunk, source, offset, length } = readOpenInto(fd, scratch, arena);
+    return { text: chunk.toString('utf8', offset, offset + length), kept: { source, offset, length }, stamp };
   } finally {
     closeSync(fd);
   }
