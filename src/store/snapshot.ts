@@ -4,6 +4,7 @@ import { STAMP, stampRange } from './stamp-range.js';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { openForReading } from './open-read.js';
 
 /**
  * The start-up snapshot: every document file's text as it was last read, with the file's stamp (mtime,
@@ -366,7 +367,7 @@ function readOpenInto(fd: number, scratch: { buf: Buffer }, arena: TextArena): K
  * 100,000 files on reader threads and each system call counts).
  */
 export function readKept(path: string, scratch: { buf: Buffer }, arena: TextArena): Kept {
-  const fd = openSync(path, 'r');
+  const fd = openForReading(path);
   try {
     return readOpenInto(fd, scratch, arena);
   } finally {
@@ -379,7 +380,7 @@ export function readKept(path: string, scratch: { buf: Buffer }, arena: TextAren
  * belong together).
  */
 export function readWithStamp(path: string, scratch: { buf: Buffer }, arena: TextArena): { text: string; kept: Recorded; stamp: FileStamp } {
-  const fd = openSync(path, 'r');
+  const fd = openForReading(path);
   try {
     const stamp = stampOfFd(fd);
     const { chunk, source, offset, length } = readOpenInto(fd, scratch, arena);

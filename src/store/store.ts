@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, openSync, closeSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, closeSync, statSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -9,6 +9,7 @@ import {
   type CollectionSnapshot, type FileStamp, type Recorded, type Snapshot, type SnapshotEntry,
   TICK, TextArena, readAll, readSnapshot, readWithStamp, sameStamp, stampFiles, writeSnapshot,
 } from './snapshot.js';
+import { openForReading } from './open-read.js';
 
 /** One document file as read from disk, before the document layer interprets it. */
 export interface RawDocument {
@@ -268,7 +269,7 @@ const scratch = { buf: Buffer.allocUnsafe(256 * 1024) };
  */
 function readSmallFile(file: string): string | Error {
   let fd: number;
-  try { fd = openSync(file, 'r'); } catch (err) { return err as Error; }
+  try { fd = openForReading(file); } catch (err) { return err as Error; }
   try {
     const length = readAll(fd, scratch);
     return scratch.buf.toString('utf8', 0, length);

@@ -1,0 +1,58 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openProject } from '../src/project.js';
+import { readBlock } from '../src/documents/read-block.js';
+import { loadSchemas } from '../src/schema/registry.js';
+import { makeProject } from './helpers/project.js';
+
+/**
+ * Loading reads every document file. Under `relatime` (the usual mount option) the first read of a file
+ * since it was written, as after a clone, updates its access time: an inode written back per file, a
+ * third of the kernel's time at a first start. Folio opens them with O_NOATIME where it can.
+ */
+
+const OLD = new Date('2020-01-01T00:00:00Z');
+const project = makeProject({ withExampleDocuments: true });
+afterAll(() => project.cleanup());
+
+const documentFiles = () => {
+  const root = join(project.contentDir, 'documents');
+  return readdirSync(root).flatMap((plural) => readdirSync(join(root, plural)).map((f) => join(root, plural, f)));
+};
+const ageAccessTimes = (files: string[]) => { for (const f of files) utimesSync(f, OLD, statSync(f).mtime); };
+const untouched = (files: string[]) => files.filter((f) => statSync(f).atimeMs !== OLD.getTime());
+
+/** Whether a plain read here updates an old access time (not on `noatime` mounts: there the tests prove nothing). */
+function readsUpdateAccessTimes(): boolean {
+  const probe = join(project.dir, 'probe.txt');
+  writeFileSync(probe, 'x');
+  utimesSync(probe, OLD, statSync(probe).mtime);
+  readFileSync(probe);
+  return statSync(probe).atimeMs !== OLD.getTime();
+}
+
+describe('reading documents leaves their access times alone', () => {
+  it('when a project is loaded (the main thread reads small collections)', async (ctx) => {
+    if (!readsUpdateAccessTimes()) ctx.skip();
+    const files = documentFiles();
+    expect(files.length).toBeGreaterThan(20);
+    ageAccessTimes(files);
+    const opened = await openProject(project.dir, { load: { useSnapshot: false } });
+    expect(opened.report.documents).toBe(files.length);
+    expect(untouched(files)).toEqual([]);
+  });
+
+  it('when a reader thread reads a block of files (large collections at a first start)', (ctx) => {
+    if (!readsUpdateAccessTimes()) ctx.skip();
+    const dir = join(project.contentDir, 'documents', 'articles');
+    const files = readdirSync(dir).map((f) => join(dir, f));
+    ageAccessTimes(files);
+    const ct = [...loadSchemas(project.contentDir).contentTypes.values()].find((t) => t.pluralName === 'articles')!;
+    const ids = readdirSync(dir).map((f) => f.slice(0, -5)).sort();
+    const block = readBlock(dir, ct, 0, ids, { table: new Map(), scratch: { buf: Buffer.alloc(1024) } });
+    expect(block.problems).toEqual([]);
+    expect(block.meta.length).toBeGreaterThan(0);
+    expect(untouched(files)).toEqual([]);
+  });
+});
