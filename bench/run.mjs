@@ -2,7 +2,7 @@
 // 127.0.0.1 only. Prints requests/second, p50 and p99 per query, each also as a share of a bare node:http
 // server answering 1 KB of JSON (the machine's ceiling), then memory and start-up time. Servers run as
 // `folio serve` runs by default (watching content/).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -117,9 +117,19 @@ async function main() {
     await waitFor(`http://127.0.0.1:${port}/api/articles`, 60000);
     return { ms: Date.now() - t0, server };
   };
-  const first = await timeStart();
-  for (let i = 0; i < 600 && !globalThis.__fs.existsSync(snapshotFile); i++) await sleep(100);
-  await stopAndWait(first.server);
+  // The kernel is still writing the generated 145 MB back (about a second of CPU here): a clone's files
+  // are on disk long before it is served, so first starts are timed once they are.
+  if (process.platform !== 'win32') spawnSync('sync');
+  const firsts = [];
+  for (let i = 0; i < 3; i++) {
+    rmSync(resolve(big, '.folio'), { recursive: true, force: true });
+    const first = await timeStart();
+    firsts.push(first.ms);
+    // The last one's snapshot is kept for the restarts.
+    if (i === 2) for (let j = 0; j < 600 && !globalThis.__fs.existsSync(snapshotFile); j++) await sleep(100);
+    await stopAndWait(first.server);
+  }
+  const firstStart = [...firsts].sort((x, y) => x - y)[1];
   const restarts = [];
   for (let i = 0; i < 3; i++) {
     const r = await timeStart();
@@ -136,7 +146,7 @@ async function main() {
   if (!startOk) failed++;
   console.log(`\nmemory at 10,000 articles: ${memory.toFixed(0)} MB RSS ${memOk ? 'PASS' : 'FAIL'} (< 150 MB)`);
   console.log(`start to first answer with 100,000 articles: ${startup} ms when restarted (median of ${restarts.join(', ')} ms) ${startOk ? 'PASS' : 'FAIL'} (< 1500 ms)`);
-  console.log(`  first start, before any snapshot (fresh clone): ${first.ms} ms`);
+  console.log(`  first start, before any snapshot (fresh clone): ${firstStart} ms (median of ${firsts.join(', ')} ms)`);
   console.log(`\n${failed ? `${failed} target(s) missed` : 'all targets met'}`);
   cleanup();
   process.exit(0);
