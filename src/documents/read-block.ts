@@ -30,16 +30,19 @@ export interface ReadBlock {
 export const META = { index: 0, chunk: 1, offset: 2, length: 3, count: 4, summary: 5 } as const;
 
 /** Each block's texts go in buffers of this size (a block of 2,000 files of 1.5 KB fills three). */
-const CHUNK_BYTES = 1024 * 1024;
+export const CHUNK_BYTES = 1024 * 1024;
 
-/** What one reader keeps across its blocks: the locale table, a buffer for long files, the type's scan plan. */
-export interface ReaderState { table: Map<string, number>; scratch: { buf: Buffer }; plan?: ScanPlan }
+/**
+ * What one reader keeps across its blocks: the locale table, a buffer for long files, the type's scan
+ * plan, and text buffers of CHUNK_BYTES made ahead of the reads (see read-worker.ts).
+ */
+export interface ReaderState { table: Map<string, number>; scratch: { buf: Buffer }; plan?: ScanPlan; spare?: Buffer[] }
 
 /** Reads the files `ids` (documentIds) of one folder. */
 export function readBlock(dir: string, ct: ContentType, block: number, ids: string[], state: ReaderState): ReadBlock {
   const { table, scratch } = state;
   const plan = (state.plan ??= scanPlan(ct));
-  const arena = new TextArena(CHUNK_BYTES, true);
+  const arena = new TextArena(CHUNK_BYTES, true, state.spare);
   const meta: number[] = [];
   const problems: Array<[number, string]> = [];
   // Ids are plain alphanumerics (SAFE_ID), so the folder's prefix is joined once, not per file.
