@@ -159,7 +159,8 @@ export class DocumentIndex {
       doc.lazy.linkPending = true;
       t.unlinked.push(doc);
     } else this.link(t, doc);
-    t.rows.clear();
+    // Clearing a Map allocates it a new table even when empty: 100,000 of them at start.
+    if (t.rows.size) t.rows.clear();
     this.generation++;
   }
 
@@ -180,7 +181,7 @@ export class DocumentIndex {
     if (!old) return;
     this.unlink(t, old);
     t.docs.delete(documentId);
-    t.rows.clear();
+    if (t.rows.size) t.rows.clear();
     this.generation++;
   }
 
