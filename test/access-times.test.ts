@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openProject } from '../src/project.js';
 import { readBlock } from '../src/documents/read-block.js';
 import { loadSchemas } from '../src/schema/registry.js';
-import { makeProject } from './helpers/project.js';
+import { BIN, makeProject } from './helpers/project.js';
 
 /**
  * Loading reads every document file. Under `relatime` (the usual mount option) the first read of a file
@@ -54,5 +55,18 @@ describe('reading documents leaves their access times alone', () => {
     expect(block.problems).toEqual([]);
     expect(block.meta.length).toBeGreaterThan(0);
     expect(untouched(files)).toEqual([]);
+  });
+
+  it('and still load files another user owns (where O_NOATIME is refused)', (ctx) => {
+    // Only root can run the CLI as another user; the project's files stay root's.
+    if (process.getuid?.() !== 0) ctx.skip();
+    chmodSync(project.dir, 0o755);
+    const run = spawnSync(process.execPath, [BIN, 'docs', 'list', 'articles', '--dir', project.dir, '--json', '--page-size', '100'],
+      { uid: 65534, gid: 65534, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const published = readdirSync(join(project.contentDir, 'documents', 'articles'))
+      .filter((f) => readFileSync(join(project.contentDir, 'documents', 'articles', f), 'utf8').includes('"published"'));
+    expect(JSON.parse(run.stdout).data).toHaveLength(published.length);
   });
 });
