@@ -353,4 +353,44 @@ describe('folio serve writes the snapshot for large projects and starts from it'
     const [doc] = [...next.documents.index.documents('api::tag.tag')].filter((d) => d.documentId.endsWith('05'));
     expect(doc.slots.get('')?.published?.data.name).toBe('gat 5');
   });
+
+  it('decodes a document read on a thread from its file when first used, and indexes it again if the file changed since', async () => {
+    // The compiled build reads on threads and keeps no texts: values come from the files when first read.
+    const built = await import(pathToFileURL(join(REPO, 'dist', 'project.js')).href) as typeof import('../src/project.js');
+    const project = await built.openProject(made.dir, { load: { useSnapshot: false } });
+    const { index } = project.documents;
+    const uid = 'api::tag.tag';
+    const idOf = (i: number) => `tag${String(i).padStart(21, '0')}`;
+    const fileOf = (i: number) => join(made.contentDir, 'documents', 'tags', `${idOf(i)}.json`);
+    const ts = '2025-01-01T00:00:00.000Z';
+    const body = (i: number, id: number, name: string) => `${JSON.stringify({ documentId: idOf(i), published: { id, name, createdAt: ts, updatedAt: ts, publishedAt: ts } }, null, 2)}\n`;
+    const saved = [7, 8, 9].map((i) => readFileSync(fileOf(i), 'utf8'));
+    try {
+      const [six, seven, eight, nine] = [6, 7, 8, 9].map((i) => index.get(uid, idOf(i))!);
+      expect([six, seven, eight, nine].map((d) => d.lazy?.loaded)).toEqual([false, false, false, false]);
+      expect(six.slots.get('')?.published?.data.name).toBe('tag 6');
+      expect(six.lazy?.loaded).toBe(true);
+
+      // The same versions, another value: what the file holds now.
+      writeFileSync(fileOf(8), body(8, 9, 'eight'));
+      expect(eight.slots.get('')?.published?.data.name).toBe('eight');
+      expect(index.get(uid, idOf(8))).toBe(eight);
+
+      // Other versions than it was indexed with (another id), or gone: indexed again from the file.
+      writeFileSync(fileOf(7), body(7, 99_999, 'seven'));
+      rmSync(fileOf(9));
+      const stale = seven;
+      expect(stale.slots.get('')?.published?.id).toBe(8);
+      void stale.slots.get('')?.published?.data;
+      void nine.slots.get('')?.published?.data;
+      await project.documents.idle();
+      const now = index.get(uid, idOf(7))!;
+      expect(now).not.toBe(stale);
+      expect(now.slots.get('')?.published).toMatchObject({ id: 99_999, data: { name: 'seven' } });
+      expect(index.byId(uid, 99_999)?.documentId).toBe(idOf(7));
+      expect(index.get(uid, idOf(9))).toBeUndefined();
+    } finally {
+      [7, 8, 9].forEach((i, k) => writeFileSync(fileOf(i), saved[k]));
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ContentType } from '../schema/types.js';
-import { parseDocumentText } from '../store/store.js';
+import { type RawDocument, parseDocumentText } from '../store/store.js';
 import type { TextSource } from '../store/snapshot.js';
 import { decodeDocument } from './codec.js';
 import { type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, SlotMap } from './model.js';
@@ -51,52 +51,108 @@ export function renumber(summary: number[], codes: string[], table: Map<string, 
   return out;
 }
 
-/** What every snapshot document of one type shares (one object per type, not per document). */
+/** What every lazily decoded document of one type shares (one object per type, not per document). */
 export interface LazyContext {
   ct: ContentType;
   /** The file's current body, for when a recorded text cannot be decoded. */
   reread?: (documentId: string) => Record<string, unknown> | undefined;
+  /**
+   * For documents indexed without their text: reads the file as it is now (undefined: gone), keeping
+   * its text and stamp when a snapshot will want them. Throws when it cannot be read or parsed.
+   */
+  read?: (documentId: string) => RawDocument | undefined;
+  /** The file no longer holds the versions `doc` was indexed with: index it again from the file. */
+  stale?: (doc: DocumentRecord) => void;
 }
 
-/** The recorded text of one document, decoded into its versions on first use. */
+/** What a document read without its text was indexed with: `summary[from, to)` (see `summarize`), positions into `table`. */
+export interface IndexedShape { meta: ArrayLike<number>; table: string[] }
+
+/**
+ * The text of one document, decoded into its versions on first use: recorded (a snapshot's), or, for a
+ * document indexed from a reader thread's summary at a first start, read from its file then.
+ */
 export class LazySource {
-  private blob: TextSource | undefined;
+  private done = false;
   doc!: DocumentRecord;
   linkPending = false;
+  /** Once decoded from its file: the text read and its stamp, when they are what was indexed (for the snapshot). */
+  kept: RawDocument['kept'];
+  stamp: RawDocument['stamp'];
 
-  /** The text is `blob`'s `[offset, offset + length)`. */
-  constructor(private readonly ctx: LazyContext, blob: TextSource, private readonly offset: number, private readonly length: number) {
-    this.blob = blob;
-  }
+  /**
+   * The text is `blob`'s `[offset, offset + length)`; with `shape` instead, it is the file's, and the
+   * document was indexed with `shape.meta[offset, offset + length)`.
+   */
+  constructor(private readonly ctx: LazyContext, private blob: TextSource | undefined, private readonly offset: number,
+    private readonly length: number, private shape?: IndexedShape) {}
 
-  get loaded() { return this.blob === undefined; }
+  get loaded() { return this.done; }
 
   load() {
+    if (this.done) return;
+    this.done = true;
     const blob = this.blob;
-    if (blob === undefined) return;
     this.blob = undefined;
-    const { ct, reread } = this.ctx;
-    const documentId = this.doc.documentId;
-    let decoded: DocumentRecord | undefined;
-    try {
-      decoded = decodeDocument(ct, documentId, parseDocumentText(blob.text(this.offset, this.length), documentId));
-    } catch {
-      // The text decoded when it was recorded, by this Folio version, against this schema (both checked),
-      // so this means a damaged snapshot: decode the file itself. Failing that, empty values keep the
-      // server answering; the next start reads the file again.
-      try {
-        const body = reread?.(documentId);
-        decoded = body ? decodeDocument(ct, documentId, body) : undefined;
-      } catch {
-        decoded = undefined;
-      }
-    }
+    const decoded = blob ? this.fromText(blob) : this.fromFile();
     for (const [code, slot] of this.doc.slots) {
       const from = decoded?.slots.get(code);
       if (slot.draft instanceof LazyVersion) slot.draft.fill(from?.draft);
       if (slot.published instanceof LazyVersion) slot.published.fill(from?.published);
     }
   }
+
+  private fromText(blob: TextSource): DocumentRecord | undefined {
+    const { ct, reread } = this.ctx;
+    const documentId = this.doc.documentId;
+    try {
+      return decodeDocument(ct, documentId, parseDocumentText(blob.text(this.offset, this.length), documentId));
+    } catch {
+      // The text decoded when it was recorded, by this Folio version, against this schema (both checked),
+      // so this means a damaged snapshot: decode the file itself. Failing that, empty values keep the
+      // server answering; the next start reads the file again.
+      try {
+        const body = reread?.(documentId);
+        return body ? decodeDocument(ct, documentId, body) : undefined;
+      } catch {
+        return undefined;
+      }
+    }
+  }
+
+  private fromFile(): DocumentRecord | undefined {
+    const { ct, read, stale } = this.ctx;
+    const documentId = this.doc.documentId;
+    const shape = this.shape!;
+    this.shape = undefined;
+    let decoded: DocumentRecord | undefined;
+    let raw: RawDocument | undefined;
+    try {
+      raw = read?.(documentId);
+      decoded = raw && decodeDocument(ct, documentId, raw.body);
+    } catch {
+      decoded = undefined;
+    }
+    if (raw && decoded && sameShape(decoded, shape.meta, this.offset, this.offset + this.length, shape.table)) {
+      this.kept = raw.kept;
+      this.stamp = raw.stamp;
+      return decoded;
+    }
+    // Changed since it was read at start (or gone, or broken now): the versions indexed then get what
+    // the file still has, and the document is indexed again from the file, as a change on disk is.
+    stale?.(this.doc);
+    return decoded;
+  }
+}
+
+/** Whether a decoded document holds exactly the versions (locales, ids, statuses) `summary[from, to)` says. */
+function sameShape(doc: DocumentRecord, summary: ArrayLike<number>, from: number, to: number, table: string[]): boolean {
+  if (doc.slots.size * 3 !== to - from) return false;
+  for (let i = from; i < to; i += 3) {
+    const slot = doc.slots.get(table[summary[i]]);
+    if (!slot || (slot.draft?.id ?? -1) !== summary[i + 1] || (slot.published?.id ?? -1) !== summary[i + 2]) return false;
+  }
+  return true;
 }
 
 const NOT_DECODED: Record<string, unknown> = Object.freeze({});
@@ -147,12 +203,14 @@ export class LazyVersion implements Version {
 
 /**
  * A document indexed from its summary (`summary[from, to)`, the whole array by default); its versions
- * decode the text `blob[offset, offset + length)` when first read.
+ * decode the text `blob[offset, offset + length)` when first read, or with no `blob`, the file as it is
+ * then (checked against the summary, see LazySource).
  */
-export function lazyDocument(ctx: LazyContext, documentId: string, summary: ArrayLike<number>, table: string[], blob: TextSource,
-  offset: number, length: number, from = 0, to = summary.length): DocumentRecord {
+export function lazyDocument(ctx: LazyContext, documentId: string, summary: ArrayLike<number>, table: string[], blob: TextSource | undefined,
+  offset: number, length: number, from = 0, to = summary.length, shape?: IndexedShape): DocumentRecord {
   if (to <= from || (to - from) % 3 !== 0) throw new Error('malformed summary');
-  const src = new LazySource(ctx, blob, offset, length);
+  // `shape`: `{ meta: summary, table }` shared by many documents (a thread's block), to spare an object each.
+  const src = blob ? new LazySource(ctx, blob, offset, length) : new LazySource(ctx, undefined, from, to - from, shape ?? { meta: summary, table });
   const doc: DocumentRecord = { uid: ctx.ct.uid, documentId, slots: new SlotMap(), lazy: src };
   src.doc = doc;
   for (let i = from; i < to; i += 3) {

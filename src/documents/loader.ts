@@ -1,12 +1,12 @@
 import type { SchemaRegistry } from '../schema/registry.js';
 import type { ContentType } from '../schema/types.js';
 import { type RawDocument, type Store, SAFE_ID } from '../store/store.js';
-import { type CollectionSnapshot, type Snapshot, type SnapshotEntry, TICK } from '../store/snapshot.js';
+import { type CollectionSnapshot, type Snapshot, type SnapshotEntry, TICK, TextArena } from '../store/snapshot.js';
 import { STAMP } from '../store/stamp-range.js';
 import { FOLIO_VERSION } from '../version.js';
 import { decodeDocument } from './codec.js';
 import type { DocumentIndex } from './doc-index.js';
-import { type LazyContext, lazyDocument, renumber, summarize, typeFingerprint } from './lazy.js';
+import { type LazyContext, type LazySource, lazyDocument, renumber, summarize, typeFingerprint } from './lazy.js';
 import type { DocumentRecord } from './model.js';
 import { PARALLEL_READ_FROM, type Readers, type ThreadBlock, parallelReadAvailable, startReaders } from './parallel-read.js';
 import { META } from './read-block.js';
@@ -25,6 +25,11 @@ export interface LoadOptions {
   capture?: boolean;
   /** Projects with fewer document files than this never get a snapshot written (default 20,000; `server.snapshotFrom`). */
   snapshotFrom?: number;
+  /**
+   * A document read without its text at start (see read-block.ts) whose file, when it came to be
+   * decoded, no longer held the versions it was indexed with: to be indexed again from its file.
+   */
+  onStale?: (ct: ContentType, doc: DocumentRecord) => void;
 }
 
 /** A snapshot ready to be built and written, and whether writing it pays (no usable one, or many files read again). */
@@ -32,14 +37,15 @@ export interface SnapshotPlan { build(): Promise<Snapshot>; worthWriting: boolea
 
 /**
  * What the next snapshot records of one collection. Files read on threads are only noted while loading:
- * they were read without their stamps (a system call and a Stats object per file, on the first start's
- * critical path), so their entries are built, and their files stamped, when the snapshot is.
+ * they were read without their texts or stamps (see read-block.ts), so their entries are built when the
+ * snapshot is, from the texts their documents were decoded from, and their files stamped then.
  */
 class CollectionCapture {
   private readonly entries: SnapshotEntry[] = [];
   private readonly table = new Map<string, number>();
   private readonly later: ThreadBlock[] = [];
   private readonly laterAt: number[] = [];
+  private readonly laterDocs: DocumentRecord[] = [];
   /** The next start may skip listing the folder only if every file in it is recorded. */
   complete = true;
 
@@ -54,35 +60,42 @@ class CollectionCapture {
     this.entries.push(summary === entry.summary ? entry : { ...entry, summary });
   }
 
-  /** Records the file that starts at `at` in a thread's block, when the snapshot is built. */
-  recordLater(block: ThreadBlock, at: number) {
+  /** Records `doc`, indexed from the file that starts at `at` in a thread's block, when the snapshot is built. */
+  recordLater(block: ThreadBlock, at: number, doc: DocumentRecord) {
     this.later.push(block);
     this.laterAt.push(at);
+    this.laterDocs.push(doc);
   }
 
   async build(store: Store): Promise<CollectionSnapshot> {
-    const ids = this.later.map((block, j) => block.ids[block.meta[this.laterAt[j] + META.index]]);
+    // Their texts: those they were decoded from (read then, with the file's stamp), decoding any not yet.
+    const docs = this.laterDocs;
+    for (const doc of docs) doc.lazy?.load();
+    const ids = docs.map((doc) => doc.documentId);
     const stamped = ids.length && store.stampCollection ? await store.stampCollection(this.pluralName, ids) : undefined;
-    // A file stamped after it was read holds what was read only if nothing touched it since the reads
-    // began: its ctime says so (no tool can set it back, and a rename sets it), and the folder's mtime
-    // shows a file renamed into place meanwhile.
+    // A file stamped now holds what was read at start only if nothing touched it since the reads began:
+    // its ctime says so (no tool can set it back, and a rename sets it), and the folder's mtime shows a
+    // file renamed into place meanwhile. Then the text decoded later is the one read at start too.
     const since = this.takenAt - TICK;
     const folderSteady = !!stamped && stamped.dirMtimeMs < since;
     for (let j = 0; j < ids.length; j++) {
-      const { meta: m, chunks, table } = this.later[j];
+      const { meta: m, table } = this.later[j];
       const at = this.laterAt[j];
+      const lazy = docs[j].lazy as LazySource | undefined;
+      const kept = lazy?.kept;
       const s = j * STAMP;
       const [mtimeMs, size, ino, ctimeMs] = stamped ? stamped.files.subarray(s, s + STAMP) : [NaN, NaN, NaN, NaN];
-      if (!folderSteady || size !== m[at + META.length] || !(ctimeMs < since)) { this.complete = false; continue; }
+      if (!folderSteady || !kept || size !== kept.length || !(ctimeMs < since)) { this.complete = false; continue; }
       const from = at + META.summary;
       this.record({
         documentId: ids[j], mtimeMs, size, ino,
         summary: Array.from(m.subarray(from, from + m[at + META.count])),
-        blob: chunks[m[at + META.chunk]], offset: m[at + META.offset], length: m[at + META.length],
+        blob: kept.source, offset: kept.offset, length: kept.length,
       }, table);
     }
     this.later.length = 0;
     this.laterAt.length = 0;
+    this.laterDocs.length = 0;
     this.entries.sort((x, y) => (x.documentId < y.documentId ? -1 : 1));
     const dir = this.complete && !Number.isNaN(this.dirMtimeMs) ? this.dirMtimeMs : -1;
     return { fingerprint: this.fingerprint, dirMtimeMs: dir, table: [...this.table.keys()], entries: this.entries };
@@ -105,7 +118,14 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
   let old = opts.useSnapshot === false ? undefined : store.readSnapshot?.();
   if (old && old.folioVersion !== FOLIO_VERSION) old = undefined;
   // One per type, shared by its documents.
-  const contexts = new Map<string, LazyContext>(types.map((ct) => [ct.uid, { ct, reread: (id: string) => store.readDocument(ct.pluralName, id)?.body }]));
+  // Texts read when documents are decoded from their files are kept only for a snapshot (`capture`, set below).
+  let keepTexts = false;
+  const contexts = new Map<string, LazyContext>(types.map((ct) => {
+    let arena: TextArena | undefined;
+    const read = (id: string) => store.readDocument(ct.pluralName, id, keepTexts ? (arena ??= new TextArena()) : undefined);
+    const stale = opts.onStale && ((doc: DocumentRecord) => opts.onStale!(ct, doc));
+    return [ct.uid, { ct, reread: (id: string) => store.readDocument(ct.pluralName, id)?.body, read, stale }];
+  }));
   const context = (ct: ContentType) => contexts.get(ct.uid)!;
   // Per type (aligned with `types`): its snapshot, when recorded against the same schema.
   const usable = types.map((ct) => {
@@ -140,6 +160,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
   const from = opts.snapshotFrom ?? 20000;
   const files = scanned.reduce((n, c) => n + c.fresh.length + c.reused.length, 0);
   const capture = !!opts.capture && files >= from;
+  keepTexts = capture;
 
   // Every collection's reads start now: large ones go on on reader threads while earlier ones are indexed.
   const reads = types.map((ct, i) => readFresh(store, ct, scanned[i].fresh, capture, early[i]));
@@ -195,9 +216,9 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
     const fromThread = (block: ThreadBlock, at: number) => {
       const m = block.meta;
       const summary = at + META.summary;
-      const doc = lazyDocument(context(ct), block.ids[m[at + META.index]], m, block.table,
-        block.chunks[m[at + META.chunk]], m[at + META.offset], m[at + META.length], summary, summary + m[at + META.count]);
-      if (capture) kept.recordLater(block, at);
+      const doc = lazyDocument(context(ct), block.ids[m[at + META.index]], m, block.table, undefined, 0, 0,
+        summary, summary + m[at + META.count], block);
+      if (capture) kept.recordLater(block, at, doc);
       index.put(doc);
       report.documents++;
     };

@@ -1,11 +1,10 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ContentType } from '../schema/types.js';
 import type { LoadProblem } from '../store/store.js';
-import { BufferText } from '../store/snapshot.js';
 import { META, type ReadBlock, readBlock } from './read-block.js';
 import type { ReadJob, ReaderSetup } from './read-worker.js';
 
@@ -29,7 +28,10 @@ export const BLOCK_FILES = 2000;
 /** Whether the compiled worker is there (it is not when running the TypeScript sources directly). */
 export const parallelReadAvailable = () => WORKER.protocol === 'file:' && existsSync(fileURLToPath(WORKER));
 
-/** One block of files read on a thread: `ids` are the block's documentIds, `meta` is laid out as `META` says. */
+/**
+ * One block of files read on a thread: `ids` are the block's documentIds, `meta` is laid out as `META`
+ * says. Their texts are not kept (see read-block.ts).
+ */
 export interface ThreadBlock {
   ids: string[];
   meta: Float64Array;
@@ -37,7 +39,6 @@ export interface ThreadBlock {
   starts: number[];
   /** Locale codes for the summaries' positions. */
   table: string[];
-  chunks: BufferText[];
   problems: LoadProblem[];
 }
 
@@ -55,7 +56,6 @@ export interface Readers {
  * the files once listed (blocks dealt out in turn). Blocks a failed thread did not deliver are read here.
  */
 export function startReaders(dir: string, ct: ContentType, threads = READERS): Readers {
-  const spareBytes = textBytesPerReader(dir, threads);
   const arrived = new Map<number, ReadBlock>();
   const gone: boolean[] = [];
   let wake: (() => void) | undefined;
@@ -63,7 +63,7 @@ export function startReaders(dir: string, ct: ContentType, threads = READERS): R
   for (let w = 0; w < threads; w++) {
     let worker: Worker;
     try {
-      worker = new Worker(WORKER, { workerData: { dir, ct, spareBytes } satisfies ReaderSetup });
+      worker = new Worker(WORKER, { workerData: { dir, ct } satisfies ReaderSetup });
     } catch {
       gone[w] = true;
       continue;
@@ -105,17 +105,6 @@ export function startReaders(dir: string, ct: ContentType, threads = READERS): R
   return { read, close };
 }
 
-/**
- * About how many bytes of text each reader will keep, judged from the folder's own size before it is
- * listed (40 to 60 bytes a name on ext4, btrfs and xfs; 20 on tmpfs) and 1.5 KB a document file, at
- * most 64 MB: the buffers a reader makes ahead (see read-worker.ts). A wrong guess costs little: the
- * rest is made during the reads, and buffers left unused end with the thread.
- */
-function textBytesPerReader(dir: string, threads: number): number {
-  const folderBytes = statSync(dir, { throwIfNoEntry: false })?.size ?? 0;
-  return Math.min(64 * 1024 * 1024, (folderBytes / 40) * 1536 / threads);
-}
-
 /** Reads the given files (sorted documentIds) of one collection on reader threads started now. */
 export function readInWorkers(dir: string, ids: string[], ct: ContentType, threads = READERS): AsyncGenerator<ThreadBlock> {
   return startReaders(dir, ct, Math.max(1, Math.min(threads, Math.ceil(ids.length / BLOCK_FILES)))).read(ids);
@@ -127,7 +116,6 @@ function threadBlock(r: ReadBlock, ids: string[], dir: string): ThreadBlock {
   for (let at = 0; at < m.length; at += META.summary + m[at + META.count]) starts.push(at);
   return {
     ids, meta: m, starts, table: r.table,
-    chunks: r.chunks.map((b) => new BufferText(Buffer.from(b))),
     problems: r.problems.map(([i, message]) => ({ file: join(dir, `${ids[i]}.json`), message })),
   };
 }

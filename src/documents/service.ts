@@ -53,16 +53,28 @@ export class DocumentService {
   async reloadDocument(ct: ContentType, documentId: string, file: string, text: string | undefined):
     Promise<'own' | 'updated' | 'removed' | 'unchanged' | { problem: string }> {
     if (this.store.isOwnWrite(file, text)) return 'own';
+    return this.reindex(ct, documentId, () => (text === undefined ? undefined : parseDocumentText(text, documentId)));
+  }
+
+  /** Indexes one document again from `body()` (its file's, read under the document's lock; undefined: gone). */
+  private reindex(ct: ContentType, documentId: string, body: () => Record<string, unknown> | undefined):
+    Promise<'updated' | 'removed' | 'unchanged' | { problem: string }> {
     return this.lock.run(`${ct.uid}/${documentId}`, async () => {
       const existed = this.index.get(ct.uid, documentId);
-      if (text === undefined) {
+      let read: Record<string, unknown> | undefined;
+      try {
+        read = body();
+      } catch (err) {
+        return { problem: (err as Error).message };
+      }
+      if (read === undefined) {
         if (!existed) return 'unchanged';
         this.index.remove(ct.uid, documentId);
         for (const v of versions(existed)) this.emit('entry.delete', ct, v);
         return 'removed';
       }
       try {
-        const doc = decodeDocument(ct, documentId, parseDocumentText(text, documentId));
+        const doc = decodeDocument(ct, documentId, read);
         this.index.put(doc);
         const first = versions(doc)[0];
         if (first) this.emit(existed ? 'entry.update' : 'entry.create', ct, first);
@@ -81,7 +93,13 @@ export class DocumentService {
    * cannot be read are reported and skipped.
    */
   async load(opts: LoadOptions = {}): Promise<LoadReport> {
-    const { report, plan } = await loadDocuments(this.index, this.schemas, this.store, opts);
+    // A document decoded from a file that changed since start: indexed again, as a change on disk is
+    // (unless written or removed here since, which indexed it already).
+    const onStale = (ct: ContentType, doc: DocumentRecord) => {
+      if (this.index.get(ct.uid, doc.documentId) !== doc) return;
+      void this.reindex(ct, doc.documentId, () => this.store.readDocument(ct.pluralName, doc.documentId)?.body);
+    };
+    const { report, plan } = await loadDocuments(this.index, this.schemas, this.store, { onStale, ...opts });
     this.snapshotPlan = plan?.worthWriting ? plan : undefined;
     return report;
   }

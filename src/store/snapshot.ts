@@ -283,29 +283,20 @@ function stampInWorker(dir: string, ids: string[], suffix: string): Promise<Floa
  * the reads they copy.
  */
 export class TextArena {
-  /**
-   * `chunkBytes`: the size of each buffer (a reader sending its texts in batches uses small ones).
-   * `shared`: in SharedArrayBuffers, for a reader thread to post without transferring them: the first
-   * buffer a thread detaches makes V8 check for detached buffers on every typed-array access after,
-   * which doubled the reader threads' scanning time.
-   * `spare`: buffers of `chunkBytes` made beforehand, used first (a reader thread makes them while it
-   * waits for its files, so the page faults of first writing them are off the reads' path).
-   */
-  constructor(private readonly chunkBytes = 8 * 1024 * 1024, private readonly shared = false,
-    private readonly spare: Array<Buffer<ArrayBufferLike>> = []) {}
+  /** `chunkBytes`: the size of each buffer. */
+  constructor(private readonly chunkBytes = 8 * 1024 * 1024) {}
   private chunk: Buffer<ArrayBufferLike> = Buffer.allocUnsafe(0);
   private source = new BufferText(this.chunk);
   private used = 0;
-  /** Every buffer handed out so far (a reader thread posts them with its block). */
+  /** Every buffer handed out so far. */
   readonly chunks: Array<Buffer<ArrayBufferLike>> = [];
 
   /** Room for `length` bytes at `chunk[offset…]`; `commit` keeps what was written there. */
   reserve(length: number): { chunk: Buffer; offset: number } {
     if (this.used + length > this.chunk.length) {
-      // Never from Buffer's shared pool: each chunk owns its buffer, so it can cross to another thread whole.
+      // Never from Buffer's shared pool: each chunk owns its whole buffer.
       const bytes = Math.max(this.chunkBytes, length);
-      this.chunk = (bytes === this.chunkBytes && this.spare.pop())
-        || Buffer.from(this.shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+      this.chunk = Buffer.from(new ArrayBuffer(bytes));
       this.source = new BufferText(this.chunk);
       this.chunks.push(this.chunk);
       this.used = 0;
@@ -367,13 +358,16 @@ function readOpenInto(fd: number, scratch: { buf: Buffer }, arena: TextArena): K
 }
 
 /**
- * Reads a whole file into `arena` without taking its stamp (open, one read, close: a first start reads
- * 100,000 files on reader threads and each system call counts).
+ * Reads a whole file into `scratch.buf` from its start (open, one read, close: a first start reads
+ * 100,000 files on reader threads and each system call counts); returns its length.
  */
-export function readKept(path: string, scratch: { buf: Buffer }, arena: TextArena): Kept {
+export function readWhole(path: string, scratch: { buf: Buffer }): number {
   const fd = openForReading(path);
   try {
-    return readOpenInto(fd, scratch, arena);
+    // One byte less than the buffer, so a read that fills it shows the file may go on.
+    const room = scratch.buf.length - 1;
+    const got = readSync(fd, scratch.buf, 0, room, 0);
+    return got < room ? got : readAll(fd, scratch);
   } finally {
     closeSync(fd);
   }

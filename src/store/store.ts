@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, closeSync, statSync } from 'node:fs';
+import { closeSync, readdirSync, statSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -72,8 +72,11 @@ export interface Store {
   write(pluralName: string, documentId: string, body: Record<string, unknown>): Promise<void>;
   remove(pluralName: string, documentId: string): Promise<void>;
   fileOf(pluralName: string, documentId: string): string;
-  /** Reads one document file again (after a change on disk): the raw document, `undefined` when gone. */
-  readDocument(pluralName: string, documentId: string): RawDocument | undefined;
+  /**
+   * Reads one document file (again, after a change on disk; or to decode it): the raw document,
+   * `undefined` when gone. With `keep`, its text is kept there with its stamp (for a snapshot).
+   */
+  readDocument(pluralName: string, documentId: string, keep?: TextArena): RawDocument | undefined;
   /** Whether the file's current text is what this process last wrote there (so a watcher can skip it). */
   isOwnWrite(file: string, text: string | undefined): boolean;
   /** The start-up snapshot, if the store keeps one and it is readable. */
@@ -109,14 +112,20 @@ export class FileStore implements Store {
     return !!list && list.includes(text === undefined ? null : digest(text));
   }
 
-  readDocument(pluralName: string, documentId: string): RawDocument | undefined {
+  readDocument(pluralName: string, documentId: string, keep?: TextArena): RawDocument | undefined {
     const file = this.fileOf(pluralName, documentId);
-    let text: string;
-    try { text = readFileSync(file, 'utf8'); } catch (err) {
+    try {
+      if (keep) {
+        const { text, kept, stamp } = readWithStamp(file, scratch, keep);
+        return { documentId, file, body: parseDocumentText(text, documentId), kept, stamp };
+      }
+      const text = readSmallFile(file);
+      if (text instanceof Error) throw text;
+      return { documentId, file, body: parseDocumentText(text, documentId) };
+    } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
     }
-    return { documentId, file, body: parseDocumentText(text, documentId) };
   }
 
   private dir(pluralName: string) {
