@@ -99,6 +99,28 @@ describe('a server started from the snapshot answers as one that read every file
     } finally { await s.stop(); }
   });
 
+  it('decodes in the background only while no request is being answered, yet never waits for ever', async () => {
+    const s = await startTestServer({ dir: made.dir });
+    try {
+      const docs = [...s.project.documents.index.documents('api::author.author')];
+      expect(docs.length).toBeGreaterThan(0);
+      expect(docs.some((d) => d.lazy?.loaded)).toBe(false);
+      let busy = true;
+      const warming = s.project.documents.warm(() => busy);
+      await new Promise((r) => setTimeout(r, 40));
+      expect(docs.some((d) => d.lazy?.loaded)).toBe(false);
+      busy = false;
+      expect(await warming).toBeGreaterThan(0);
+      expect(docs.every((d) => d.lazy?.loaded)).toBe(true);
+    } finally { await s.stop(); }
+    // Always busy (a steady load): it still gets through, a slice at a time.
+    const t = await startTestServer({ dir: made.dir });
+    try {
+      expect(await t.project.documents.warm(() => true)).toBeGreaterThan(0);
+      for (const d of t.project.documents.index.documents('api::author.author')) expect(d.lazy?.loaded).toBe(true);
+    } finally { await t.stop(); }
+  });
+
   it('a write to a document not decoded yet keeps its other values, in the answer and in the file', async () => {
     const s = await startTestServer({ dir: made.dir });
     try {

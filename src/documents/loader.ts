@@ -278,15 +278,22 @@ function readFresh(store: Store, ct: ContentType, ids: string[], capture: boolea
   return store.readDocuments(ct.pluralName, ids, capture);
 }
 
+/** How long the warm-up waits while busy before it goes on anyway (a steady load must not hold it back for ever). */
+const YIELD_AT_MOST_MS = 100;
+
 /**
- * Decodes every document still waiting in the snapshot, a slice at a time, so a fresh server answers
- * requests meanwhile and heavy queries find everything decoded soon after start.
+ * Decodes every document still waiting to be (from the snapshot, or read on a thread at a first start),
+ * a slice at a time, so a fresh server answers requests meanwhile and heavy queries find everything
+ * decoded soon after start. `busy`: whether requests are being answered (or just were); the slices
+ * wait while it says so, at most YIELD_AT_MOST_MS at a time.
  */
-export async function warmDocuments(index: DocumentIndex, uids: string[], sliceMs = 8): Promise<number> {
+export async function warmDocuments(index: DocumentIndex, uids: string[], sliceMs = 8, busy?: () => boolean): Promise<number> {
   const pending: Array<NonNullable<DocumentRecord['lazy']>> = [];
+  await yieldTo(busy);
   for (const uid of uids) if (index.has(uid)) for (const doc of index.documents(uid)) if (doc.lazy && !doc.lazy.loaded) pending.push(doc.lazy);
   let at = 0;
   while (at < pending.length) {
+    await yieldTo(busy);
     const until = performance.now() + sliceMs;
     while (at < pending.length && performance.now() < until) {
       for (let k = 0; k < 64 && at < pending.length; k++) pending[at++].load();
@@ -294,4 +301,8 @@ export async function warmDocuments(index: DocumentIndex, uids: string[], sliceM
     await new Promise((r) => setImmediate(r));
   }
   return pending.length;
+}
+
+async function yieldTo(busy: (() => boolean) | undefined) {
+  for (let waited = 0; busy?.() && waited < YIELD_AT_MOST_MS; waited += 2) await new Promise((r) => setTimeout(r, 2));
 }

@@ -114,9 +114,12 @@ export class DocumentService {
     if (plan && this.store.writeSnapshot) await this.store.writeSnapshot(await plan.build());
   }
 
-  /** Decodes, in slices, every document still waiting in the snapshot. Resolves with how many there were. */
-  warm(): Promise<number> {
-    return warmDocuments(this.index, [...this.schemas.contentTypes.keys()]);
+  /**
+   * Decodes, in slices, every document not decoded yet; the slices wait while `busy()` (requests in
+   * flight). Resolves with how many there were.
+   */
+  warm(busy?: () => boolean): Promise<number> {
+    return warmDocuments(this.index, [...this.schemas.contentTypes.keys()], 8, busy);
   }
 
   contentType(name: string): ContentType {

@@ -4,6 +4,9 @@ import { CliError, dim } from '../output.js';
 
 interface ServeOptions extends GlobalOptions { port?: string; host?: string; watch?: boolean; snapshot?: boolean; readOnly?: boolean; verbose?: boolean }
 
+/** How long the server must have been without requests before the start-up warm-up goes on (see below). */
+const QUIET_MS = 50;
+
 export function registerServe(program: Command, globals: () => GlobalOptions) {
   program.command('serve').description('serve the Strapi v5 REST API over the project\'s content')
     .option('-p, --port <port>', 'port (default 1337, or server.port in folio.json)')
@@ -30,7 +33,17 @@ Examples:
       const log = (m: string) => process.stderr.write(`${m}\n`);
       const options = await serverOptions(project, { log });
       const app = createFolioApp(project, { ...options, readOnly: opts.readOnly, verbose: opts.verbose, log });
-      const listener = await listen(toNodeListener(app), {
+      // Requests being answered, and when one last started or ended: the warm-up below gives way to them.
+      let inFlight = 0;
+      let lastSeen = performance.now();
+      const handle = toNodeListener(app);
+      const counted: typeof handle = (req, res) => {
+        inFlight++;
+        lastSeen = performance.now();
+        res.once('close', () => { inFlight--; lastSeen = performance.now(); });
+        return handle(req, res);
+      };
+      const listener = await listen(counted, {
         port, hostname: host, showURL: false, qr: false, public: host !== 'localhost' && host !== '127.0.0.1', autoClose: false,
       } as Parameters<typeof listen>[1]);
       const { WebhookDispatcher } = await import('../../webhooks/webhooks.js');
@@ -61,9 +74,13 @@ Examples:
       const fromSnapshot = project.report.fromSnapshot ? `, ${project.report.fromSnapshot} from the start-up snapshot` : '';
       process.stdout.write(`  ${base}/api  (${project.report.documents} documents, ${types.length} content-types${fromSnapshot})\n`);
       if (!opts.quiet) for (const ct of types) process.stdout.write(dim(`  ${base}/api/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}\n`));
-      // After the first answer is possible: decode what the snapshot left waiting, then record a new one.
+      // After the first answer is possible: decode what is still waiting, then record a new snapshot. It
+      // runs while no request is being answered and none came in the last QUIET_MS: its slices, and the
+      // garbage collection its decoding brings, would otherwise delay the first requests after start
+      // (measured: the first answer came 60 to 100 ms after the ready line, 20 ms without the warm-up).
+      lastSeen = performance.now();
       void (async () => {
-        await project.documents.warm();
+        await project.documents.warm(() => inFlight > 0 || performance.now() - lastSeen < QUIET_MS);
         if (project.documents.snapshotPending) await project.documents.writeSnapshot();
       })().catch((err: Error) => process.stderr.write(`start-up snapshot not written: ${err.message}\n`));
       if (opts.watch !== false) {
