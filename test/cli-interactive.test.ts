@@ -5,17 +5,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from './helpers/project.js';
 
-/** Runs the CLI in a pseudo-terminal (util-linux `script`) and types the answers, as a person would. */
+/**
+ * Runs the CLI in a pseudo-terminal (util-linux `script`) and types the answers, as a person would: once
+ * the first question is on screen (starting the CLI takes a while on a busy machine, and what is typed
+ * before a prompt exists is lost), then one answer every 400 ms.
+ */
 function inTerminal(command: string, answers: string[]): Promise<string> {
   return new Promise((resolve) => {
     const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' } });
     let out = '';
-    child.stdout.on('data', (c) => (out += c));
+    let timer: NodeJS.Timeout | undefined;
     let i = 0;
-    const timer = setInterval(() => {
-      if (i < answers.length) child.stdin.write(answers[i++]);
-      else { clearInterval(timer); child.stdin.end(); }
-    }, 400);
+    child.stdout.on('data', (c) => {
+      out += c;
+      if (timer || !out.includes('?')) return;
+      timer = setInterval(() => {
+        if (i < answers.length) child.stdin.write(answers[i++]);
+        else { clearInterval(timer); child.stdin.end(); }
+      }, 400);
+    });
     child.on('exit', () => { clearInterval(timer); resolve(out); });
   });
 }
