@@ -96,34 +96,41 @@ describe('reading a folder in blocks', () => {
   }
   const tag = typeOf('tags');
 
-  async function collect(read: typeof here.readInWorkers) {
-    const out: Array<{ documentId: string; id: number }> = [];
+  async function collect(read: typeof here.readInWorkers, keep: boolean) {
+    const out: Array<{ documentId: string; id: number; text?: string }> = [];
     const problems: string[] = [];
     const blockSizes: number[] = [];
-    for await (const block of read(dir, ids, tag)) {
+    for await (const block of read(dir, ids, tag, keep)) {
       blockSizes.push(block.ids.length);
       problems.push(...block.problems.map((p) => p.file));
       for (const at of block.starts) {
         const m = block.meta;
         expect(m[at + META.count]).toBe(3);
-        out.push({ documentId: block.ids[m[at + META.index]], id: m[at + META.summary + 2] });
+        const chunk = block.chunks[m[at + META.chunk]];
+        out.push({
+          documentId: block.ids[m[at + META.index]],
+          id: m[at + META.summary + 2],
+          ...(chunk ? { text: chunk.text(m[at + META.offset], m[at + META.length]) } : {}),
+        });
       }
     }
     return { out, problems, blockSizes };
   }
 
-  function check({ out, problems, blockSizes }: Awaited<ReturnType<typeof collect>>) {
+  function check({ out, problems, blockSizes }: Awaited<ReturnType<typeof collect>>, keep: boolean) {
     expect(blockSizes).toEqual([here.BLOCK_FILES, here.BLOCK_FILES, 7]);
-    // Every readable file, in documentId order, with its id and its exact text; the broken one reported.
+    // Every readable file, in documentId order, with its id (and its exact text when kept); the broken one reported.
     expect(out.map((d) => d.documentId)).toEqual(ids.filter((_, i) => i !== 5 && i !== here.BLOCK_FILES + 1));
-    expect(out[10]).toEqual({ documentId: ids[11], id: 12 });
     expect(out.every((d, k) => d.id === Number(d.documentId.slice(1)) + 1 && (k === 0 || d.documentId > out[k - 1].documentId))).toBe(true);
+    const text = readFileSync(join(dir, `${ids[11]}.json`), 'utf8');
+    expect(out[10]).toEqual(keep ? { documentId: ids[11], id: 12, text } : { documentId: ids[11], id: 12 });
+    expect(out.filter((d) => d.text !== undefined).length).toBe(keep ? out.length : 0);
     expect(problems).toEqual([join(dir, `${ids[here.BLOCK_FILES + 1]}.json`)]);
   }
 
   it('on this thread (when reader threads cannot start)', async () => {
     // The sources have no compiled worker next to them, so every block is read here.
-    check(await collect(here.readInWorkers));
+    for (const keep of [false, true]) check(await collect(here.readInWorkers, keep), keep);
   });
 
   it('on reader threads (the compiled build)', async () => {
@@ -131,6 +138,6 @@ describe('reading a folder in blocks', () => {
     expect(existsSync(built), 'npm install builds dist/').toBe(true);
     const dist = await import(pathToFileURL(built).href) as typeof here;
     expect(dist.parallelReadAvailable()).toBe(true);
-    check(await collect(dist.readInWorkers));
+    for (const keep of [false, true]) check(await collect(dist.readInWorkers, keep), keep);
   });
 });

@@ -377,9 +377,10 @@ describe('folio serve writes the snapshot for large projects and starts from it'
   });
 
   it('decodes a document read on a thread from its file when first used, and indexes it again if the file changed since', async () => {
-    // The compiled build reads on threads and keeps no texts: values come from the files when first read.
+    // The compiled build reads on threads; loading for a snapshot (as a server does), they keep no texts:
+    // values come from the files when first read.
     const built = await import(pathToFileURL(join(REPO, 'dist', 'project.js')).href) as typeof import('../src/project.js');
-    const project = await built.openProject(made.dir, { load: { useSnapshot: false } });
+    const project = await built.openProject(made.dir, { load: { useSnapshot: false, capture: true } });
     const { index } = project.documents;
     const uid = 'api::tag.tag';
     const idOf = (i: number) => `tag${String(i).padStart(21, '0')}`;
@@ -413,6 +414,17 @@ describe('folio serve writes the snapshot for large projects and starts from it'
       expect(index.get(uid, idOf(9))).toBeUndefined();
     } finally {
       [7, 8, 9].forEach((i, k) => writeFileSync(fileOf(i), saved[k]));
+    }
+
+    // Loading once (a command), the threads keep the texts they read: values are those of the start.
+    const once = await built.openProject(made.dir, { load: { useSnapshot: false } });
+    const eight = once.documents.index.get(uid, idOf(8))!;
+    expect(eight.lazy?.loaded).toBe(false);
+    try {
+      writeFileSync(fileOf(8), body(8, 9, 'eight'));
+      expect(eight.slots.get('')?.published?.data.name).toBe('tag 8');
+    } finally {
+      writeFileSync(fileOf(8), saved[1]);
     }
   });
 });

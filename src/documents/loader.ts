@@ -216,8 +216,9 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
     const fromThread = (block: ThreadBlock, at: number) => {
       const m = block.meta;
       const summary = at + META.summary;
-      const doc = lazyDocument(context(ct), block.ids[m[at + META.index]], m, block.table, undefined, 0, 0,
-        summary, summary + m[at + META.count], block);
+      // Without its text (see readFresh), decoded from its file when first read.
+      const doc = lazyDocument(context(ct), block.ids[m[at + META.index]], m, block.table, block.chunks[m[at + META.chunk]],
+        m[at + META.offset], m[at + META.length], summary, summary + m[at + META.count], block);
       if (capture) kept.recordLater(block, at, doc);
       index.put(doc);
       report.documents++;
@@ -270,7 +271,9 @@ function readFresh(store: Store, ct: ContentType, ids: string[], capture: boolea
     // Names that are not documentIds are reported by the plain reader.
     const safe = ids.filter((id) => SAFE_ID.test(id));
     const readers = early ?? startReaders(store.collectionDir(ct.pluralName), ct);
-    const blocks = readers.read(safe);
+    // A server (`capture`) answers first and decodes in the background, from the files, so its threads
+    // keep no texts (see read-block.ts); a command reading once decodes what it needs now, from them.
+    const blocks = readers.read(safe, !capture);
     const plain = store.readDocuments(ct.pluralName, safe.length === ids.length ? [] : ids.filter((id) => !SAFE_ID.test(id)), capture);
     return { documents: plain.documents, blocks, problems: plain.problems };
   }

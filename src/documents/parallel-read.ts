@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ContentType } from '../schema/types.js';
+import { BufferText } from '../store/snapshot.js';
 import type { LoadProblem } from '../store/store.js';
 import { META, type ReadBlock, readBlock } from './read-block.js';
 import type { ReadJob, ReaderSetup } from './read-worker.js';
@@ -30,7 +31,7 @@ export const parallelReadAvailable = () => WORKER.protocol === 'file:' && exists
 
 /**
  * One block of files read on a thread: `ids` are the block's documentIds, `meta` is laid out as `META`
- * says. Their texts are not kept (see read-block.ts).
+ * says, and `chunks` hold the texts when they were kept (see read-block.ts).
  */
 export interface ThreadBlock {
   ids: string[];
@@ -39,13 +40,17 @@ export interface ThreadBlock {
   starts: number[];
   /** Locale codes for the summaries' positions. */
   table: string[];
+  chunks: BufferText[];
   problems: LoadProblem[];
 }
 
 /** Reader threads for one collection, started before its files are listed (see `startReaders`). */
 export interface Readers {
-  /** Reads the given files (sorted documentIds), yielding blocks in documentId order as they come in. Once only. */
-  read(ids: string[]): AsyncGenerator<ThreadBlock>;
+  /**
+   * Reads the given files (sorted documentIds), yielding blocks in documentId order as they come in,
+   * with their texts if `keep`. Once only.
+   */
+  read(ids: string[], keep?: boolean): AsyncGenerator<ThreadBlock>;
   /** Stops threads that will not be given files after all. */
   close(): void;
 }
@@ -75,11 +80,11 @@ export function startReaders(dir: string, ct: ContentType, threads = READERS): R
     worker.once('error', () => undefined);
   }
   const close = () => { for (const worker of workers) void worker?.terminate(); };
-  const read = (ids: string[]) => {
+  const read = (ids: string[], keep = false) => {
     const blocks: string[][] = [];
     for (let at = 0; at < ids.length; at += BLOCK_FILES) blocks.push(ids.slice(at, at + BLOCK_FILES));
     workers.forEach((worker, w) => {
-      const job: ReadJob = { blocks: [] };
+      const job: ReadJob = { blocks: [], keep };
       for (let b = w; b < blocks.length; b += threads) job.blocks.push({ block: b, ids: blocks[b].join('\n') });
       worker?.postMessage(job);
     });
@@ -94,7 +99,7 @@ export function startReaders(dir: string, ct: ContentType, threads = READERS): R
             r = arrived.get(b);
           }
           arrived.delete(b);
-          r ??= readBlock(dir, ct, b, blocks[b], state);
+          r ??= readBlock(dir, ct, b, blocks[b], state, keep);
           yield threadBlock(r, blocks[b], dir);
         }
       } finally {
@@ -106,8 +111,8 @@ export function startReaders(dir: string, ct: ContentType, threads = READERS): R
 }
 
 /** Reads the given files (sorted documentIds) of one collection on reader threads started now. */
-export function readInWorkers(dir: string, ids: string[], ct: ContentType, threads = READERS): AsyncGenerator<ThreadBlock> {
-  return startReaders(dir, ct, Math.max(1, Math.min(threads, Math.ceil(ids.length / BLOCK_FILES)))).read(ids);
+export function readInWorkers(dir: string, ids: string[], ct: ContentType, keep = false, threads = READERS): AsyncGenerator<ThreadBlock> {
+  return startReaders(dir, ct, Math.max(1, Math.min(threads, Math.ceil(ids.length / BLOCK_FILES)))).read(ids, keep);
 }
 
 function threadBlock(r: ReadBlock, ids: string[], dir: string): ThreadBlock {
@@ -116,6 +121,7 @@ function threadBlock(r: ReadBlock, ids: string[], dir: string): ThreadBlock {
   for (let at = 0; at < m.length; at += META.summary + m[at + META.count]) starts.push(at);
   return {
     ids, meta: m, starts, table: r.table,
+    chunks: r.chunks.map((b) => new BufferText(Buffer.from(b))),
     problems: r.problems.map(([i, message]) => ({ file: join(dir, `${ids[i]}.json`), message })),
   };
 }

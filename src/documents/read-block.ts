@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { ContentType } from '../schema/types.js';
-import { readWhole } from '../store/snapshot.js';
+import { TextArena, readKept, readWhole } from '../store/snapshot.js';
 import { parseDocumentText } from '../store/store.js';
 import { summarizeBody } from './codec.js';
 import { type ScanPlan, scanDocument, scanPlan } from './scan-document.js';
@@ -9,45 +9,64 @@ import { type ScanPlan, scanDocument, scanPlan } from './scan-document.js';
  * Reads, checks and summarises one block of a collection's files (on a reader thread, see
  * parallel-read.ts, or on this one when threads fail). Nothing is decoded into values: the index needs
  * only each version's id, locale and status. Files are checked straight from their bytes
- * (scan-document.ts); only those it is unsure of are parsed. Texts are not kept: each file is read into
- * the same buffer, and decoded from the file again on first use (see LazySource). Keeping 100,000 texts
- * meant writing 150 MB of fresh memory, a page fault every 4 KB, on the first start's critical path.
- * No stamps are taken here either: the snapshot takes them when it is built, after the first answer.
+ * (scan-document.ts); only those it is unsure of are parsed. No stamps are taken here: the snapshot
+ * takes them when it is built, after the first answer.
+ *
+ * Texts are kept only when asked (`keep`: a command that will decode every document now). A server
+ * keeps none: each file is read into the same buffer, and decoded from the file again on first use or
+ * in the background (see LazySource), as keeping 100,000 texts meant writing 150 MB of fresh memory,
+ * a page fault every 4 KB, on the path to its first answer.
  */
 
-/** A block's result, in a form that crosses threads cheaply (numbers in one array). */
+/** A block's result, in a form that crosses threads cheaply (numbers in one array, texts in a few buffers). */
 export interface ReadBlock {
   /** The block's number, in documentId order. */
   block: number;
-  /** Per readable file, in order: its index in the block, summary length, summary (see `summarizeBody`). */
+  /** Per readable file, in order: its index in the block, chunk (-1: not kept), offset, length, summary length, summary (see `summarizeBody`). */
   meta: Float64Array;
   problems: Array<[number, string]>;
   /** The locale codes the summaries' positions refer to (the reader's table so far). */
   table: string[];
+  /** The texts kept, shared rather than transferred (see TextArena). */
+  chunks: SharedArrayBuffer[];
 }
 
 /** Where meta's fields are, after a file's start. */
-export const META = { index: 0, count: 1, summary: 2 } as const;
+export const META = { index: 0, chunk: 1, offset: 2, length: 3, count: 4, summary: 5 } as const;
+
+/** Each block's kept texts go in buffers of this size (a block of 2,000 files of 1.5 KB fills three). */
+export const CHUNK_BYTES = 1024 * 1024;
 
 /** What one reader keeps across its blocks: the locale table, the buffer files are read into, the type's scan plan. */
 export interface ReaderState { table: Map<string, number>; scratch: { buf: Buffer }; plan?: ScanPlan }
 
-/** Reads the files `ids` (documentIds) of one folder. */
-export function readBlock(dir: string, ct: ContentType, block: number, ids: string[], state: ReaderState): ReadBlock {
+/** Reads the files `ids` (documentIds) of one folder, keeping their texts if `keep`. */
+export function readBlock(dir: string, ct: ContentType, block: number, ids: string[], state: ReaderState, keep = false): ReadBlock {
   const { table, scratch } = state;
   const plan = (state.plan ??= scanPlan(ct));
+  const arena = keep ? new TextArena(CHUNK_BYTES, true) : undefined;
   const meta: number[] = [];
   const problems: Array<[number, string]> = [];
   // Ids are plain alphanumerics (SAFE_ID), so the folder's prefix is joined once, not per file.
   const prefix = join(dir, '_').slice(0, -1);
   for (let i = 0; i < ids.length; i++) {
     const documentId = ids[i];
+    const path = `${prefix}${documentId}.json`;
     const head = meta.length;
     try {
-      const length = readWhole(`${prefix}${documentId}.json`, scratch);
-      meta.push(i, 0);
-      let count = scanDocument(plan, scratch.buf, 0, length, documentId, table, meta);
-      if (count < 0) count = summarizeBody(ct, parseDocumentText(scratch.buf.toString('utf8', 0, length), documentId), table, meta);
+      let bytes: Buffer = scratch.buf;
+      let offset = 0;
+      let length: number;
+      if (arena) {
+        ({ chunk: bytes, offset, length } = readKept(path, scratch, arena));
+        meta.push(i, arena.chunks.length - 1, offset, length, 0);
+      } else {
+        length = readWhole(path, scratch);
+        bytes = scratch.buf;
+        meta.push(i, -1, 0, length, 0);
+      }
+      let count = scanDocument(plan, bytes, offset, offset + length, documentId, table, meta);
+      if (count < 0) count = summarizeBody(ct, parseDocumentText(bytes.toString('utf8', offset, offset + length), documentId), table, meta);
       meta[head + META.count] = count;
     } catch (err) {
       meta.length = head;
@@ -55,5 +74,5 @@ export function readBlock(dir: string, ct: ContentType, block: number, ids: stri
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push([i, (err as Error).message]);
     }
   }
-  return { block, meta: new Float64Array(meta), problems, table: [...table.keys()] };
+  return { block, meta: new Float64Array(meta), problems, table: [...table.keys()], chunks: (arena?.chunks ?? []).map((c) => c.buffer as SharedArrayBuffer) };
 }

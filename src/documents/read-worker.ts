@@ -9,13 +9,14 @@ import { type ReaderState, readBlock } from './read-block.js';
  */
 
 export interface ReaderSetup { dir: string; ct: ContentType }
-export interface ReadJob { blocks: Array<{ block: number; ids: string }> }
+/** `keep`: keep the files' texts (see read-block.ts). */
+export interface ReadJob { blocks: Array<{ block: number; ids: string }>; keep: boolean }
 
 const { dir, ct } = workerData as ReaderSetup;
 const state: ReaderState = { table: new Map<string, number>(), scratch: { buf: Buffer.allocUnsafe(256 * 1024) } };
 
-parentPort!.once('message', ({ blocks }: ReadJob) => {
-  for (const { block, ids } of blocks) parentPort!.postMessage(readBlock(dir, ct, block, ids.split('\n'), state));
+parentPort!.once('message', ({ blocks, keep }: ReadJob) => {
+  for (const { block, ids } of blocks) parentPort!.postMessage(readBlock(dir, ct, block, ids.split('\n'), state, keep));
   // Done: let the thread end.
   parentPort!.close();
 });

@@ -283,20 +283,25 @@ function stampInWorker(dir: string, ids: string[], suffix: string): Promise<Floa
  * the reads they copy.
  */
 export class TextArena {
-  /** `chunkBytes`: the size of each buffer. */
-  constructor(private readonly chunkBytes = 8 * 1024 * 1024) {}
+  /**
+   * `chunkBytes`: the size of each buffer (a reader sending its texts in batches uses small ones).
+   * `shared`: in SharedArrayBuffers, for a reader thread to post without transferring them: the first
+   * buffer a thread detaches makes V8 check for detached buffers on every typed-array access after,
+   * which doubled the reader threads' scanning time.
+   */
+  constructor(private readonly chunkBytes = 8 * 1024 * 1024, private readonly shared = false) {}
   private chunk: Buffer<ArrayBufferLike> = Buffer.allocUnsafe(0);
   private source = new BufferText(this.chunk);
   private used = 0;
-  /** Every buffer handed out so far. */
+  /** Every buffer handed out so far (a reader thread posts them with its block). */
   readonly chunks: Array<Buffer<ArrayBufferLike>> = [];
 
   /** Room for `length` bytes at `chunk[offset…]`; `commit` keeps what was written there. */
   reserve(length: number): { chunk: Buffer; offset: number } {
     if (this.used + length > this.chunk.length) {
-      // Never from Buffer's shared pool: each chunk owns its whole buffer.
+      // Never from Buffer's shared pool: each chunk owns its buffer, so it can cross to another thread whole.
       const bytes = Math.max(this.chunkBytes, length);
-      this.chunk = Buffer.from(new ArrayBuffer(bytes));
+      this.chunk = Buffer.from(this.shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
       this.source = new BufferText(this.chunk);
       this.chunks.push(this.chunk);
       this.used = 0;
@@ -368,6 +373,16 @@ export function readWhole(path: string, scratch: { buf: Buffer }): number {
     const room = scratch.buf.length - 1;
     const got = readSync(fd, scratch.buf, 0, room, 0);
     return got < room ? got : readAll(fd, scratch);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads a whole file into `arena` without taking its stamp (open, one read, close). */
+export function readKept(path: string, scratch: { buf: Buffer }, arena: TextArena): Kept {
+  const fd = openForReading(path);
+  try {
+    return readOpenInto(fd, scratch, arena);
   } finally {
     closeSync(fd);
   }
