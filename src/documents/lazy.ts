@@ -58,7 +58,7 @@ export interface LazyContext {
   reread?: (documentId: string) => Record<string, unknown> | undefined;
   /**
    * For documents indexed without their text: reads the file as it is now (undefined: gone), keeping
-   * its text and stamp when a snapshot will want them. Throws when it cannot be read or parsed.
+   * its text when a snapshot will want it. Throws when it cannot be read or parsed.
    */
   read?: (documentId: string) => RawDocument | undefined;
   /** The file no longer holds the versions `doc` was indexed with: index it again from the file. */
@@ -76,9 +76,8 @@ export class LazySource {
   private done = false;
   doc!: DocumentRecord;
   linkPending = false;
-  /** Once decoded from its file: the text read and its stamp, when they are what was indexed (for the snapshot). */
+  /** Once decoded from its file: the text read, when it holds what was indexed (for the snapshot, which stamps the file). */
   kept: RawDocument['kept'];
-  stamp: RawDocument['stamp'];
 
   /**
    * The text is `blob`'s `[offset, offset + length)`; with `shape` instead, it is the file's, and the
@@ -135,7 +134,6 @@ export class LazySource {
     }
     if (raw && decoded && sameShape(decoded, shape.meta, this.offset, this.offset + this.length, shape.table)) {
       this.kept = raw.kept;
-      this.stamp = raw.stamp;
       return decoded;
     }
     // Changed since it was read at start (or gone, or broken now): the versions indexed then get what

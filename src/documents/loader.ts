@@ -68,7 +68,7 @@ class CollectionCapture {
   }
 
   async build(store: Store): Promise<CollectionSnapshot> {
-    // Their texts: those they were decoded from (read then, with the file's stamp), decoding any not yet.
+    // Their texts: those they were decoded from, decoding any not yet.
     const docs = this.laterDocs;
     for (const doc of docs) doc.lazy?.load();
     const ids = docs.map((doc) => doc.documentId);
@@ -216,7 +216,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
     const fromThread = (block: ThreadBlock, at: number) => {
       const m = block.meta;
       const summary = at + META.summary;
-      // Without its text (see readFresh), decoded from its file when first read.
+      // With its text if the readers kept it (see readFresh), else decoded from its file when first read.
       const doc = lazyDocument(context(ct), block.ids[m[at + META.index]], m, block.table, block.chunks[m[at + META.chunk]],
         m[at + META.offset], m[at + META.length], summary, summary + m[at + META.count], block);
       if (capture) kept.recordLater(block, at, doc);

@@ -54,7 +54,7 @@ export function readBlock(dir: string, ct: ContentType, block: number, ids: stri
     const path = `${prefix}${documentId}.json`;
     const head = meta.length;
     try {
-      let bytes: Buffer = scratch.buf;
+      let bytes: Buffer;
       let offset = 0;
       let length: number;
       if (arena) {

@@ -1,4 +1,4 @@
-import { closeSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -7,9 +7,8 @@ import { serialize } from './serialize.js';
 import { STAMP } from './stamp-range.js';
 import {
   type CollectionSnapshot, type FileStamp, type Recorded, type Snapshot, type SnapshotEntry,
-  TICK, TextArena, readAll, readSnapshot, readWithStamp, sameStamp, stampFiles, writeSnapshot,
+  TICK, TextArena, readKept, readSnapshot, readWhole, readWithStamp, sameStamp, stampFiles, writeSnapshot,
 } from './snapshot.js';
-import { openForReading } from './open-read.js';
 
 /** One document file as read from disk, before the document layer interprets it. */
 export interface RawDocument {
@@ -116,8 +115,8 @@ export class FileStore implements Store {
     const file = this.fileOf(pluralName, documentId);
     try {
       if (keep) {
-        const { text, kept, stamp } = readWithStamp(file, scratch, keep);
-        return { documentId, file, body: parseDocumentText(text, documentId), kept, stamp };
+        const { chunk, source, offset, length } = readKept(file, scratch, keep);
+        return { documentId, file, body: parseDocumentText(chunk.toString('utf8', offset, offset + length), documentId), kept: { source, offset, length } };
       }
       const text = readSmallFile(file);
       if (text instanceof Error) throw text;
@@ -277,15 +276,12 @@ const scratch = { buf: Buffer.allocUnsafe(256 * 1024) };
  * readFileSync's stat and per-file allocation is most of the difference.
  */
 function readSmallFile(file: string): string | Error {
-  let fd: number;
-  try { fd = openForReading(file); } catch (err) { return err as Error; }
   try {
-    const length = readAll(fd, scratch);
+    // Read first: a long file replaces `scratch.buf` with a larger buffer.
+    const length = readWhole(file, scratch);
     return scratch.buf.toString('utf8', 0, length);
   } catch (err) {
     return err as Error;
-  } finally {
-    closeSync(fd);
   }
 }
 
