@@ -47,6 +47,23 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
     expect(r.stderr).toMatch(/unknown command 'frobnicate'/);
   });
 
+  // Only the run command's module is loaded (see GROUPS in cli/main.ts): each way of placing the project
+  // folder must still find the command, and the commands sharing one (`types` and the schema builder's
+  // subcommands, `components`) must all be there.
+  it.each([
+    ['the folder after the command', ['types', 'list', '--dir', '<dir>'], /^api::article\.article\b/m],
+    ['the folder before the command', ['--dir', '<dir>', 'types', 'list'], /^api::article\.article\b/m],
+    ['the short option before the command', ['-d', '<dir>', 'types', 'list'], /^api::article\.article\b/m],
+    ['--dir=<dir> before the command', ['--dir=<dir>', '--quiet', 'types', 'list'], /^api::article\.article\b/m],
+    ['the builder\'s subcommand of types', ['types', 'add-field', '--help'], /Usage: folio types add-field/],
+    ['components, from the builder', ['components', 'list', '--dir', '<dir>'], /shared\.seo/],
+    ['a mistyped command, with a suggestion', ['serv'], /\(Did you mean serve\?\)/],
+    ['a subcommand\'s help, with its examples', ['types', 'show', '--help'], /Examples:\n {2}folio types show article\n/],
+  ])('finds the command with %s', async (_, args, expected) => {
+    const r = await folio(args.map((a) => a.replace('<dir>', project.dir)));
+    expect(`${r.stdout}${r.stderr}`).toMatch(expected);
+  });
+
   it('types list prints one line per content-type with its kind, route and options', async () => {
     const r = await folio(['types', 'list', ...dir]);
     expect(r.code).toBe(0);

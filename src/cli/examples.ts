@@ -48,8 +48,12 @@ export function addExamples(program: Command) {
     for (const sub of cmd.commands) {
       const p = [...path, sub.name()];
       const key = p.join(' ');
-      const help = sub.helpInformation();
-      if (EXAMPLES[key] && !/Example/i.test(help)) sub.addHelpText('after', `\nExample${EXAMPLES[key].length > 1 ? 's' : ''}:\n${EXAMPLES[key].map((e) => `  ${e}`).join('\n')}`);
+      const examples = EXAMPLES[key];
+      // Checked when help is shown, not here: formatting every command's help cost each start milliseconds.
+      if (examples) {
+        const text = `\nExample${examples.length > 1 ? 's' : ''}:\n${examples.map((e) => `  ${e}`).join('\n')}`;
+        sub.addHelpText('after', () => (/Example/i.test(sub.helpInformation()) ? '' : text));
+      }
       visit(sub, p);
     }
   };
