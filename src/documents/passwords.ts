@@ -1,4 +1,3 @@
-import bcrypt from 'bcryptjs';
 import type { SchemaRegistry } from '../schema/registry.js';
 import type { Attribute } from '../schema/types.js';
 
@@ -11,12 +10,14 @@ const ROUNDS = 10;
  */
 export async function hashPasswordValues(reg: SchemaRegistry, attributes: Record<string, Attribute>, values: Record<string, unknown>): Promise<void> {
   const pending: Array<Promise<void>> = [];
+  // Loaded here, not with the module: only writes of password values need it, never a server's start.
+  let bcrypt: Promise<typeof import('bcryptjs')> | undefined;
   const walk = (attrs: Record<string, Attribute>, data: Record<string, unknown>) => {
     for (const [name, value] of Object.entries(data)) {
       const attr = Object.prototype.hasOwnProperty.call(attrs, name) ? attrs[name] : undefined;
       if (!attr || value === null || value === undefined) continue;
       if (attr.type === 'password' && typeof value === 'string') {
-        pending.push(bcrypt.hash(value, ROUNDS).then((h) => { data[name] = h; }));
+        pending.push((bcrypt ??= import('bcryptjs')).then((m) => m.default.hash(value, ROUNDS)).then((h) => { data[name] = h; }));
       } else if (attr.type === 'component') {
         const comp = reg.components.get(attr.component);
         if (!comp) continue;

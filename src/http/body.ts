@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import qs from 'qs';
 import { FolioError, validationError } from '../errors.js';
-import { QUERY_LIMITS } from '../query/parse-qs.js';
+import { QUERY_LIMITS, loadQs } from '../query/parse-qs.js';
 
 const MAX_JSON_DEPTH = 64;
 const FORM_LIMIT = 56 * 1024;
@@ -40,7 +39,7 @@ export async function parseBody(req: IncomingMessage, limit: number): Promise<un
   }
   if (text.trim() === '') return undefined;
   if (isForm) {
-    return qs.parse(text, { depth: QUERY_LIMITS.depth, arrayLimit: QUERY_LIMITS.arrayLimit, parameterLimit: QUERY_LIMITS.parameterLimit, allowPrototypes: false });
+    return loadQs().parse(text, { depth: QUERY_LIMITS.depth, arrayLimit: QUERY_LIMITS.arrayLimit, parameterLimit: QUERY_LIMITS.parameterLimit, allowPrototypes: false });
   }
   let value: unknown;
   try {
