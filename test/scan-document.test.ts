@@ -206,6 +206,8 @@ const CASES: Array<[string, string, string | Uint8Array, Way, Slow]> = [
   ['a missing optional attribute', 'tags', sub(TAG, '"name": "x",', ''), 'fast', 'ok'],
   ['a missing id (taken as 0)', 'tags', sub(TAG, '"id": 4,', ''), 'fast', 'ok'],
   ['an unknown attribute', 'tags', sub(TAG, '"name": "x",', '"name": "x",\n    "subtitle": "y",'), 'unsure', 'throws'],
+  ['a key that begins with the next one expected', 'tags', sub(TAG, '"name": "x",', '"names": "x",'), 'unsure', 'throws'],
+  ['a key that the next one expected begins with', 'tags', sub(TAG, '"name": "x",', '"nam": "x",'), 'unsure', 'throws'],
   ['the inverse side of a relation (not stored)', 'tags', sub(TAG, '"name": "x",', '"name": "x",\n    "articles": [],'), 'unsure', 'throws'],
   ['a duplicate attribute inside a version', 'tags', sub(TAG, '"name": "x",', '"name": "x",\n    "name": "y",'), 'unsure', 'ok'],
   ['a duplicate timestamp inside a version', 'tags', sub(TAG, `"updatedAt": "${TS2}",`, `"updatedAt": "${TS2}",\n    "updatedAt": "${TS1}",`), 'unsure', 'ok'],

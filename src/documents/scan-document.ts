@@ -176,6 +176,14 @@ function keyEnd(b: Uint8Array, i: number, end: number): number {
   return i < end && b[i] === 0x22 ? i : -1;
 }
 
+/** Whether `b[from…]` spells `word` then a closing quote, before `end`: the quote's index, or -1. */
+function keyAt(b: Uint8Array, from: number, end: number, word: Uint8Array): number {
+  const close = from + word.length;
+  if (close >= end || b[close] !== 0x22) return -1;
+  for (let k = 0; k < word.length; k++) if (b[from + k] !== word[k]) return -1;
+  return close;
+}
+
 const sameBytes = (b: Uint8Array, from: number, to: number, word: Uint8Array) => {
   if (to - from !== word.length) return false;
   for (let k = 0; k < word.length; k++) if (b[from + k] !== word[k]) return false;
@@ -228,12 +236,17 @@ function scanVersion(plan: ScanPlan, b: Uint8Array, i: number, end: number, draf
   // a call per skip costs more here than the bytes do.
   for (;;) {
     if (b[i] !== 0x22) return -1;
-    const close = keyEnd(b, i, end);
-    if (close < 0) return -1;
-    // Keys come in Folio's order, some perhaps missing (a newer schema): look ahead from the last one.
+    // Keys come in Folio's order: the next one is compared in place, its closing quote included (keys
+    // are plain names, so that is the key's whole text). Otherwise, as some may be missing (a newer
+    // schema), its end is found and the keys after it are looked through.
     let k = next;
-    while (k < keys.length && !sameBytes(b, i + 1, close, keys[k])) k++;
-    if (k === keys.length) return -1;
+    let close = k < keys.length ? keyAt(b, i + 1, end, keys[k]) : -1;
+    if (close < 0) {
+      close = keyEnd(b, i, end);
+      if (close < 0) return -1;
+      while (k < keys.length && !sameBytes(b, i + 1, close, keys[k])) k++;
+      if (k === keys.length) return -1;
+    }
     next = k + 1;
     i = close + 1;
     while ((c = b[i]) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
