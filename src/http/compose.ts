@@ -1,13 +1,8 @@
 import type { Project } from '../project.js';
-import { defaultModules, type AppOptions } from './app.js';
-import { uploadModule } from '../upload/http.js';
-import { liveEventsModule } from './live-events.js';
-import { apiDocsModule } from './api-docs.js';
+import { defaultModules, type AppOptions, type HttpModule } from './app.js';
 import { loadUsersConfig } from '../auth/config.js';
 import { AuthService } from '../auth/service.js';
 import { PermissionsPolicy } from '../auth/access.js';
-import { usersModule } from '../auth/http.js';
-import { rolesModule } from '../auth/roles-http.js';
 
 /**
  * The one place that assembles a server for a project: its access policy and route modules.
@@ -21,6 +16,33 @@ export async function serverOptions(project: Project, opts: { log?: (message: st
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   return {
     access,
-    modules: [...defaultModules(), usersModule(auth, users.rateLimit, users.mail, log), rolesModule(auth), uploadModule, liveEventsModule, apiDocsModule],
+    modules: [
+      ...defaultModules(),
+      onDemand((p) => p.startsWith('/api/auth/') || p.startsWith('/api/connect/') || p === '/api/users' || p.startsWith('/api/users/'),
+        async () => (await import('../auth/http.js')).usersModule(auth, users.rateLimit, users.mail, log)),
+      onDemand((p) => p.startsWith('/api/users-permissions/'), async () => (await import('../auth/roles-http.js')).rolesModule(auth)),
+      onDemand((p) => p.startsWith('/uploads/') || p === '/api/upload' || p.startsWith('/api/upload/'), async () => (await import('../upload/http.js')).uploadModule),
+      onDemand((p) => p === '/_folio/events', async () => (await import('./live-events.js')).liveEventsModule),
+      onDemand((p) => p === '/api/openapi.json' || p === '/documentation' || p.startsWith('/documentation/'), async () => (await import('./api-docs.js')).apiDocsModule),
+    ],
+  };
+}
+
+/**
+ * A route module loaded by the first request for a path it may own (`owns` sees the path in lower case,
+ * and may say yes to more than the module answers). Uploads, accounts, roles, live events and the API
+ * documentation bring their own modules (busboy, the OpenAPI generator…): loaded with the server, they
+ * were some 20 ms of every start, spent while a first start reads its files.
+ */
+function onDemand(owns: (lowerPath: string) => boolean, load: () => Promise<HttpModule>): HttpModule {
+  let loaded: Promise<HttpModule> | undefined;
+  return {
+    async handle(req) {
+      if (!owns(req.path.toLowerCase())) return undefined;
+      loaded ??= load();
+      // A module that failed to load is tried again by the next request, rather than failing for good.
+      loaded.catch(() => { loaded = undefined; });
+      return (await loaded).handle(req);
+    },
   };
 }
