@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ContentType } from '../schema/types.js';
 import { TextArena, readKept, readWhole } from '../store/snapshot.js';
-import { parseDocumentText } from '../store/store.js';
+import { parseDocumentText } from '../store/document-text.js';
 import { summarizeBody } from './codec.js';
 import { type ScanPlan, scanDocument, scanPlan } from './scan-document.js';
 

@@ -4,6 +4,9 @@ import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { writeFileAtomic, removeStrayTemps, TEMP_MARK } from './atomic.js';
 import { serialize } from './serialize.js';
+import { parseDocumentText } from './document-text.js';
+
+export { parseDocumentText };
 import { STAMP } from './stamp-range.js';
 import {
   type CollectionSnapshot, type FileStamp, type Recorded, type Snapshot, type SnapshotEntry,
@@ -258,16 +261,6 @@ export class FileStore implements Store {
   writeSnapshot(snapshot: Snapshot) { return writeSnapshot(this.snapshotFile, snapshot); }
 }
 
-/** Parses a document file's text; the documentId inside, when present, must match the file name. */
-export function parseDocumentText(text: string, documentId: string): Record<string, unknown> {
-  const body = JSON.parse(text) as unknown;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('a document file must hold a JSON object');
-  const b = body as Record<string, unknown>;
-  if (b.documentId !== undefined && b.documentId !== documentId) {
-    throw new Error(`"documentId" ${JSON.stringify(b.documentId)} does not match the file name`);
-  }
-  return b;
-}
 
 const scratch = { buf: Buffer.allocUnsafe(256 * 1024) };
 
