@@ -39,9 +39,11 @@ function onDemand(owns: (lowerPath: string) => boolean, load: () => Promise<Http
   return {
     async handle(req) {
       if (!owns(req.path.toLowerCase())) return undefined;
-      loaded ??= load();
-      // A module that failed to load is tried again by the next request, rather than failing for good.
-      loaded.catch(() => { loaded = undefined; });
+      if (!loaded) {
+        loaded = load();
+        // A module that failed to load is tried again by the next request, rather than failing for good.
+        loaded.catch(() => { loaded = undefined; });
+      }
       return (await loaded).handle(req);
     },
   };
