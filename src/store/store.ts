@@ -151,25 +151,14 @@ export class FileStore implements Store {
     const sameNames = !!snapshot && snapshot.dirMtimeMs === dirStat.mtimeMs && dirStat.mtimeMs < takenAt - TICK;
     let strays = 0;
     let candidates: SnapshotEntry[];
-    const fresh: string[] = [];
+    let fresh: string[] = [];
     if (sameNames) candidates = entries;
     else {
-      const ids: string[] = [];
-      for (const n of readdirSync(dir)) {
-        if (n.startsWith(TEMP_MARK)) strays++;
-        else if (n.endsWith('.json')) ids.push(n.slice(0, -5));
-      }
-      ids.sort();
+      const listed = listDocumentIds(dir);
+      strays = listed.strays;
       // Temp files left by killed writers are removed here, so only a folder that has some is listed twice.
       if (strays) await removeStrayTemps(dir);
-      // Both sorted: recorded files still listed are candidates, listed files not recorded are read.
-      candidates = [];
-      let e = 0;
-      for (const id of ids) {
-        while (e < entries.length && entries[e].documentId < id) e++;
-        if (e < entries.length && entries[e].documentId === id) candidates.push(entries[e++]);
-        else fresh.push(id);
-      }
+      ({ candidates, fresh } = splitByRecorded(listed.ids, entries));
     }
     if (candidates.length) {
       const stamps = await stampFiles(dir, candidates.map((c) => c.documentId), '.json');
@@ -261,6 +250,38 @@ export class FileStore implements Store {
   writeSnapshot(snapshot: Snapshot) { return writeSnapshot(this.snapshotFile, snapshot); }
 }
 
+
+/*
+ * The loops over a large folder's 100,000 names are functions of their own: the optimising compiler
+ * enters a long loop in the middle of its function, and code after it that has not run yet sent the
+ * whole of `scanCollection` back to the interpreter, to be compiled again (three times at a first start).
+ */
+
+/** A folder's document ids (its `.json` files, sorted) and how many temp files killed writers left there. */
+function listDocumentIds(dir: string): { ids: string[]; strays: number } {
+  const ids: string[] = [];
+  let strays = 0;
+  for (const n of readdirSync(dir)) {
+    if (n.startsWith(TEMP_MARK)) strays++;
+    else if (n.endsWith('.json')) ids.push(n.slice(0, -5));
+  }
+  ids.sort();
+  return { ids, strays };
+}
+
+/** Both sorted: recorded files still listed are candidates, listed files not recorded are read. */
+function splitByRecorded(ids: string[], entries: SnapshotEntry[]): { candidates: SnapshotEntry[]; fresh: string[] } {
+  if (!entries.length) return { candidates: [], fresh: ids };
+  const candidates: SnapshotEntry[] = [];
+  const fresh: string[] = [];
+  let e = 0;
+  for (const id of ids) {
+    while (e < entries.length && entries[e].documentId < id) e++;
+    if (e < entries.length && entries[e].documentId === id) candidates.push(entries[e++]);
+    else fresh.push(id);
+  }
+  return { candidates, fresh };
+}
 
 const scratch = { buf: Buffer.allocUnsafe(256 * 1024) };
 
