@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, makeProject } from './helpers/project.js';
 
@@ -59,9 +60,27 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
     ['components, from the builder', ['components', 'list', '--dir', '<dir>'], /shared\.seo/],
     ['a mistyped command, with a suggestion', ['serv'], /\(Did you mean serve\?\)/],
     ['a subcommand\'s help, with its examples', ['types', 'show', '--help'], /Examples:\n {2}folio types show article\n/],
+    ['the program\'s help asked before a command, listing them all', ['--help', 'docs'], /^ {2}serve\b[\s\S]*^ {2}components\b/m],
+    ['an unknown option before the command (help lists them all)', ['--bogus', 'types', 'list'], /unknown option '--bogus'[\s\S]*^ {2}serve\b/m],
   ])('finds the command with %s', async (_, args, expected) => {
     const r = await folio(args.map((a) => a.replace('<dir>', project.dir)));
     expect(`${r.stdout}${r.stderr}`).toMatch(expected);
+  });
+
+  it('finds the command when the project folder, given with bundled short flags, is named like a command', async () => {
+    // `-qd docs` is -q and -d docs: the folder `docs` must not be taken for the `docs` command.
+    const parent = mkdtempSync(join(tmpdir(), 'folio-cli-'));
+    try {
+      symlinkSync(project.dir, join(parent, 'docs'));
+      const r = await new Promise<{ code: number; stdout: string }>((resolve) => {
+        execFile('node', [BIN, '-qd', 'docs', 'types', 'list'], { cwd: parent, env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 },
+          (err, stdout) => resolve({ code: err ? 1 : 0, stdout }));
+      });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^api::article\.article\b/m);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 
   it('types list prints one line per content-type with its kind, route and options', async () => {

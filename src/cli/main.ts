@@ -28,16 +28,24 @@ const GROUPS: Array<{ commands: string[]; load: () => Promise<Register> }> = [
 ];
 
 /**
- * The command `argv` runs (its first word that is not an option or the project folder), or undefined.
- * Only a guess for choosing modules: commander parses the arguments properly once they are registered.
+ * The command `argv` runs (its first word that is not an option or the project folder), or undefined
+ * when anything before it asks for the program's help or is not a global option: then every group
+ * loads, as help lists every command. Only a guess for choosing modules: commander parses the
+ * arguments properly once they are registered.
  */
 export function commandOf(argv: string[]): string | undefined {
   const args = argv.slice(2);
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === '--') return undefined;
-    if (a === '-d' || a === '--dir') i++;
-    else if (!a.startsWith('-')) return a;
+    if (!a.startsWith('-')) return a;
+    if (a === '--dir') i++;
+    else if (a.startsWith('--dir=') || a === '--json' || a === '--quiet' || a === '--version') continue;
+    else {
+      // Short flags, bundled as commander reads them: -q, -V, then -d with its value attached or next.
+      const m = /^-[qV]*(d.*)?$/.exec(a);
+      if (!m) return undefined;
+      if (m[1] === 'd') i++;
+    }
   }
   return undefined;
 }
