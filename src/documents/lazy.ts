@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ContentType } from '../schema/types.js';
-import { type RawDocument, parseDocumentText } from '../store/store.js';
+import type { RawDocument } from '../store/store.js';
+import { parseDocumentText } from '../store/document-text.js';
 import type { TextSource } from '../store/snapshot.js';
 import { decodeDocument } from './codec.js';
 import { type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, SlotMap } from './model.js';

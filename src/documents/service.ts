@@ -5,7 +5,8 @@ import {
   type Attribute, type ContentType, type RelationAttribute,
   isLocalizedAttribute, isOwningSide, isRelation, isScalar, isToMany,
 } from '../schema/types.js';
-import { type Store, parseDocumentText } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import { parseDocumentText } from '../store/document-text.js';
 import { KeyedLock } from '../store/atomic.js';
 import { decodeDocument, encodeDocument } from './codec.js';
 import { DocumentIndex, pickVersion } from './doc-index.js';

@@ -5,8 +5,6 @@ import { createHash } from 'node:crypto';
 import { writeFileAtomic, removeStrayTemps, TEMP_MARK } from './atomic.js';
 import { serialize } from './serialize.js';
 import { parseDocumentText } from './document-text.js';
-
-export { parseDocumentText };
 import { STAMP } from './stamp-range.js';
 import {
   type CollectionSnapshot, type FileStamp, type Recorded, type Snapshot, type SnapshotEntry,
@@ -249,7 +247,6 @@ export class FileStore implements Store {
   readSnapshot() { return readSnapshot(this.snapshotFile); }
   writeSnapshot(snapshot: Snapshot) { return writeSnapshot(this.snapshotFile, snapshot); }
 }
-
 
 /*
  * The loops over a large folder's 100,000 names are functions of their own: the optimising compiler
