@@ -569,3 +569,75 @@ describe('edited documents', () => {
 });
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((c, k) => c === b[k]);
+
+// ---------------------------------------------------------------------------------------------------------
+// 5. What is checked several bytes at a time: Folio's layout between members, plain string bytes, timestamps
+
+describe('bytes checked several at a time', () => {
+  /** The canonical article file with the draft's title as raw JSON text. */
+  const titled = (raw: string) => sub(ARTICLE, '"title": "Hello"', `"title": ${raw}`);
+
+  it('find a quote, a backslash or a control character at any position in a string', () => {
+    // Strings of every length around a word boundary, with the byte that ends a plain run at each position.
+    const specials: Array<[string, Way]> = [['\\"', 'fast'], ['\\\\', 'fast'], ['\\n', 'fast'], ['\\u00e9', 'fast'], ['é', 'fast'], ['😀', 'fast'],
+      ['\u0001', 'unsure'], ['\t', 'unsure'], ['\u001f', 'unsure'], ['\\x', 'unsure'], ['\\u00g0', 'unsure'], ['"', 'unsure']];
+    for (let length = 0; length <= 13; length++) {
+      for (let at = 0; at <= length; at++) {
+        for (const [special, way] of specials) {
+          const raw = `"${'a'.repeat(at)}${special}${'b'.repeat(length - at)}"`;
+          expect(check(articles, utf8(titled(raw)), 'a1').way, raw).toBe(way);
+        }
+      }
+      expect(check(articles, utf8(titled(`"${'c'.repeat(length)}"`)), 'a1').way).toBe('fast');
+    }
+  });
+
+  it('check every byte of a timestamp', () => {
+    // Each of the 24 characters replaced by a character of each class: only a digit for a digit passes.
+    for (let k = 0; k < 24; k++) {
+      for (const ch of ['0', '9', '/', ':', '-', 'T', 'Z', '.', 'a', ' ', '\u00ff', '\u0660']) {
+        const ts = TS1.slice(0, k) + ch + TS1.slice(k + 1);
+        const text = sub(ARTICLE, `"createdAt": "${TS1}"`, `"createdAt": "${ts}"`);
+        const { way } = check(articles, utf8(text), 'a1');
+        if (ts === TS1 || (/\d/.test(TS1[k]) && /^[0-9]$/.test(ch))) expect(way, ts).toBe('fast');
+        else expect(way, ts).toBe('unsure');
+      }
+    }
+  });
+
+  it('are never read past `end`, wherever the file is cut (no throw, no answer from the bytes after it)', () => {
+    const bytes = utf8(ARTICLE);
+    for (let to = 0; to <= bytes.length; to++) check(articles, bytes, 'a1', FRESH, 0, to);
+    for (let to = 0; to <= bytes.length; to++) {
+      const { buf, from } = embed(bytes.subarray(0, to), utf8('{"x":'), HOSTILE);
+      check(articles, buf, 'a1', FRESH, from, from + to);
+    }
+  });
+
+  it('read files in another layout than the first one read, and back, the same as the slow path', () => {
+    // A reader's layout is the first version it reads; files indented otherwise go the general way.
+    const other = JSON.stringify(JSON.parse(ARTICLE), null, '\t');
+    const crlf = ARTICLE.replace(/\n/g, '\r\n');
+    for (const order of [[other, ARTICLE, crlf, ARTICLE], [ARTICLE, other, ARTICLE, crlf]]) {
+      const plan = scanPlan(articles);
+      for (const text of order) {
+        const bytes = utf8(text);
+        const out: number[] = [];
+        const table = new Map<string, number>();
+        const n = scanDocument(plan, bytes, 0, bytes.length, 'a1', table, out);
+        expect(n).toBeGreaterThan(0);
+        expect(slowPath(articles, text, 'a1', FRESH)).toEqual({ summary: out, table: [...table] });
+      }
+    }
+  });
+
+  it('take a member whose key only begins like the expected one the general way', () => {
+    // The layout match covers the key's closing quote and the colon: "titles" or "title " must not pass as "title".
+    expect(check(articles, utf8(sub(ARTICLE, '"views": 3', '"viewsx": 3')), 'a1').way).toBe('unsure');
+    expect(check(articles, utf8(sub(ARTICLE, '"views": 3', '"view": 3')), 'a1').way).toBe('unsure');
+    expect(check(articles, utf8(sub(ARTICLE, '"views": 3', '"views" : 3')), 'a1').way).toBe('fast');
+    expect(check(articles, utf8(sub(ARTICLE, '"views": 3', '"views":  3')), 'a1').way).toBe('fast');
+    expect(check(articles, utf8(sub(ARTICLE, ',\n        "views"', ' ,\n        "views"')), 'a1').way).toBe('fast');
+    expect(check(articles, utf8(sub(ARTICLE, ',\n        "views"', ',\n         "views"')), 'a1').way).toBe('fast');
+  });
+});

@@ -20,6 +20,39 @@ export interface ScanPlan {
   /** Every key a version may hold, in the order Folio writes them (`encodeDocument`). */
   keys: Uint8Array[];
   kinds: Uint8Array;
+  /** The layout of the versions read so far (see `Layout`), taken from the first one. */
+  layout?: Layout;
+}
+
+/**
+ * Folio writes every version of a type with the same white space, so what lies between one value and
+ * the next key's value is known in advance: `,`, the version's line break and indentation, `"key":`.
+ * Matched eight bytes at a time, that is over half of a file's bytes checked in an eighth of the steps.
+ */
+interface Layout {
+  /** The white space between a version's `{` and its first key. */
+  indent: Uint8Array;
+  /**
+   * Per key: the bytes from the comma before it to its colon, eight at a time as the doubles they spell,
+   * and the bytes left over. Equal doubles that are not zero are equal bytes; a NaN, which only bytes
+   * above 0x7f can spell, equals nothing, so such a key is always read the general way.
+   */
+  words: Float64Array[];
+  tails: Uint8Array[];
+}
+
+function layoutFor(keys: Uint8Array[], indent: Uint8Array): Layout {
+  const words: Float64Array[] = [];
+  const tails: Uint8Array[] = [];
+  for (const key of keys) {
+    const sep = Buffer.concat([Buffer.of(0x2c), indent, Buffer.of(0x22), key, Buffer.of(0x22, 0x3a)]);
+    const whole = sep.length >> 3;
+    const w = new Float64Array(whole);
+    for (let q = 0; q < whole; q++) w[q] = sep.readDoubleLE(q * 8);
+    words.push(w);
+    tails.push(Uint8Array.from(sep.subarray(whole * 8)));
+  }
+  return { indent: Uint8Array.from(indent), words, tails };
 }
 
 const OTHER = 0;
@@ -67,10 +100,37 @@ function ws(b: Uint8Array, i: number): number {
   return i;
 }
 
+/**
+ * A DataView of the buffer being scanned, made again only when the buffer changes (readers reuse
+ * theirs): the hot paths below check four or eight bytes a step through it.
+ */
+let viewed: Uint8Array | undefined;
+let view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+function viewOf(b: Uint8Array): DataView<ArrayBufferLike> {
+  if (b !== viewed) {
+    viewed = b;
+    view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  }
+  return view;
+}
+
+/**
+ * Whether one of the four bytes of `w` ends a run of plain string bytes (a quote, a backslash, a control
+ * character): the classic test for a byte below n, `(w - n * 0x01010101) & ~w & 0x80808080`, exact as
+ * to whether there is one, for bytes below 0x20 and, after an exclusive or, for 0x22 and 0x5c.
+ */
+function stopIn(w: number): boolean {
+  const q = w ^ 0x22222222;
+  const s = w ^ 0x5c5c5c5c;
+  return ((((w - 0x20202020) & ~w) | ((q - 0x01010101) & ~q) | ((s - 0x01010101) & ~s)) & 0x80808080) !== 0;
+}
+
 /** `b[i]` opens a string: the index after its closing quote, or -1 when it is not a valid JSON string. */
 function skipString(b: Uint8Array, i: number, end: number): number {
+  const v = viewOf(b);
   i++;
   for (;;) {
+    while (i + 4 <= end && !stopIn(v.getInt32(i, true))) i += 4;
     while (i < end && STOP[b[i]] === 0) i++;
     if (i >= end) return -1;
     const c = b[i++];
@@ -208,13 +268,29 @@ function member(b: Uint8Array, i: number, end: number): number {
 /** ISO_MS (codec.ts) byte by byte: 0 stands for a digit. */
 const ISO_MS = Uint8Array.from([...'0000-00-00T00:00:00.000Z'].map((ch) => (ch === '0' ? 0 : ch.charCodeAt(0))));
 
+/**
+ * ISO_MS four bytes at a time (little-endian words, as DataView reads them): per word, which bytes must
+ * be digits (0xff each), and the other bytes' values.
+ */
+const ISO_DIGITS = new Int32Array(6);
+const ISO_OTHERS = new Int32Array(6);
+for (let k = 0; k < 24; k++) {
+  if (ISO_MS[k] === 0) ISO_DIGITS[k >> 2] |= 0xff << (8 * (k & 3));
+  else ISO_OTHERS[k >> 2] |= ISO_MS[k] << (8 * (k & 3));
+}
+
 /** `b[i]` opens a string in the exact form ISO_MS takes as stored: the index after it, or -1. */
-function isoTimestamp(b: Uint8Array, i: number): number {
-  if (b[i] !== 0x22 || b[i + 25] !== 0x22) return -1;
-  for (let k = 0; k < 24; k++) {
-    const c = b[i + 1 + k];
-    const want = ISO_MS[k];
-    if (want === 0 ? !isDigit(c) : c !== want) return -1;
+function isoTimestamp(b: Uint8Array, i: number, end: number): number {
+  if (i + 26 > end || b[i] !== 0x22 || b[i + 25] !== 0x22) return -1;
+  const v = viewOf(b);
+  for (let q = 0; q < 6; q++) {
+    const w = v.getInt32(i + 1 + 4 * q, true);
+    const digits = ISO_DIGITS[q];
+    const d = w & digits;
+    // A digit is 0x30 to 0x39: its high half is 3, and still 3 with 6 added (a byte that carries into
+    // the next one is not a digit, so the word fails either way).
+    if ((w & ~digits) !== ISO_OTHERS[q] || (d & 0xf0f0f0f0) !== (0x30303030 & digits)
+      || ((d + (0x06060606 & digits)) & 0xf0f0f0f0 & digits) !== (0x30303030 & digits)) return -1;
   }
   return i + 26;
 }
@@ -222,36 +298,54 @@ function isoTimestamp(b: Uint8Array, i: number): number {
 /** The id of the version just scanned (set by `scanVersion`). */
 let versionId = 0;
 
+/** Whether `b[i…]` holds a layout's separator (`words`, then `tail`) before `end`: the index after it, or -1. */
+function separatorAt(v: DataView<ArrayBufferLike>, b: Uint8Array, i: number, end: number, words: Float64Array, tail: Uint8Array): number {
+  if (i + words.length * 8 + tail.length > end) return -1;
+  for (let q = 0; q < words.length; q++, i += 8) if (v.getFloat64(i, true) !== words[q]) return -1;
+  for (let t = 0; t < tail.length; t++) if (b[i + t] !== tail[t]) return -1;
+  return i + tail.length;
+}
+
 /** `b[i]` opens a version object: checks its keys and timestamps, sets `versionId`, returns the index after it or -1. */
 function scanVersion(plan: ScanPlan, b: Uint8Array, i: number, end: number, draft: boolean): number {
   if (b[i] !== 0x7b) return -1;
-  i = ws(b, i + 1);
+  const open = i + 1;
+  i = ws(b, open);
   const { keys, kinds } = plan;
+  // The layout is the first version's; a version indented otherwise (edited by hand) is read without it.
+  let layout = plan.layout;
+  if (layout === undefined && i > open) layout = plan.layout = layoutFor(keys, b.subarray(open, i));
+  else if (layout !== undefined && !sameBytes(b, open, i, layout.indent)) layout = undefined;
+  const v = layout === undefined ? undefined : viewOf(b);
   let next = 0;
   let id = 0;
   let timestamps = 0;
   let c = 0;
+  // The key whose colon was just passed by matching the layout, or -1: find the key.
+  let k = -1;
   if (b[i] === 0x7d) return -1;
   // The hot loop of a first start (twenty-odd members a version): white space is skipped inline, as
   // a call per skip costs more here than the bytes do.
   for (;;) {
-    if (b[i] !== 0x22) return -1;
-    // Keys come in Folio's order: the next one is compared in place, its closing quote included (keys
-    // are plain names, so that is the key's whole text). Otherwise, as some may be missing (a newer
-    // schema), its end is found and the keys after it are looked through.
-    let k = next;
-    let close = k < keys.length ? keyAt(b, i + 1, end, keys[k]) : -1;
-    if (close < 0) {
-      close = keyEnd(b, i, end);
-      if (close < 0) return -1;
-      while (k < keys.length && !sameBytes(b, i + 1, close, keys[k])) k++;
-      if (k === keys.length) return -1;
+    if (k < 0) {
+      if (b[i] !== 0x22) return -1;
+      // Keys come in Folio's order: the next one is compared in place, its closing quote included (keys
+      // are plain names, so that is the key's whole text). Otherwise, as some may be missing (a newer
+      // schema), its end is found and the keys after it are looked through.
+      k = next;
+      let close = k < keys.length ? keyAt(b, i + 1, end, keys[k]) : -1;
+      if (close < 0) {
+        close = keyEnd(b, i, end);
+        if (close < 0) return -1;
+        while (k < keys.length && !sameBytes(b, i + 1, close, keys[k])) k++;
+        if (k === keys.length) return -1;
+      }
+      i = close + 1;
+      while ((c = b[i]) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+      if (c !== 0x3a) return -1;
+      i++;
     }
     next = k + 1;
-    i = close + 1;
-    while ((c = b[i]) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
-    if (c !== 0x3a) return -1;
-    i++;
     while ((c = b[i]) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
     const kind = kinds[k];
     if (kind === ID) {
@@ -272,9 +366,20 @@ function scanVersion(plan: ScanPlan, b: Uint8Array, i: number, end: number, draf
       } else if (c === 0x5b && b[i + 1] === 0x5d) i += 2;
       else if ((i = skipValue(b, i, end)) < 0) return -1;
     } else {
-      if ((i = isoTimestamp(b, i)) < 0) return -1;
+      if ((i = isoTimestamp(b, i, end)) < 0) return -1;
       timestamps |= 1 << kind;
     }
+    // In Folio's layout, the next key and the bytes before it are checked in one go (the same bytes the
+    // steps below would pass, as the layout's indentation is white space and ends before the quote).
+    if (v !== undefined && next < keys.length) {
+      const after = separatorAt(v, b, i, end, layout!.words[next], layout!.tails[next]);
+      if (after >= 0) {
+        i = after;
+        k = next;
+        continue;
+      }
+    }
+    k = -1;
     while ((c = b[i]) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
     i++;
     if (c === 0x7d) break;
