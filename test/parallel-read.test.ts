@@ -140,4 +140,21 @@ describe('reading a folder in blocks', () => {
     expect(dist.parallelReadAvailable()).toBe(true);
     for (const keep of [false, true]) check(await collect(dist.readInWorkers, keep), keep);
   });
+
+  it('on this thread for what reader threads stopped part way did not deliver', async () => {
+    const dist = await import(pathToFileURL(join(REPO, 'dist', 'documents', 'parallel-read.js')).href) as typeof here;
+    // Stopped before, while and after claiming and reading blocks (here the threads take about 50 ms to
+    // start and 20 to 60 to read): each block still comes once, in order, from one side or the other.
+    for (let stopAfterMs = 0; stopAfterMs <= 150; stopAfterMs += 10) {
+      for (const keep of [false, true]) {
+        const stopping = (d: string, list: string[], ct: typeof tag, k = false) => {
+          const readers = dist.startReaders(d, ct, 2);
+          const blocks = readers.read(list, k);
+          setTimeout(() => readers.close(), stopAfterMs);
+          return blocks;
+        };
+        check(await collect(stopping, keep), keep);
+      }
+    }
+  });
 });
