@@ -631,6 +631,21 @@ describe('bytes checked several at a time', () => {
     }
   });
 
+  it('read separators shorter than eight bytes the general way', () => {
+    // A one-letter attribute and no indentation: `,\n"a": ` is seven bytes, less than one word.
+    const short: ContentType = { ...tags, attributes: { a: { type: 'string' }, bb: { type: 'string' } } } as ContentType;
+    const plan = scanPlan(short);
+    const text = `${JSON.stringify({ documentId: 't1', published: { id: 4, a: 'x', bb: 'y', createdAt: TS1, updatedAt: TS2, publishedAt: TS3 } }, null, 1).replace(/\n +/g, '\n')}\n`;
+    expect(text).toContain(',\n"a": "x",\n"bb": "y"');
+    for (let k = 0; k < 2; k++) {
+      const bytes = utf8(text);
+      const out: number[] = [];
+      const table = new Map<string, number>();
+      expect(scanDocument(plan, bytes, 0, bytes.length, 't1', table, out)).toBe(3);
+      expect(slowPath(short, text, 't1', FRESH)).toEqual({ summary: out, table: [...table] });
+    }
+  });
+
   it('take a member whose key only begins like the expected one the general way', () => {
     // The layout match covers the key's closing quote and the colon: "titles" or "title " must not pass as "title".
     expect(check(articles, utf8(sub(ARTICLE, '"views": 3', '"viewsx": 3')), 'a1').way).toBe('unsure');

@@ -26,33 +26,36 @@ export interface ScanPlan {
 
 /**
  * Folio writes every version of a type with the same white space, so what lies between one value and
- * the next key's value is known in advance: `,`, the version's line break and indentation, `"key":`.
+ * the next key's value is known in advance: `,`, the version's line break and indentation, `"key": `.
  * Matched eight bytes at a time, that is over half of a file's bytes checked in an eighth of the steps.
  */
 interface Layout {
   /** The white space between a version's `{` and its first key. */
   indent: Uint8Array;
   /**
-   * Per key: the bytes from the comma before it to its colon, eight at a time as the doubles they spell,
-   * and the bytes left over. Equal doubles that are not zero are equal bytes; a NaN, which only bytes
-   * above 0x7f can spell, equals nothing, so such a key is always read the general way.
+   * Per key: the bytes from the comma before it to the space after its colon, as the doubles their
+   * eight-byte words spell: at 0, 8, 16… and last the word that ends with the last byte (overlapping
+   * the one before unless the length is a multiple of eight). Equal doubles that are not zero are equal
+   * bytes; a NaN, which only bytes above 0x7f can spell, equals nothing, so such a key is always read the
+   * general way, as is one whose separator is shorter than a word (length 0 here).
    */
   words: Float64Array[];
-  tails: Uint8Array[];
+  lengths: number[];
 }
 
 function layoutFor(keys: Uint8Array[], indent: Uint8Array): Layout {
   const words: Float64Array[] = [];
-  const tails: Uint8Array[] = [];
+  const lengths: number[] = [];
   for (const key of keys) {
-    const sep = Buffer.concat([Buffer.of(0x2c), indent, Buffer.of(0x22), key, Buffer.of(0x22, 0x3a)]);
-    const whole = sep.length >> 3;
-    const w = new Float64Array(whole);
-    for (let q = 0; q < whole; q++) w[q] = sep.readDoubleLE(q * 8);
+    const sep = Buffer.concat([Buffer.of(0x2c), indent, Buffer.of(0x22), key, Buffer.of(0x22, 0x3a, 0x20)]);
+    const n = sep.length < 8 ? 0 : sep.length;
+    const w = new Float64Array(Math.ceil(n / 8));
+    for (let q = 0; q < w.length - 1; q++) w[q] = sep.readDoubleLE(q * 8);
+    if (n) w[w.length - 1] = sep.readDoubleLE(n - 8);
     words.push(w);
-    tails.push(Uint8Array.from(sep.subarray(whole * 8)));
+    lengths.push(n);
   }
-  return { indent: Uint8Array.from(indent), words, tails };
+  return { indent: Uint8Array.from(indent), words, lengths };
 }
 
 const OTHER = 0;
@@ -298,12 +301,12 @@ function isoTimestamp(b: Uint8Array, i: number, end: number): number {
 /** The id of the version just scanned (set by `scanVersion`). */
 let versionId = 0;
 
-/** Whether `b[i…]` holds a layout's separator (`words`, then `tail`) before `end`: the index after it, or -1. */
-function separatorAt(v: DataView<ArrayBufferLike>, b: Uint8Array, i: number, end: number, words: Float64Array, tail: Uint8Array): number {
-  if (i + words.length * 8 + tail.length > end) return -1;
-  for (let q = 0; q < words.length; q++, i += 8) if (v.getFloat64(i, true) !== words[q]) return -1;
-  for (let t = 0; t < tail.length; t++) if (b[i + t] !== tail[t]) return -1;
-  return i + tail.length;
+/** Whether `b[i…]` holds a layout's separator (`words`, `n` bytes) before `end`: the index after it, or -1. */
+function separatorAt(v: DataView<ArrayBufferLike>, i: number, end: number, words: Float64Array, n: number): number {
+  if (n === 0 || i + n > end) return -1;
+  const last = words.length - 1;
+  for (let q = 0; q < last; q++) if (v.getFloat64(i + 8 * q, true) !== words[q]) return -1;
+  return v.getFloat64(i + n - 8, true) === words[last] ? i + n : -1;
 }
 
 /** `b[i]` opens a version object: checks its keys and timestamps, sets `versionId`, returns the index after it or -1. */
@@ -369,10 +372,10 @@ function scanVersion(plan: ScanPlan, b: Uint8Array, i: number, end: number, draf
       if ((i = isoTimestamp(b, i, end)) < 0) return -1;
       timestamps |= 1 << kind;
     }
-    // In Folio's layout, the next key and the bytes before it are checked in one go (the same bytes the
+    // In Folio's layout, the next key and the bytes around it are checked in one go (the same bytes the
     // steps below would pass, as the layout's indentation is white space and ends before the quote).
     if (v !== undefined && next < keys.length) {
-      const after = separatorAt(v, b, i, end, layout!.words[next], layout!.tails[next]);
+      const after = separatorAt(v, i, end, layout!.words[next], layout!.lengths[next]);
       if (after >= 0) {
         i = after;
         k = next;
