@@ -71,3 +71,38 @@ describe('rows in id order', () => {
     expect(index.rows(article.uid, { status: 'draft', locale: 'en' }).map((v) => v.id)).toEqual([3, 5]);
   });
 });
+
+describe('ids that clash', () => {
+  const view = (index: DocumentIndex, status: 'draft' | 'published') =>
+    index.rows(article.uid, { status, locale: '*' }).map((v) => `${v.documentId}/${v.locale}/${v.status}#${v.id}`);
+
+  it('are renumbered without losing a version, whether added at load or put', () => {
+    // d2's en draft clashes with d1's: the fresh id it gets is past d2's own published id (5) and fr draft
+    // id (6). d3's draft has none, and its published id (7) is taken by then. d4's two versions hold the same id.
+    const docs = () => [doc(1, [['en', 3, 4]]), doc(2, [['en', 3, 5], ['fr', 6, 0]]), doc(3, [['en', 0, 7]]), doc(4, [['en', 10, 10]])];
+    for (const how of ['add', 'put'] as const) {
+      const index = new DocumentIndex();
+      index.addType(article);
+      for (const d of docs()) index[how](d);
+      expect(view(index, 'draft'), how).toEqual(['d1/en/draft#3', 'd2/fr/draft#6', 'd2/en/draft#7', 'd3/en/draft#8', 'd4/en/draft#10']);
+      expect(view(index, 'published'), how).toEqual(['d1/en/published#4', 'd2/en/published#5', 'd3/en/published#9', 'd4/en/published#11']);
+      expect(index.byId(article.uid, 7)?.status).toBe('draft');
+    }
+  });
+
+  it('keep their ids when a document is put again with new version objects', () => {
+    const index = new DocumentIndex();
+    index.addType(article);
+    index.put(doc(1, [['en', 3, 4]]));
+    index.put(doc(1, [['en', 3, 4]]));
+    expect(view(index, 'draft')).toEqual(['d1/en/draft#3']);
+    expect(view(index, 'published')).toEqual(['d1/en/published#4']);
+  });
+
+  it('refuse a documentId added twice at load', () => {
+    const index = new DocumentIndex();
+    index.addType(article);
+    index.add(doc(2, [['en', 1, 2]]));
+    expect(() => index.add(doc(2, [['en', 10, 11]]))).toThrow('document d2 indexed twice');
+  });
+});

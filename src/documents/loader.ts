@@ -192,7 +192,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
         const { source, offset, length } = raw.kept;
         kept.record({ documentId: raw.documentId, ...raw.stamp, summary, blob: source, offset, length }, [...codes.keys()]);
       }
-      index.put(doc);
+      index.add(doc);
       report.documents++;
     };
     const oldTable = usable[i]?.table ?? [];
@@ -209,7 +209,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
         return;
       }
       if (capture) kept.record(entry, oldTable);
-      index.put(doc);
+      index.add(doc);
       report.documents++;
       report.fromSnapshot!++;
     };
@@ -220,7 +220,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
       const doc = lazyDocument(context(ct), block.ids[m[at + META.index]], m, block.table, block.chunks[m[at + META.chunk]],
         m[at + META.offset], m[at + META.length], summary, summary + m[at + META.count], block);
       if (capture) kept.recordLater(block, at, doc);
-      index.put(doc);
+      index.add(doc);
       report.documents++;
     };
 
