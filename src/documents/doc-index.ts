@@ -181,9 +181,8 @@ export class DocumentIndex {
       if (slot.published && !this.keepId(t, slot.published, doc)) renumber = true;
     });
     if (renumber) {
-      doc.slots.forEach((slot) => {
-        for (const v of [slot.draft, slot.published]) if (v && v.id <= 0) t.ids.set((v.id = t.nextId++), v);
-      });
+      const fresh = (v: Version | undefined) => { if (v && v.id <= 0) t.ids.set((v.id = t.nextId++), v); };
+      doc.slots.forEach((slot) => { fresh(slot.draft); fresh(slot.published); });
     }
     if (doc.lazy && !doc.lazy.loaded && t.reverse.size) {
       doc.lazy.linkPending = true;

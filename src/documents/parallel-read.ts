@@ -59,7 +59,8 @@ export interface Readers {
  * Starts `threads` reader threads for one collection's folder. A thread takes tens of milliseconds of
  * CPU to start, so the loader starts them while it lists the folder, and hands them the files once
  * listed. Each thread claims the next block as it finishes one: dealt out in turn instead, one thread
- * finished up to 0.2 s before the other at a first start (they are not given equal shares of the cores).
+ * finished up to 0.2 s before the other at a first start (threads get unequal shares of the cores). On
+ * two cores the other threads then take up the freed one; with more cores it would sit idle.
  * Blocks a failed thread claimed and did not deliver, or that no thread is left to claim, are read here.
  */
 export function startReaders(dir: string, ct: ContentType, threads = READERS): Readers {
