@@ -324,7 +324,7 @@ function scanVersion(plan: ScanPlan, b: Uint8Array, i: number, end: number, draf
   let id = 0;
   let timestamps = 0;
   let c = 0;
-  // The key whose colon was just passed by matching the layout, or -1: find the key.
+  // The key whose separator the layout just matched (the value comes next), or -1: find the key.
   let k = -1;
   if (b[i] === 0x7d) return -1;
   // The hot loop of a first start (twenty-odd members a version): white space is skipped inline, as
