@@ -143,8 +143,9 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
   const prepared = types.map((ct, i) => {
     const c = usable[i];
     if (!c) return [];
+    const ctx = context(ct);
     return c.entries.map((e) => {
-      try { return lazyDocument(context(ct), e.documentId, e.summary, c.table, e.blob, e.offset, e.length); } catch { return undefined; }
+      try { return lazyDocument(ctx, e.documentId, e.summary, c.table, e.blob, e.offset, e.length); } catch { return undefined; }
     });
   });
   let scanned: Awaited<(typeof scans)[number]>[];
@@ -173,6 +174,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
     const { documents, problems: unread } = reads[i];
     let blocks = reads[i].blocks;
     report.problems.push(...unread);
+    const ctx = context(ct);
     const kept = new CollectionCapture(ct.pluralName, fingerprints.get(ct.uid)!, dirMtimeMs, takenAt);
     kept.complete = problems.length === 0 && unread.length === 0;
     if (capture) captures.set(ct.pluralName, kept);
@@ -217,7 +219,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
       const m = block.meta;
       const summary = at + META.summary;
       // With its text if the readers kept it (see readFresh), else decoded from its file when first read.
-      const doc = lazyDocument(context(ct), block.ids[m[at + META.index]], m, block.table, block.chunks[m[at + META.chunk]],
+      const doc = lazyDocument(ctx, block.ids[m[at + META.index]], m, block.table, block.chunks[m[at + META.chunk]],
         m[at + META.offset], m[at + META.length], summary, summary + m[at + META.count], block);
       if (capture) kept.recordLater(block, at, doc);
       index.add(doc);
