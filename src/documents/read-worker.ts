@@ -11,21 +11,24 @@ import { type ReaderState, readBlock } from './read-block.js';
 /** `worker`: this thread's number, which it writes beside each block it claims. */
 export interface ReaderSetup { dir: string; ct: ContentType; worker: number }
 /**
- * `blocks`: every block's documentIds, joined by newlines. `next`: one Int32, the next block to claim;
- * `claimedBy`: per block, the number of the thread that claimed it (-1: none yet); both shared by all
- * the threads and the main thread. `keep`: keep the files' texts (see read-block.ts).
+ * Shared by all the threads and the main thread: `ids`, every block's documentIds (ASCII) joined by
+ * newlines, block b's from `starts[b]` to `starts[b + 1]` (Int32s); `next`, one Int32, the next block to
+ * claim; `claimedBy`, per block, the number of the thread that claimed it (-1: none yet). `keep`: keep
+ * the files' texts (see read-block.ts).
  */
-export interface ReadJob { blocks: string[]; next: SharedArrayBuffer; claimedBy: SharedArrayBuffer; keep: boolean }
+export interface ReadJob { ids: SharedArrayBuffer; starts: SharedArrayBuffer; next: SharedArrayBuffer; claimedBy: SharedArrayBuffer; keep: boolean }
 
 const { dir, ct, worker } = workerData as ReaderSetup;
 const state: ReaderState = { table: new Map<string, number>(), scratch: { buf: Buffer.allocUnsafe(256 * 1024) } };
 
-parentPort!.once('message', ({ blocks, next, claimedBy, keep }: ReadJob) => {
+parentPort!.once('message', ({ ids, starts, next, claimedBy, keep }: ReadJob) => {
+  const text = Buffer.from(ids);
+  const at = new Int32Array(starts);
   const counter = new Int32Array(next);
   const owners = new Int32Array(claimedBy);
-  for (let b = Atomics.add(counter, 0, 1); b < blocks.length; b = Atomics.add(counter, 0, 1)) {
+  for (let b = Atomics.add(counter, 0, 1); b < owners.length; b = Atomics.add(counter, 0, 1)) {
     Atomics.store(owners, b, worker);
-    parentPort!.postMessage(readBlock(dir, ct, b, blocks[b].split('\n'), state, keep));
+    parentPort!.postMessage(readBlock(dir, ct, b, text.toString('latin1', at[b], at[b + 1]).split('\n'), state, keep));
   }
   // Done: let the thread end.
   parentPort!.close();
