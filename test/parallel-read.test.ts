@@ -144,7 +144,7 @@ describe('reading a folder in blocks', () => {
   it('on this thread for what reader threads stopped part way did not deliver', async () => {
     const dist = await import(pathToFileURL(join(REPO, 'dist', 'documents', 'parallel-read.js')).href) as typeof here;
     // Stopped before, while and after claiming and reading blocks (here the threads take about 50 ms to
-    // start and 20 to 60 to read): each block still comes once, in order, from one side or the other.
+    // start and tens to read them): each block still comes once, in order, from one side or the other.
     for (let stopAfterMs = 0; stopAfterMs <= 150; stopAfterMs += 10) {
       for (const keep of [false, true]) {
         const stopping = (d: string, list: string[], ct: typeof tag, k = false) => {

@@ -23,8 +23,11 @@ export const PARALLEL_READ_FROM = 20000;
 /** One reader per core, two at least (they overlap with the indexing here) and four at most (the disk is shared). */
 const READERS = Math.min(4, Math.max(2, availableParallelism()));
 
-/** Files per block: small enough that indexing follows the reads closely, large enough that messages are few. */
-export const BLOCK_FILES = 2000;
+/**
+ * Files per block: small enough that indexing follows the reads closely, large enough that messages are
+ * few. 1,000 took 50 ms less CPU than 2,000 at a first start (30 interleaved starts each).
+ */
+export const BLOCK_FILES = 1000;
 
 /** Whether the compiled worker is there (it is not when running the TypeScript sources directly). */
 export const parallelReadAvailable = () => WORKER.protocol === 'file:' && existsSync(fileURLToPath(WORKER));

@@ -34,7 +34,7 @@ export interface ReadBlock {
 /** Where meta's fields are, after a file's start. */
 export const META = { index: 0, chunk: 1, offset: 2, length: 3, count: 4, summary: 5 } as const;
 
-/** Each block's kept texts go in buffers of this size (a block of 2,000 files of 1.5 KB fills three). */
+/** Each block's kept texts go in buffers of this size (a block of 1,000 files of 1.5 KB fills two). */
 export const CHUNK_BYTES = 1024 * 1024;
 
 /** What one reader keeps across its blocks: the locale table, the buffer files are read into, the type's scan plan. */
