@@ -154,11 +154,13 @@ function sameShape(doc: DocumentRecord, summary: ArrayLike<number>, from: number
   return true;
 }
 
-const NOT_DECODED: Record<string, unknown> = Object.freeze({});
+/** A lazy version's values and timestamps, once decoded. */
+interface Filled { data: Record<string, unknown>; createdAt: string; updatedAt: string; publishedAt: string | null }
 
 /**
  * A version whose values and timestamps are decoded on first access. Writes go through the same
- * accessors, so the service can treat it as any other version.
+ * accessors, so the service can treat it as any other version. Until then it holds no object for them:
+ * 200,000 of these are made on the way to a first start's first answer.
  */
 export class LazyVersion implements Version {
   id: number;
@@ -166,11 +168,7 @@ export class LazyVersion implements Version {
   locale: string | null;
   status: Status;
   private src: LazySource | undefined;
-  // Shared until filled (never written to: every access decodes first), to spare 200,000 empty objects.
-  private _data: Record<string, unknown> = NOT_DECODED;
-  private _createdAt = '';
-  private _updatedAt = '';
-  private _publishedAt: string | null = null;
+  private filled: Filled | undefined;
 
   constructor(src: LazySource, id: number, documentId: string, locale: string | null, status: Status) {
     this.src = src;
@@ -184,20 +182,29 @@ export class LazyVersion implements Version {
   fill(from: Version | undefined) {
     this.src = undefined;
     const epoch = new Date(0).toISOString();
-    this._data = from?.data ?? {};
-    this._createdAt = from?.createdAt ?? epoch;
-    this._updatedAt = from?.updatedAt ?? epoch;
-    this._publishedAt = this.status === 'draft' ? null : (from?.publishedAt ?? epoch);
+    this.filled = {
+      data: from?.data ?? {},
+      createdAt: from?.createdAt ?? epoch,
+      updatedAt: from?.updatedAt ?? epoch,
+      publishedAt: this.status === 'draft' ? null : (from?.publishedAt ?? epoch),
+    };
   }
 
-  get data() { if (this.src) this.src.load(); return this._data; }
-  set data(v) { if (this.src) this.src.load(); this._data = v; }
-  get createdAt() { if (this.src) this.src.load(); return this._createdAt; }
-  set createdAt(v) { if (this.src) this.src.load(); this._createdAt = v; }
-  get updatedAt() { if (this.src) this.src.load(); return this._updatedAt; }
-  set updatedAt(v) { if (this.src) this.src.load(); this._updatedAt = v; }
-  get publishedAt() { if (this.src) this.src.load(); return this._publishedAt; }
-  set publishedAt(v) { if (this.src) this.src.load(); this._publishedAt = v; }
+  private values(): Filled {
+    if (this.src) this.src.load();
+    // Still empty only when the document dropped this version before its text was decoded.
+    if (!this.filled) this.fill(undefined);
+    return this.filled!;
+  }
+
+  get data() { return this.values().data; }
+  set data(v) { this.values().data = v; }
+  get createdAt() { return this.values().createdAt; }
+  set createdAt(v) { this.values().createdAt = v; }
+  get updatedAt() { return this.values().updatedAt; }
+  set updatedAt(v) { this.values().updatedAt = v; }
+  get publishedAt() { return this.values().publishedAt; }
+  set publishedAt(v) { this.values().publishedAt = v; }
 }
 
 /**
