@@ -1,6 +1,7 @@
 import { FolioError, applicationError, fieldErrors, forbidden, notFound, type FieldProblem } from '../errors.js';
 import type { HttpModule, ModuleRequest } from '../http/app.js';
 import { methodNotAllowed, sendEmpty, sendJson } from '../http/respond.js';
+import { isAccountsPath } from '../http/route-paths.js';
 import { parseQueryString } from '../query/parse-qs.js';
 import { PermissionsPolicy, type AuthPrincipal } from './access.js';
 import { RateLimiter } from './rate-limit.js';
@@ -138,7 +139,7 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig, mail: Acco
     async handle(req) {
       const { event, method } = req;
       const path = req.path.toLowerCase();
-      if (!path.startsWith('/api/auth/') && !path.startsWith('/api/connect/') && path !== '/api/users' && !path.startsWith('/api/users/')) return undefined;
+      if (!isAccountsPath(path)) return undefined;
 
       // As Strapi's route chain: authentication and the route's permission first, then the rate limit,
       // then the controller. Failed and successful attempts both count.

@@ -1,6 +1,7 @@
 import { applicationError, notFound, validationError } from '../errors.js';
 import type { HttpModule, ModuleRequest } from '../http/app.js';
 import { methodNotAllowed, sendJson } from '../http/respond.js';
+import { isRolesPath } from '../http/route-paths.js';
 import type { Project } from '../project.js';
 import { PermissionsPolicy } from './access.js';
 import { requireAction } from './http.js';
@@ -81,7 +82,7 @@ export function rolesModule(auth: AuthService): HttpModule {
   return {
     async handle(req) {
       const path = req.path.toLowerCase();
-      if (path !== '/api/users-permissions/permissions' && path !== '/api/users-permissions/roles' && !path.startsWith('/api/users-permissions/roles/')) return undefined;
+      if (!isRolesPath(path)) return undefined;
       const { event, method } = req;
       const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body as Record<string, unknown> : {};
       const file = loadPermissions(req.project.contentDir);

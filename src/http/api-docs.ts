@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { buildOpenApi } from '../codegen/openapi.js';
 import type { HttpModule } from './app.js';
 import { methodNotAllowed, sendJson } from './respond.js';
+import { isApiDocsPath } from './route-paths.js';
 
 const ASSETS = new Map([
   ['swagger-ui.css', 'text/css; charset=utf-8'],
@@ -29,11 +30,11 @@ const INIT = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#
  */
 export const apiDocsModule: HttpModule = {
   async handle({ event, method, path, project }) {
+    if (!isApiDocsPath(path)) return undefined;
     if (path === '/api/openapi.json') {
       if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET']);
       return sendJson(event, 200, buildOpenApi(project.schemas));
     }
-    if (path !== '/documentation' && !path.startsWith('/documentation/')) return undefined;
     if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET']);
     const res = event.node.res;
     const name = path.slice('/documentation/'.length);

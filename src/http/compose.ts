@@ -3,6 +3,7 @@ import { defaultModules, type AppOptions, type HttpModule } from './app.js';
 import { loadUsersConfig } from '../auth/config.js';
 import { AuthService } from '../auth/service.js';
 import { PermissionsPolicy } from '../auth/access.js';
+import { LIVE_EVENTS_PATH, STORED_FILES, isAccountsPath, isApiDocsPath, isRolesPath, isUploadApiPath } from './route-paths.js';
 
 /**
  * The one place that assembles a server for a project: its access policy and route modules.
@@ -18,21 +19,21 @@ export async function serverOptions(project: Project, opts: { log?: (message: st
     access,
     modules: [
       ...defaultModules(),
-      onDemand((p) => p.startsWith('/api/auth/') || p.startsWith('/api/connect/') || p === '/api/users' || p.startsWith('/api/users/'),
-        async () => (await import('../auth/http.js')).usersModule(auth, users.rateLimit, users.mail, log)),
-      onDemand((p) => p.startsWith('/api/users-permissions/'), async () => (await import('../auth/roles-http.js')).rolesModule(auth)),
-      onDemand((p) => p.startsWith('/uploads/') || p === '/api/upload' || p.startsWith('/api/upload/'), async () => (await import('../upload/http.js')).uploadModule),
-      onDemand((p) => p === '/_folio/events', async () => (await import('./live-events.js')).liveEventsModule),
-      onDemand((p) => p === '/api/openapi.json' || p === '/documentation' || p.startsWith('/documentation/'), async () => (await import('./api-docs.js')).apiDocsModule),
+      onDemand(isAccountsPath, async () => (await import('../auth/http.js')).usersModule(auth, users.rateLimit, users.mail, log)),
+      onDemand(isRolesPath, async () => (await import('../auth/roles-http.js')).rolesModule(auth)),
+      onDemand((p) => p.startsWith(STORED_FILES) || isUploadApiPath(p), async () => (await import('../upload/http.js')).uploadModule),
+      onDemand((p) => p === LIVE_EVENTS_PATH, async () => (await import('./live-events.js')).liveEventsModule),
+      onDemand(isApiDocsPath, async () => (await import('./api-docs.js')).apiDocsModule),
     ],
   };
 }
 
 /**
  * A route module loaded by the first request for a path it may own (`owns` sees the path in lower case,
- * and may say yes to more than the module answers). Uploads, accounts, roles, live events and the API
- * documentation bring their own modules (busboy, the OpenAPI generator…): loaded with the server, they
- * were some 20 ms of every start, spent while a first start reads its files.
+ * so it says yes to more than a module that compares the path as written answers: see route-paths.ts).
+ * Uploads, accounts, roles, live events and the API documentation bring their own modules (busboy, the
+ * OpenAPI generator…): loaded with the server, they were some 20 ms of every start, spent while a first
+ * start reads its files.
  */
 function onDemand(owns: (lowerPath: string) => boolean, load: () => Promise<HttpModule>): HttpModule {
   let loaded: Promise<HttpModule> | undefined;

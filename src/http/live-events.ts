@@ -2,6 +2,7 @@ import { createEventStream } from 'h3';
 import type { DocumentEvent } from '../documents/events.js';
 import type { HttpModule } from './app.js';
 import { methodNotAllowed } from './respond.js';
+import { LIVE_EVENTS_PATH } from './route-paths.js';
 
 /**
  * `GET /_folio/events`: a Server-Sent Events stream of document events (`entry.create`, `entry.update`,
@@ -12,7 +13,7 @@ import { methodNotAllowed } from './respond.js';
  */
 export const liveEventsModule: HttpModule = {
   async handle({ event, method, path, project, access, principal }) {
-    if (path !== '/_folio/events') return undefined;
+    if (path !== LIVE_EVENTS_PATH) return undefined;
     if (method !== 'GET') return methodNotAllowed(event, ['GET']);
     const caller = await principal();
     const stream = createEventStream(event);

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { FolioError, invalidKey, notFound, paginationError, validationError } from '../errors.js';
 import type { HttpModule, ModuleRequest } from '../http/app.js';
 import { methodNotAllowed, sendEmpty, sendJson } from '../http/respond.js';
+import { STORED_FILES, isUploadApiPath } from '../http/route-paths.js';
 import { compileFilters } from '../query/filters.js';
 import { parseQueryString } from '../query/parse-qs.js';
 import { mediaScope } from '../query/scope.js';
@@ -30,9 +31,9 @@ export const uploadModule: HttpModule = {
   async handle(req) {
     const lib = localLibrary(req.project);
     if (!lib) return undefined;
-    if (req.path.startsWith('/uploads/')) return serveStoredFile(req, lib);
+    if (req.path.startsWith(STORED_FILES)) return serveStoredFile(req, lib);
     const lower = req.path.toLowerCase();
-    if (lower !== '/api/upload' && !lower.startsWith('/api/upload/')) return undefined;
+    if (!isUploadApiPath(lower)) return undefined;
     const service = new UploadService(lib, req.project.documents);
     if (lower === '/api/upload') {
       if (req.method !== 'POST') return methodNotAllowed(req.event, ['POST']);
@@ -244,7 +245,7 @@ async function serveStoredFile(req: ModuleRequest, lib: LocalMediaLibrary) {
   const { event } = req;
   if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET']);
   let name: string;
-  try { name = decodeURIComponent(req.path.slice('/uploads/'.length)); } catch { throw notFound(); }
+  try { name = decodeURIComponent(req.path.slice(STORED_FILES.length)); } catch { throw notFound(); }
   const hit = lib.servedFile(name);
   if (!hit) throw notFound();
   let st;
