@@ -24,10 +24,16 @@ function doc(n: number, slots: Array<[string, number, number]>): DocumentRecord 
   return { uid: article.uid, documentId, slots: map };
 }
 
+/** An index holding only the article type. */
+function articleIndex(): DocumentIndex {
+  const index = new DocumentIndex();
+  index.addType(article);
+  return index;
+}
+
 describe('rows in id order', () => {
   it('across the array and the Map, by status and locale, after deletes and replacements', () => {
-    const index = new DocumentIndex();
-    index.addType(article);
+    const index = articleIndex();
     const all: Array<{ id: number; locale: string; status: string; documentId: string }> = [];
     // Ids on both sides of the array's default range (65,536), put in a scrambled order.
     const order = Array.from({ length: 36_000 }, (_, i) => (i * 7919) % 36_000);
@@ -58,8 +64,7 @@ describe('rows in id order', () => {
   });
 
   it('keeps every id reachable when the array range widens after ids went to the Map', () => {
-    const index = new DocumentIndex();
-    index.addType(article);
+    const index = articleIndex();
     index.put(doc(1, [['en', 70_000, 70_001]]));
     index.put(doc(2, [['en', 3, 4]]));
     index.expect(article.uid, 20_000);
@@ -81,8 +86,7 @@ describe('ids that clash', () => {
     // id (6). d3's draft has none, and its published id (7) is taken by then. d4's two versions hold the same id.
     const docs = () => [doc(1, [['en', 3, 4]]), doc(2, [['en', 3, 5], ['fr', 6, 0]]), doc(3, [['en', 0, 7]]), doc(4, [['en', 10, 10]])];
     for (const how of ['add', 'put'] as const) {
-      const index = new DocumentIndex();
-      index.addType(article);
+      const index = articleIndex();
       for (const d of docs()) index[how](d);
       expect(view(index, 'draft'), how).toEqual(['d1/en/draft#3', 'd2/fr/draft#6', 'd2/en/draft#7', 'd3/en/draft#8', 'd4/en/draft#10']);
       expect(view(index, 'published'), how).toEqual(['d1/en/published#4', 'd2/en/published#5', 'd3/en/published#9', 'd4/en/published#11']);
@@ -91,8 +95,7 @@ describe('ids that clash', () => {
   });
 
   it('keep their ids when a document is put again with new version objects', () => {
-    const index = new DocumentIndex();
-    index.addType(article);
+    const index = articleIndex();
     index.put(doc(1, [['en', 3, 4]]));
     index.put(doc(1, [['en', 3, 4]]));
     expect(view(index, 'draft')).toEqual(['d1/en/draft#3']);
@@ -100,8 +103,7 @@ describe('ids that clash', () => {
   });
 
   it('refuse a documentId added twice at load', () => {
-    const index = new DocumentIndex();
-    index.addType(article);
+    const index = articleIndex();
     index.add(doc(2, [['en', 1, 2]]));
     expect(() => index.add(doc(2, [['en', 10, 11]]))).toThrow('document d2 indexed twice');
   });
