@@ -32,16 +32,17 @@ function articleIndex(): DocumentIndex {
 }
 
 describe('rows in id order', () => {
-  it('across the array and the Map, by status and locale, after deletes and replacements', () => {
+  it.each(['put', 'add'] as const)('across the array and the Map, by status and locale, after deletes and replacements (%s)', (how) => {
     const index = articleIndex();
     const all: Array<{ id: number; locale: string; status: string; documentId: string }> = [];
-    // Ids on both sides of the array's default range (65,536), put in a scrambled order.
+    // Ids on both sides of the array's default range (65,536), given in a scrambled order.
     const order = Array.from({ length: 36_000 }, (_, i) => (i * 7919) % 36_000);
     for (const i of order) {
       const base = 2 * i + 1 + (i % 2 ? 0 : 1000);
       const d = doc(i, i % 3 ? [['en', base, base + 1]] : [['en', base, 0], ['fr', base + 100_000, base + 100_001]]);
-      index.put(d);
+      index[how](d);
     }
+    expect(index.count(article.uid)).toBe(36_000);
     index.remove(article.uid, 'd4');
     index.put(doc(9, [['fr', 5, 6]]));
     for (const d of index.documents(article.uid)) {
@@ -102,9 +103,48 @@ describe('ids that clash', () => {
     expect(view(index, 'published')).toEqual(['d1/en/published#4']);
   });
 
-  it('refuse a documentId added twice at load', () => {
+  it('refuse a documentId added twice at load, when documents are first looked up', () => {
     const index = articleIndex();
     index.add(doc(2, [['en', 1, 2]]));
-    expect(() => index.add(doc(2, [['en', 10, 11]]))).toThrow('document d2 indexed twice');
+    index.add(doc(2, [['en', 10, 11]]));
+    expect(() => index.get(article.uid, 'd2')).toThrow('document d2 indexed twice');
+  });
+});
+
+describe('documents added at load', () => {
+  /** A document not decoded yet (as from a snapshot) whose draft points at author `author`. */
+  const lazy = (n: number, author: string): DocumentRecord => {
+    const d = doc(n, [['en', 2 * n + 1, 2 * n + 2]]);
+    d.slots.get('en')!.draft!.data = { author };
+    d.lazy = { loaded: false, load() {}, linkPending: false };
+    return d;
+  };
+
+  it('are counted, found, replaced and removed before and after the first look-up', () => {
+    const index = articleIndex();
+    for (let n = 1; n <= 5; n++) index.add(doc(n, [['en', 2 * n + 1, 2 * n + 2]]));
+    expect(index.count(article.uid)).toBe(5);
+    index.remove(article.uid, 'd2');
+    expect(index.count(article.uid)).toBe(4);
+    index.add(doc(6, [['en', 13, 14]]));
+    expect(index.count(article.uid)).toBe(5);
+    expect([...index.documents(article.uid)].map((d) => d.documentId)).toEqual(['d1', 'd3', 'd4', 'd5', 'd6']);
+    index.put(doc(3, [['en', 7, 8]]));
+    expect(index.get(article.uid, 'd6')?.documentId).toBe('d6');
+    expect(index.count(article.uid)).toBe(5);
+    expect(index.rows(article.uid, { status: 'draft', locale: 'en' }).map((v) => v.id)).toEqual([3, 7, 9, 11, 13]);
+  });
+
+  it('have their relations linked when first asked for, unless removed before', () => {
+    const index = articleIndex();
+    index.add(lazy(1, 'a1'));
+    index.add(lazy(2, 'a1'));
+    index.add(lazy(3, 'a2'));
+    index.remove(article.uid, 'd2');
+    expect([...index.referrers(article.uid, 'author', 'a1')]).toEqual(['d1']);
+    // Added after the first link: linked on the next ask, as one put is.
+    index.add(lazy(4, 'a2'));
+    index.put(lazy(5, 'a2'));
+    expect([...index.referrers(article.uid, 'author', 'a2')].sort()).toEqual(['d3', 'd4', 'd5']);
   });
 });
