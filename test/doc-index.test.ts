@@ -148,3 +148,104 @@ describe('documents added at load', () => {
     expect([...index.referrers(article.uid, 'author', 'a2')].sort()).toEqual(['d3', 'd4', 'd5']);
   });
 });
+
+describe('documents indexed by their summary alone', () => {
+  const table = ['en', 'fr'];
+  /**
+   * Documents `n` with the given [locale position, draft id, published id] triples, as summaries and as
+   * a source that makes them (lazy, like those read on threads) and counts what it made.
+   */
+  function summaries(list: Array<[number, number[]]>) {
+    const summary: number[] = [];
+    const at: number[] = [];
+    const made: string[] = [];
+    const byPlace = new Map<number, [number, number[]]>();
+    for (const entry of list) {
+      at.push(summary.length);
+      byPlace.set(summary.length, entry);
+      summary.push(...entry[1]);
+    }
+    const source = {
+      make(place: number): DocumentRecord {
+        const [n, triples] = byPlace.get(place)!;
+        const slots: Array<[string, number, number]> = [];
+        for (let i = 0; i < triples.length; i += 3) slots.push([table[triples[i]], triples[i + 1], triples[i + 2] < 0 ? 0 : triples[i + 2]]);
+        const d = doc(n, slots);
+        d.slots.get(table[triples[0]])!.draft!.data = { author: `a${n % 2}` };
+        d.lazy = { loaded: false, load() {}, linkPending: false };
+        made.push(d.documentId);
+        return d;
+      },
+    };
+    const addAll = (index: DocumentIndex) => list.forEach((entry, k) => index.addSummary(article.uid, source, at[k], summary, at[k], at[k] + entry[1].length, table));
+    return { addAll, made };
+  }
+
+  it('are listed by id without being made, and a page makes only its own documents', () => {
+    const index = articleIndex();
+    index.expect(article.uid, 1000);
+    // Ids scrambled against the load order, as documentIds are against ids.
+    const list: Array<[number, number[]]> = Array.from({ length: 1000 }, (_, n) => {
+      const base = 2 * ((n * 389) % 1000) + 1;
+      return [n, n % 4 ? [0, base, base + 1] : [0, base, -1, 1, base + 2000, base + 2001]];
+    });
+    const { addAll, made } = summaries(list);
+    addAll(index);
+    expect(index.count(article.uid)).toBe(1000);
+    const published = index.rows(article.uid, { status: 'published', locale: 'en' });
+    const drafts = index.rows(article.uid, { status: 'draft', locale: '*' });
+    expect([published.length, drafts.length]).toEqual([750, 1250]);
+    expect(made).toEqual([]);
+    const page = published.slice(25, 50);
+    expect(made.length).toBe(25);
+    const expected = list.filter(([n]) => n % 4).map(([n, t]) => ({ id: t[2], documentId: `d${n}` })).sort((a, b) => a.id - b.id);
+    expect(page.map((v) => ({ id: v.id, documentId: v.documentId }))).toEqual(expected.slice(25, 50));
+    expect(page.every((v) => v.status === 'published' && v.locale === 'en')).toBe(true);
+    // By id: the document holding it is made, once.
+    expect(index.byId(article.uid, list[8][1][4])?.documentId).toBe('d8');
+    expect(index.byId(article.uid, list[8][1][4])?.locale).toBe('fr');
+    expect(made.filter((id) => id === 'd8')).toEqual(['d8']);
+    // A warm-up makes them a slice at a time.
+    expect(index.makeWaiting(article.uid, 100)).toBe(1000 - 126);
+    expect(made.length).toBe(126);
+    // A look-up by documentId makes the rest, in load order.
+    expect(index.get(article.uid, 'd999')?.documentId).toBe('d999');
+    expect(made.length).toBe(1000);
+    expect([...index.documents(article.uid)].map((d) => d.documentId)).toEqual(list.map(([n]) => `d${n}`));
+    expect(drafts.slice().map((v) => v.id)).toEqual(index.rows(article.uid, { status: 'draft', locale: '*' }).slice().map((v) => v.id));
+  });
+
+  it('are made at once, and renumbered as by `add`, when their ids are not all their own', () => {
+    const index = articleIndex();
+    index.add(doc(1, [['en', 3, 4]]));
+    // d2 clashes with d1 on 3; d3 holds 7 twice; d4 has a version without an id (0); d5's ids are past the
+    // array's range. Each gets fresh ids as it is added, past every id seen; d6 waits.
+    const { addAll, made } = summaries([[2, [0, 3, 5]], [3, [0, 7, 7]], [4, [0, 0, 9]], [5, [0, 70_000, 70_001]], [6, [0, 11, 12]]]);
+    addAll(index);
+    expect(made).toEqual(['d2', 'd3', 'd4', 'd5']);
+    const view = (status: 'draft' | 'published') => index.rows(article.uid, { status, locale: 'en' }).slice().map((v) => `${v.documentId}#${v.id}`);
+    expect(view('draft')).toEqual(['d1#3', 'd2#6', 'd3#7', 'd4#10', 'd6#11', 'd5#70000']);
+    expect(view('published')).toEqual(['d1#4', 'd2#5', 'd3#8', 'd4#9', 'd6#12', 'd5#70001']);
+    expect(made).toEqual(['d2', 'd3', 'd4', 'd5', 'd6']);
+  });
+
+  it('can be removed, replaced and linked while still waiting', () => {
+    const index = articleIndex();
+    const { addAll, made } = summaries([[1, [0, 1, 2]], [2, [0, 3, 4]], [3, [0, 5, 6]]]);
+    addAll(index);
+    index.remove(article.uid, 'd2');
+    index.put(doc(3, [['en', 5, 8]]));
+    expect(index.rows(article.uid, { status: 'published', locale: 'en' }).slice().map((v) => `${v.documentId}#${v.id}`)).toEqual(['d1#2', 'd3#8']);
+    expect(index.byId(article.uid, 4)).toBeUndefined();
+    expect(index.byId(article.uid, 6)).toBeUndefined();
+    expect(index.count(article.uid)).toBe(2);
+    expect(made).toEqual(['d1', 'd2', 'd3']);
+    // Made lazily, their relations are linked when first asked for (d3 was replaced by one with none).
+    const more = summaries([[7, [0, 20, 21]], [8, [0, 22, 23]]]);
+    more.addAll(index);
+    expect(more.made).toEqual([]);
+    expect([...index.referrers(article.uid, 'author', 'a1')].sort()).toEqual(['d1', 'd7']);
+    expect([...index.referrers(article.uid, 'author', 'a0')].sort()).toEqual(['d8']);
+    expect(more.made).toEqual(['d7', 'd8']);
+  });
+});

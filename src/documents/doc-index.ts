@@ -1,5 +1,7 @@
 import type { ContentType, RelationAttribute } from '../schema/types.js';
 import { isRelation, isOwningSide } from '../schema/types.js';
+import { IdTable } from './id-table.js';
+import { readableSummary } from './lazy.js';
 import { type DocumentRecord, NO_LOCALE, type Status, type Version, versions } from './model.js';
 
 /** Which versions a read sees: `locale` null on non-localized types, `'*'` for every locale. */
@@ -10,18 +12,26 @@ interface TypeIndex {
   /** By documentId; holds `loaded` only once looked up (see `docsOf`). */
   docs: Map<string, DocumentRecord>;
   /**
-   * Documents indexed at start (`add`), in order. A Map of 100,000 documentIds took 20 to 35 ms to fill on
-   * the way to a first start's first answer, which reads rows by id and never looks a documentId up, so
-   * they go into `docs` when one is first looked up; and relations are linked from here, as `unlinked`.
+   * Documents indexed at start (`add`, `addSummary`), by load position; undefined while waiting to be
+   * made. A Map of 100,000 documentIds took 20 to 35 ms to fill on the way to a first start's first
+   * answer, which reads rows by id and never looks a documentId up, so they go into `docs` when one is
+   * first looked up; and relations are linked from here, as `unlinked`.
    */
-  loaded: DocumentRecord[];
+  loaded: Array<DocumentRecord | undefined>;
+  /** Per load position of a document waiting to be made: its source (in `sources`) and its place there. */
+  sourceOf: Int32Array;
+  placeOf: Int32Array;
+  sources: SummarySource[];
+  /** How many documents wait to be made, and the load position before which none does. */
+  waiting: number;
+  madeUpTo: number;
   /** How many of `loaded` are in `docs`, and how many had their relations linked (or were found linked). */
   mapped: number;
   linked: number;
   ids: IdTable;
   nextId: number;
   /** Rows per (status, locale), sorted by id, rebuilt lazily after a write. */
-  rows: Map<string, Version[]>;
+  rows: Map<string, RowList>;
   /** For each owning relation attribute: target documentId -> source documentIds. */
   reverse: Map<string, Map<string, Set<string>>>;
   /**
@@ -33,125 +43,23 @@ interface TypeIndex {
 }
 
 /**
- * Versions by id. Ids are almost always small and dense, and an array indexed by id costs far less to
- * fill at start than a Map of 200,000 entries; ids beyond `dense` (pasted in by hand, say) go to a Map.
- * Beside each version the array keeps a small number for its status and locale, so listing the rows
- * of one status and locale in id order reads two arrays in order instead of 200,000 objects scattered
- * over the heap (which is most of the cost of a first list request).
+ * Where documents indexed by their summary alone come from (see `addSummary`): `make(place)` makes one,
+ * its versions with the ids and statuses the summary gave.
  */
-class IdTable {
-  private readonly array: Array<Version | undefined> = [];
-  /**
-   * Per id below `dense`: 0 for none, else 2 * (locale's number + 1) + (1 if published). Typed and grown
-   * by doubling: with `claim`, filling 200,000 ids took a third to a half of the time it took as numbers
-   * pushed one by one (a microbenchmark, 6 to 16 ms against 20 to 48).
-   */
-  private tags = new Uint32Array(64);
-  private readonly locales = new Map<string | null, number>();
-  /** The last locale numbered, and its number: versions come in runs of one locale. */
-  private lastLocale: string | null | undefined;
-  private lastNumber = 0;
-  private readonly map = new Map<number, Version>();
-  size = 0;
-  /** Ids below this are kept in the array. */
-  private dense = 1 << 16;
+export interface SummarySource { make(place: number): DocumentRecord }
 
-  /** Keeps ids below `limit` in the array from now on; those already in the Map move over. */
-  widen(limit: number) {
-    if (limit <= this.dense) return;
-    const moving = [...this.map].filter(([id]) => id < limit);
-    this.dense = limit;
-    for (const [id, v] of moving) {
-      this.map.delete(id);
-      this.size--;
-      this.set(id, v);
-    }
-  }
+/**
+ * A list of rows in id order, as a query reads it: an array, or while documents wait to be made, their
+ * ids, whose versions are made only for the part sliced (a first start's first page makes 25 of 100,000).
+ */
+export interface RowList { readonly length: number; slice(start?: number, end?: number): Version[] }
 
-  get(id: number): Version | undefined {
-    return id < this.dense ? this.array[id] : this.map.get(id);
-  }
-
-  private tag(v: Version): number {
-    if (v.locale !== this.lastLocale) {
-      let n = this.locales.get(v.locale);
-      if (n === undefined) this.locales.set(v.locale, (n = this.locales.size));
-      this.lastLocale = v.locale;
-      this.lastNumber = n;
-    }
-    return 2 * (this.lastNumber + 1) + (v.status === 'published' ? 1 : 0);
-  }
-
-  /** Makes room in `array` and `tags` for `id` (below `dense`). */
-  private reach(id: number) {
-    // Grown by pushes, so the array stays packed whatever order ids come in.
-    while (this.array.length <= id) this.array.push(undefined);
-    if (this.tags.length <= id) {
-      const tags = new Uint32Array(Math.max(id + 1, 2 * this.tags.length));
-      tags.set(this.tags);
-      this.tags = tags;
-    }
-  }
-
-  /** Sets `id` to `v` unless it is taken; answers whether it was free. */
-  claim(id: number, v: Version): boolean {
-    if (id >= this.dense) {
-      if (this.map.has(id)) return false;
-      this.size++;
-      this.map.set(id, v);
-      return true;
-    }
-    if (id < this.array.length) {
-      if (this.array[id] !== undefined) return false;
-    } else this.reach(id);
-    this.size++;
-    this.array[id] = v;
-    this.tags[id] = this.tag(v);
-    return true;
-  }
-
-  set(id: number, v: Version) {
-    if (id < this.dense) {
-      this.reach(id);
-      if (this.array[id] === undefined) this.size++;
-      this.array[id] = v;
-      this.tags[id] = this.tag(v);
-    } else {
-      if (!this.map.has(id)) this.size++;
-      this.map.set(id, v);
-    }
-  }
-
-  delete(id: number) {
-    if (id < this.dense) {
-      if (this.array[id] !== undefined) { this.size--; this.array[id] = undefined; this.tags[id] = 0; }
-    } else if (this.map.delete(id)) this.size--;
-  }
-
-  /**
-   * Versions with ids below `until`, in id order: of `status` (undefined: either) and `locale`
-   * (undefined: any).
-   */
-  inOrder(until: number, status: Status | undefined, locale: string | null | undefined): Version[] {
+class WaitingRows implements RowList {
+  constructor(private readonly ids: Int32Array, private readonly table: IdTable) {}
+  get length() { return this.ids.length; }
+  slice(start?: number, end?: number): Version[] {
     const out: Version[] = [];
-    const wantLocale = locale === undefined ? -1 : this.locales.get(locale);
-    const wantPublished = status === undefined ? -1 : status === 'published' ? 1 : 0;
-    const { array, tags } = this;
-    const end = Math.min(until, array.length);
-    if (wantLocale !== undefined) {
-      for (let id = 1; id < end; id++) {
-        const tag = tags[id];
-        if (tag === 0) continue;
-        if (wantPublished >= 0 && (tag & 1) !== wantPublished) continue;
-        if (wantLocale >= 0 && (tag >> 1) - 1 !== wantLocale) continue;
-        out.push(array[id]!);
-      }
-    }
-    for (let id = Math.max(end, this.dense); id < until; id++) {
-      const v = this.map.get(id);
-      if (!v || (status !== undefined && v.status !== status) || (locale !== undefined && v.locale !== locale)) continue;
-      out.push(v);
-    }
+    for (const id of this.ids.subarray(start, end)) out.push(this.table.get(id)!);
     return out;
   }
 }
@@ -174,7 +82,11 @@ export class DocumentIndex {
   addType(ct: ContentType) {
     const reverse = new Map<string, Map<string, Set<string>>>();
     for (const [name, a] of Object.entries(ct.attributes)) if (isRelation(a) && isOwningSide(a)) reverse.set(name, new Map());
-    this.types.set(ct.uid, { ct, docs: new Map(), loaded: [], mapped: 0, linked: 0, ids: new IdTable(), nextId: 1, rows: new Map(), reverse, unlinked: [] });
+    const t: TypeIndex = {
+      ct, docs: new Map(), loaded: [], mapped: 0, linked: 0, sourceOf: new Int32Array(0), placeOf: new Int32Array(0), sources: [], waiting: 0, madeUpTo: 0,
+      ids: new IdTable((position) => this.make(t, position)), nextId: 1, rows: new Map(), reverse, unlinked: [],
+    };
+    this.types.set(ct.uid, t);
   }
 
   /** A hint before loading: about how many documents a type will hold, so their ids are kept densely. */
@@ -194,9 +106,10 @@ export class DocumentIndex {
     const { docs, loaded } = t;
     if (t.mapped < loaded.length) {
       for (let i = t.mapped; i < loaded.length; i++) {
+        const doc = loaded[i] ?? this.make(t, i);
         const size = docs.size;
-        docs.set(loaded[i].documentId, loaded[i]);
-        if (docs.size === size) throw new Error(`document ${loaded[i].documentId} indexed twice`);
+        docs.set(doc.documentId, doc);
+        if (docs.size === size) throw new Error(`document ${doc.documentId} indexed twice`);
       }
       t.mapped = loaded.length;
       // Without owning relations there is nothing to link later.
@@ -206,12 +119,45 @@ export class DocumentIndex {
     return docs;
   }
 
-  /** Lets go of `loaded` once every document in it is mapped and linked. */
+  /** Lets go of `loaded` once every document in it is mapped and linked (so made, too). */
   private settle(t: TypeIndex) {
     if (t.mapped === t.loaded.length && t.linked === t.loaded.length) {
       t.loaded = [];
       t.mapped = t.linked = 0;
+      t.sources = [];
+      t.sourceOf = t.placeOf = new Int32Array(0);
+      t.madeUpTo = 0;
     }
+  }
+
+  /**
+   * Makes up to `count` of the documents waiting to be made (see `addSummary`), in load order, so a warm-up
+   * can make them a slice at a time; answers how many still wait.
+   */
+  makeWaiting(uid: string, count: number): number {
+    const t = this.t(uid);
+    let i = t.madeUpTo;
+    for (; i < t.loaded.length && count > 0; i++) {
+      if (t.loaded[i]) continue;
+      this.make(t, i);
+      count--;
+    }
+    t.madeUpTo = i;
+    return t.waiting;
+  }
+
+  /** Makes the document waiting at load position `position`, and puts its versions in place of their ids. */
+  private make(t: TypeIndex, position: number): DocumentRecord {
+    const doc = t.sources[t.sourceOf[position]].make(t.placeOf[position]);
+    t.loaded[position] = doc;
+    t.waiting--;
+    doc.slots.forEach((slot) => {
+      if (slot.draft) t.ids.fill(slot.draft.id, slot.draft);
+      if (slot.published) t.ids.fill(slot.published.id, slot.published);
+    });
+    if (doc.lazy && !doc.lazy.loaded && t.reverse.size) doc.lazy.linkPending = true;
+    else this.link(t, doc);
+    return doc;
   }
 
   has(uid: string) { return this.types.has(uid); }
@@ -245,6 +191,47 @@ export class DocumentIndex {
     const t = this.t(doc.uid);
     t.loaded.push(doc);
     this.insert(t, doc, true);
+  }
+
+  /**
+   * Adds, while loading, a document known by its summary alone (`summary[from, to)`: per locale, its
+   * position in `table`, then the draft's and the published version's ids, -1 for none; see lazy.ts):
+   * its ids are claimed now, and the document is made by `source.make(place)` when first needed. Making
+   * 100,000 documents' objects was most of the indexing on the way to a first start's first answer.
+   * One whose ids are not all free (a clash, which renumbers) is made now and added as by `add`.
+   */
+  addSummary(uid: string, source: SummarySource, place: number, summary: ArrayLike<number>, from: number, to: number, table: string[]) {
+    const t = this.t(uid);
+    if (!canWait(t.ids, summary, from, to, table)) {
+      this.add(source.make(place));
+      return;
+    }
+    const position = t.loaded.length;
+    t.loaded.push(undefined);
+    if (t.sources[t.sources.length - 1] !== source) t.sources.push(source);
+    if (position >= t.sourceOf.length) {
+      const size = Math.max(1024, 2 * t.sourceOf.length);
+      const sourceOf = new Int32Array(size);
+      sourceOf.set(t.sourceOf);
+      const placeOf = new Int32Array(size);
+      placeOf.set(t.placeOf);
+      t.sourceOf = sourceOf;
+      t.placeOf = placeOf;
+    }
+    t.sourceOf[position] = t.sources.length - 1;
+    t.placeOf[position] = place;
+    t.waiting++;
+    for (let i = from; i < to; i += 3) {
+      const code = table[summary[i]];
+      const locale = code === NO_LOCALE ? null : code;
+      const draft = summary[i + 1];
+      const published = summary[i + 2];
+      if (draft >= 0) t.ids.await(draft, locale, 'draft', position);
+      if (published >= 0) t.ids.await(published, locale, 'published', position);
+      t.nextId = Math.max(t.nextId, draft + 1, published + 1);
+    }
+    if (t.rows.size) t.rows.clear();
+    this.generation++;
   }
 
   /** `loaded`: `doc` is the last of `t.loaded`, where `referrers` finds it if its relations wait to be linked. */
@@ -337,7 +324,7 @@ export class DocumentIndex {
       this.link(t, doc);
     };
     if (t.linked < t.loaded.length) {
-      for (let i = t.linked; i < t.loaded.length; i++) linkPending(t.loaded[i]);
+      for (let i = t.linked; i < t.loaded.length; i++) linkPending(t.loaded[i] ?? this.make(t, i));
       t.linked = t.loaded.length;
       this.settle(t);
     }
@@ -348,8 +335,11 @@ export class DocumentIndex {
     return t.reverse.get(attr)?.get(target) ?? new Set();
   }
 
-  /** The versions a read sees, in id order (Strapi's default order). Cached until the next write. */
-  rows(uid: string, pick: VersionPick): Version[] {
+  /**
+   * The versions a read sees, in id order (Strapi's default order). Cached until the next write. While
+   * documents wait to be made, a list of their ids that makes them only as they are read.
+   */
+  rows(uid: string, pick: VersionPick): RowList {
     const t = this.t(uid);
     const key = `${pick.status}|${pick.locale ?? ''}`;
     let rows = t.rows.get(key);
@@ -357,17 +347,19 @@ export class DocumentIndex {
     const everyLocale = !t.ct.localized || pick.locale === '*';
     if (t.nextId <= 2 * t.ids.size + 64) {
       // Dense ids (the usual case): walking them in order gives id order without sorting 100,000 rows.
-      rows = t.ids.inOrder(t.nextId, t.ct.draftAndPublish ? pick.status : undefined, everyLocale ? undefined : pick.locale);
+      const status = t.ct.draftAndPublish ? pick.status : undefined;
+      const locale = everyLocale ? undefined : pick.locale;
+      rows = t.waiting ? new WaitingRows(t.ids.idsInOrder(t.nextId, status, locale), t.ids) : t.ids.inOrder(t.nextId, status, locale);
     } else {
-      rows = [];
+      const list: Version[] = [];
       for (const doc of this.docsOf(t).values()) {
         for (const [code, slot] of doc.slots) {
           if (!everyLocale && code !== pick.locale) continue;
           const v = pickVersion(t.ct, slot, pick.status);
-          if (v) rows.push(v);
+          if (v) list.push(v);
         }
       }
-      rows.sort((a, b) => a.id - b.id);
+      rows = list.sort((a, b) => a.id - b.id);
     }
     t.rows.set(key, rows);
     return rows;
@@ -378,6 +370,23 @@ export class DocumentIndex {
 export function pickVersion(ct: ContentType, slot: { draft?: Version; published?: Version }, status: Status) {
   if (!ct.draftAndPublish) return slot.published ?? slot.draft;
   return status === 'draft' ? slot.draft : slot.published;
+}
+
+/**
+ * Whether a summary's versions can wait for their document to be made: it is readable, and each version
+ * has an id of its own (not 0, not held by another version, nor twice in the document) in the id
+ * table's array.
+ */
+function canWait(ids: IdTable, summary: ArrayLike<number>, from: number, to: number, table: string[]): boolean {
+  if (!readableSummary(summary, from, to, table)) return false;
+  for (let a = from; a < to; a++) {
+    if ((a - from) % 3 === 0) continue;
+    const id = summary[a];
+    if (id < 0) continue;
+    if (!Number.isInteger(id) || id === 0 || !ids.canWait(id) || !ids.free(id)) return false;
+    for (let b = from + 1; b < a; b++) if ((b - from) % 3 !== 0 && summary[b] === id) return false;
+  }
+  return true;
 }
 
 function relationTargets(doc: DocumentRecord, attr: string): string[] {

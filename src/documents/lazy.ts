@@ -212,16 +212,22 @@ export class LazyVersion implements Version {
  * decode the text `blob[offset, offset + length)` when first read, or with no `blob`, the file as it is
  * then (checked against the summary, see LazySource).
  */
+/** Whether `summary[from, to)` is one `lazyDocument` can make a document of: whole triples, each locale in `table`. */
+export function readableSummary(summary: ArrayLike<number>, from: number, to: number, table: string[]): boolean {
+  if (to <= from || (to - from) % 3 !== 0) return false;
+  for (let i = from; i < to; i += 3) if (table[summary[i]] === undefined) return false;
+  return true;
+}
+
 export function lazyDocument(ctx: LazyContext, documentId: string, summary: ArrayLike<number>, table: string[], blob: TextSource | undefined,
   offset: number, length: number, from = 0, to = summary.length, shape?: IndexedShape): DocumentRecord {
-  if (to <= from || (to - from) % 3 !== 0) throw new Error('malformed summary');
+  if (!readableSummary(summary, from, to, table)) throw new Error('malformed summary');
   // `shape`: `{ meta: summary, table }` shared by many documents (a thread's block), to spare an object each.
   const src = blob ? new LazySource(ctx, blob, offset, length) : new LazySource(ctx, undefined, from, to - from, shape ?? { meta: summary, table });
   const doc: DocumentRecord = { uid: ctx.ct.uid, documentId, slots: new SlotMap(), lazy: src };
   src.doc = doc;
   for (let i = from; i < to; i += 3) {
     const code = table[summary[i]];
-    if (code === undefined) throw new Error('malformed summary');
     const locale = code === NO_LOCALE ? null : code;
     const slot: Slot = {};
     if (summary[i + 1] >= 0) slot.draft = new LazyVersion(src, summary[i + 1], documentId, locale, 'draft');

@@ -5,8 +5,8 @@ import { type CollectionSnapshot, type Snapshot, type SnapshotEntry, TICK, TextA
 import { STAMP } from '../store/stamp-range.js';
 import { FOLIO_VERSION } from '../version.js';
 import { decodeDocument } from './codec.js';
-import type { DocumentIndex } from './doc-index.js';
-import { type LazyContext, type LazySource, lazyDocument, renumber, summarize, typeFingerprint } from './lazy.js';
+import type { DocumentIndex, SummarySource } from './doc-index.js';
+import { type LazyContext, type LazySource, lazyDocument, readableSummary, renumber, summarize, typeFingerprint } from './lazy.js';
 import type { DocumentRecord } from './model.js';
 import { PARALLEL_READ_FROM, type Readers, type ThreadBlock, parallelReadAvailable, startReaders } from './parallel-read.js';
 import { META } from './read-block.js';
@@ -45,12 +45,13 @@ class CollectionCapture {
   private readonly table = new Map<string, number>();
   private readonly later: ThreadBlock[] = [];
   private readonly laterAt: number[] = [];
-  private readonly laterDocs: DocumentRecord[] = [];
+  private readonly laterIds: string[] = [];
   /** The next start may skip listing the folder only if every file in it is recorded. */
   complete = true;
 
+  /** `find`: the indexed document of a documentId, when the snapshot is built. */
   constructor(private readonly pluralName: string, private readonly fingerprint: string, private readonly dirMtimeMs: number,
-    private readonly takenAt: number) {}
+    private readonly takenAt: number, private readonly find: (documentId: string) => DocumentRecord | undefined) {}
 
   /** Records an entry, its summary renumbered into this collection's table. */
   record(entry: SnapshotEntry, codes: string[]) {
@@ -60,18 +61,19 @@ class CollectionCapture {
     this.entries.push(summary === entry.summary ? entry : { ...entry, summary });
   }
 
-  /** Records `doc`, indexed from the file that starts at `at` in a thread's block, when the snapshot is built. */
-  recordLater(block: ThreadBlock, at: number, doc: DocumentRecord) {
+  /** Records document `documentId`, indexed from the file that starts at `at` in a thread's block, when the snapshot is built. */
+  recordLater(block: ThreadBlock, at: number, documentId: string) {
     this.later.push(block);
     this.laterAt.push(at);
-    this.laterDocs.push(doc);
+    this.laterIds.push(documentId);
   }
 
   async build(store: Store): Promise<CollectionSnapshot> {
-    // Their texts: those they were decoded from, decoding any not yet.
-    const docs = this.laterDocs;
-    for (const doc of docs) doc.lazy?.load();
-    const ids = docs.map((doc) => doc.documentId);
+    // Their texts: those they were decoded from, decoding any not yet. A document written or removed
+    // since has none (or another file's): left out below.
+    const ids = this.laterIds;
+    const docs = ids.map(this.find);
+    for (const doc of docs) doc?.lazy?.load();
     const stamped = ids.length && store.stampCollection ? await store.stampCollection(this.pluralName, ids) : undefined;
     // A file stamped now holds what was read at start only if nothing touched it since the reads began:
     // its ctime says so (no tool can set it back, and a rename sets it), and the folder's mtime shows a
@@ -81,7 +83,7 @@ class CollectionCapture {
     for (let j = 0; j < ids.length; j++) {
       const { meta: m, table } = this.later[j];
       const at = this.laterAt[j];
-      const lazy = docs[j].lazy as LazySource | undefined;
+      const lazy = docs[j]?.lazy as LazySource | undefined;
       const kept = lazy?.kept;
       const s = j * STAMP;
       const [mtimeMs, size, ino, ctimeMs] = stamped ? stamped.files.subarray(s, s + STAMP) : [NaN, NaN, NaN, NaN];
@@ -95,7 +97,7 @@ class CollectionCapture {
     }
     this.later.length = 0;
     this.laterAt.length = 0;
-    this.laterDocs.length = 0;
+    this.laterIds.length = 0;
     this.entries.sort((x, y) => (x.documentId < y.documentId ? -1 : 1));
     const dir = this.complete && !Number.isNaN(this.dirMtimeMs) ? this.dirMtimeMs : -1;
     return { fingerprint: this.fingerprint, dirMtimeMs: dir, table: [...this.table.keys()], entries: this.entries };
@@ -136,18 +138,8 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
   // start, and the folder listing below gives them that while.
   const early = types.map((ct, i) => (!usable[i] && store.looksLarge?.(ct.pluralName) && store.collectionDir && parallelReadAvailable()
     ? startReaders(store.collectionDir(ct.pluralName), ct) : undefined));
-  // Stamping the files runs on worker threads for large folders; meanwhile this thread builds the
-  // documents the snapshot describes, and keeps those whose files turn out unchanged.
+  // Stamping the files runs on worker threads for large folders (see scanCollection).
   const scans = types.map((ct, i) => store.scanCollection(ct.pluralName, { snapshot: usable[i], takenAt: old?.takenAt }));
-  // Aligned with each collection's snapshot entries (undefined: a summary that could not be read).
-  const prepared = types.map((ct, i) => {
-    const c = usable[i];
-    if (!c) return [];
-    const ctx = context(ct);
-    return c.entries.map((e) => {
-      try { return lazyDocument(ctx, e.documentId, e.summary, c.table, e.blob, e.offset, e.length); } catch { return undefined; }
-    });
-  });
   let scanned: Awaited<(typeof scans)[number]>[];
   try {
     scanned = await Promise.all(scans);
@@ -175,7 +167,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
     let blocks = reads[i].blocks;
     report.problems.push(...unread);
     const ctx = context(ct);
-    const kept = new CollectionCapture(ct.pluralName, fingerprints.get(ct.uid)!, dirMtimeMs, takenAt);
+    const kept = new CollectionCapture(ct.pluralName, fingerprints.get(ct.uid)!, dirMtimeMs, takenAt, (id) => index.get(ct.uid, id));
     kept.complete = problems.length === 0 && unread.length === 0;
     if (capture) captures.set(ct.pluralName, kept);
 
@@ -199,30 +191,43 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
     };
     const oldTable = usable[i]?.table ?? [];
     const oldEntries = usable[i]?.entries ?? [];
+    // Snapshot entries are indexed by their summaries too, and made when first needed (entry `p`).
+    const recorded: SummarySource = {
+      make: (p) => {
+        const e = oldEntries[p];
+        return lazyDocument(ctx, e.documentId, e.summary, oldTable, e.blob, e.offset, e.length);
+      },
+    };
     let p = 0;
     const fromSnapshot = (entry: SnapshotEntry) => {
       // Reused entries are a subsequence of the snapshot's, in the same order.
       while (oldEntries[p] !== entry) p++;
-      const doc = prepared[i][p];
-      if (!doc) {
+      if (!readableSummary(entry.summary, 0, entry.summary.length, oldTable)) {
         // A summary this code cannot read (a damaged snapshot): read the file itself.
         const raw = store.readDocument(ct.pluralName, entry.documentId);
         if (raw) fromFile(raw);
         return;
       }
       if (capture) kept.record(entry, oldTable);
-      index.add(doc);
+      index.addSummary(ct.uid, recorded, p, entry.summary, 0, entry.summary.length, oldTable);
       report.documents++;
       report.fromSnapshot!++;
     };
+    // A block's documents are indexed by their summaries, and made when first needed (see `addSummary`):
+    // with their texts if the readers kept them (see readFresh), else decoded from their files when first read.
+    const sourceOf = (block: ThreadBlock): SummarySource => {
+      const m = block.meta;
+      return {
+        make: (at) => lazyDocument(ctx, block.ids[m[at + META.index]], m, block.table, block.chunks[m[at + META.chunk]],
+          m[at + META.offset], m[at + META.length], at + META.summary, at + META.summary + m[at + META.count], block),
+      };
+    };
+    let source: SummarySource | undefined;
     const fromThread = (block: ThreadBlock, at: number) => {
       const m = block.meta;
       const summary = at + META.summary;
-      // With its text if the readers kept it (see readFresh), else decoded from its file when first read.
-      const doc = lazyDocument(ctx, block.ids[m[at + META.index]], m, block.table, block.chunks[m[at + META.chunk]],
-        m[at + META.offset], m[at + META.length], summary, summary + m[at + META.count], block);
-      if (capture) kept.recordLater(block, at, doc);
-      index.add(doc);
+      index.addSummary(ct.uid, source!, at, m, summary, summary + m[at + META.count], block.table);
+      if (capture) kept.recordLater(block, at, block.ids[m[at + META.index]]);
       report.documents++;
     };
 
@@ -236,6 +241,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
         // The next block, when this one is used up (the readers keep going meanwhile).
         const next = await blocks.next();
         block = next.done ? undefined : next.value;
+        source = block && sourceOf(block);
         if (next.done) blocks = undefined;
         k = 0;
         if (block?.problems.length) {
@@ -295,6 +301,17 @@ const YIELD_AT_MOST_MS = 100;
 export async function warmDocuments(index: DocumentIndex, uids: string[], sliceMs = 8, busy?: () => boolean): Promise<number> {
   const pending: Array<NonNullable<DocumentRecord['lazy']>> = [];
   await yieldTo(busy);
+  // Documents indexed by their summaries are made first, a slice at a time too (see DocumentIndex.addSummary).
+  for (const uid of uids) {
+    // Making none answers how many wait.
+    let left = index.has(uid) ? index.makeWaiting(uid, 0) : 0;
+    while (left > 0) {
+      await yieldTo(busy);
+      const until = performance.now() + sliceMs;
+      do left = index.makeWaiting(uid, 256); while (left > 0 && performance.now() < until);
+      await new Promise((r) => setImmediate(r));
+    }
+  }
   for (const uid of uids) if (index.has(uid)) for (const doc of index.documents(uid)) if (doc.lazy && !doc.lazy.loaded) pending.push(doc.lazy);
   let at = 0;
   while (at < pending.length) {

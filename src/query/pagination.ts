@@ -51,7 +51,7 @@ export function parsePagination(
 }
 
 /** Slices the matching rows and builds `meta.pagination` in the shape of the style used. */
-export function paginate<T>(rows: T[], p: Pagination): { page: T[]; meta: Record<string, number> } {
+export function paginate<T>(rows: { readonly length: number; slice(start: number, end: number): T[] }, p: Pagination): { page: T[]; meta: Record<string, number> } {
   const total = rows.length;
   if (p.mode === 'offset') {
     const meta: Record<string, number> = { start: p.start, limit: p.limit };

@@ -1,5 +1,6 @@
 import { paginationError, validationError } from '../errors.js';
 import type { Status, Version } from '../documents/model.js';
+import type { RowList } from '../documents/doc-index.js';
 import { NO_LOCALE } from '../documents/model.js';
 import type { ContentType } from '../schema/types.js';
 import { isScalar } from '../schema/types.js';
@@ -148,8 +149,13 @@ export function runFind(ctx: ReadContext, ct: ContentType, query: ReadQuery) {
   let rows = cachedResult(ctx, ct, query);
   if (!rows) {
     rows = knownLocale ? ctx.index.rows(ct.uid, { status: query.status, locale: query.locale }) : [];
-    if (query.filter) rows = rows.filter(query.filter);
-    if (query.sort) rows = query.sort(rows);
+    if (query.filter || query.sort) {
+      // Every row is read: a list of ids (see RowList) is made into its versions.
+      let list: Version[] = Array.isArray(rows) ? rows : rows.slice();
+      if (query.filter) list = list.filter(query.filter);
+      if (query.sort) list = query.sort(list);
+      rows = list;
+    }
     storeResult(ctx, ct, query, rows);
   }
   const { page, meta } = paginate(rows, query.pagination!);
@@ -170,16 +176,16 @@ export function shapeOne(ctx: ReadContext, ct: ContentType, v: Version | undefin
  * Filtered and sorted row lists by query, kept for one generation of the index (any change empties it),
  * so paging through a result or repeating a query does not filter and sort again.
  */
-const results = new WeakMap<object, { generation: number; entries: Map<string, Version[]> }>();
+const results = new WeakMap<object, { generation: number; entries: Map<string, RowList> }>();
 const MAX_RESULTS = 256;
 
-function cachedResult(ctx: ReadContext, ct: ContentType, q: ReadQuery): Version[] | undefined {
+function cachedResult(ctx: ReadContext, ct: ContentType, q: ReadQuery): RowList | undefined {
   const c = results.get(ctx.index);
   if (!c || c.generation !== ctx.index.generation) return undefined;
   return c.entries.get(`${ct.uid}|${q.resultKey}`);
 }
 
-function storeResult(ctx: ReadContext, ct: ContentType, q: ReadQuery, rows: Version[]) {
+function storeResult(ctx: ReadContext, ct: ContentType, q: ReadQuery, rows: RowList) {
   let c = results.get(ctx.index);
   if (!c || c.generation !== ctx.index.generation) {
     c = { generation: ctx.index.generation, entries: new Map() };
