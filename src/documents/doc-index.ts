@@ -123,10 +123,7 @@ export class DocumentIndex {
   private settle(t: TypeIndex) {
     if (t.mapped === t.loaded.length && t.linked === t.loaded.length) {
       t.loaded = [];
-      t.mapped = t.linked = 0;
-      t.sources = [];
-      t.sourceOf = t.placeOf = new Int32Array(0);
-      t.madeUpTo = 0;
+      t.mapped = t.linked = t.madeUpTo = 0;
     }
   }
 
@@ -150,7 +147,11 @@ export class DocumentIndex {
   private make(t: TypeIndex, position: number): DocumentRecord {
     const doc = t.sources[t.sourceOf[position]].make(t.placeOf[position]);
     t.loaded[position] = doc;
-    t.waiting--;
+    if (--t.waiting === 0) {
+      // The sources hold what documents were made from (a thread's block, the snapshot's texts).
+      t.sources = [];
+      t.sourceOf = t.placeOf = new Int32Array(0);
+    }
     doc.slots.forEach((slot) => {
       if (slot.draft) t.ids.fill(slot.draft.id, slot.draft);
       if (slot.published) t.ids.fill(slot.published.id, slot.published);
@@ -210,7 +211,7 @@ export class DocumentIndex {
     t.loaded.push(undefined);
     if (t.sources[t.sources.length - 1] !== source) t.sources.push(source);
     if (position >= t.sourceOf.length) {
-      const size = Math.max(1024, 2 * t.sourceOf.length);
+      const size = Math.max(position + 1024, 2 * t.sourceOf.length);
       const sourceOf = new Int32Array(size);
       sourceOf.set(t.sourceOf);
       const placeOf = new Int32Array(size);
