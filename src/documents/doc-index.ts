@@ -35,9 +35,9 @@ interface TypeIndex {
   /** For each owning relation attribute: target documentId -> source documentIds. */
   reverse: Map<string, Map<string, Set<string>>>;
   /**
-   * Documents put (not loaded) not decoded yet, whose relations are not in `reverse` yet (their
-   * `lazy.linkPending` is set), as some in `loaded`: linking them would decode them all at start.
-   * `referrers` links them first.
+   * Documents put (not loaded) and not decoded yet whose relations are not in `reverse` yet (their
+   * `lazy.linkPending` is set; loaded ones are found in `loaded`): linking them would decode them all
+   * at start. `referrers` links them first.
    */
   unlinked: DocumentRecord[];
 }

@@ -7,10 +7,11 @@ import { decodeDocument } from './codec.js';
 import { type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, SlotMap } from './model.js';
 
 /**
- * Documents indexed from a start-up snapshot without decoding them: the index needs only each version's
- * id, locale and status (relations are linked once decoded, see DocumentIndex). Values and timestamps are decoded
- * from the recorded text on first use (or by `warm`, in the background), into the same objects, so
- * everything holding a version keeps seeing it.
+ * Documents indexed from a summary (a start-up snapshot's, or a reader thread's at a first start)
+ * without decoding them: the index needs only each version's id, locale and status, and makes the
+ * objects below only when a document is first used (see DocumentIndex.addSummary; relations are linked
+ * once decoded). Values and timestamps are decoded from the recorded text or the file on first use (or
+ * by `warm`, in the background), into the same objects, so everything holding a version keeps seeing it.
  */
 
 /** What a document's summary is computed against: a schema change makes every summary of its type stale. */
