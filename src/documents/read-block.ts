@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { ContentType } from '../schema/types.js';
 import { TextArena, readKept, readWhole } from '../store/snapshot.js';
 import { parseDocumentText } from '../store/document-text.js';
+import { NOT_A_DOCUMENT_ID, SAFE_ID } from '../store/document-id.js';
 import { summarizeBody } from './codec.js';
 import { type ScanPlan, scanDocument, scanPlan } from './scan-document.js';
 
@@ -47,10 +48,14 @@ export function readBlock(dir: string, ct: ContentType, block: number, ids: stri
   const arena = keep ? new TextArena(CHUNK_BYTES, true) : undefined;
   const meta: number[] = [];
   const problems: Array<[number, string]> = [];
-  // Ids are plain alphanumerics (SAFE_ID), so the folder's prefix is joined once, not per file.
+  // Ids are checked to be plain alphanumerics, so the folder's prefix is joined once, not per file.
   const prefix = join(dir, '_').slice(0, -1);
   for (let i = 0; i < ids.length; i++) {
     const documentId = ids[i];
+    if (!SAFE_ID.test(documentId)) {
+      problems.push([i, NOT_A_DOCUMENT_ID]);
+      continue;
+    }
     const path = `${prefix}${documentId}.json`;
     const head = meta.length;
     try {

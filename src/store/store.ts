@@ -6,6 +6,7 @@ import { writeFileAtomic, removeStrayTemps, TEMP_MARK } from './atomic.js';
 import { serialize } from './serialize.js';
 import { parseDocumentText } from './document-text.js';
 import { STAMP } from './stamp-range.js';
+import { NOT_A_DOCUMENT_ID, SAFE_ID } from './document-id.js';
 import {
   type CollectionSnapshot, type FileStamp, type Recorded, type Snapshot, type SnapshotEntry,
   TICK, TextArena, readKept, readSnapshot, readWhole, readWithStamp, sameStamp, stampFiles, writeSnapshot,
@@ -87,8 +88,6 @@ export interface Store {
 /** See `looksLarge`. */
 const LARGE_FOLDER_BYTES = 384 * 1024;
 
-/** documentIds become file names, so only plain lowercase alphanumerics are ever accepted. */
-export const SAFE_ID = /^[a-z0-9]{1,64}$/;
 
 export class FileStore implements Store {
   /**
@@ -203,7 +202,7 @@ export class FileStore implements Store {
     for (const documentId of documentIds) {
       const file = join(dir, `${documentId}.json`);
       if (!SAFE_ID.test(documentId)) {
-        problems.push({ file, message: 'the file name must be a documentId (lowercase letters and digits)' });
+        problems.push({ file, message: NOT_A_DOCUMENT_ID });
         continue;
       }
       try {

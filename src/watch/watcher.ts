@@ -3,7 +3,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import { reloadProject, type Project } from '../project.js';
 import { TEMP_MARK } from '../store/atomic.js';
-import { SAFE_ID } from '../store/store.js';
+import { SAFE_ID } from '../store/document-id.js';
 
 export interface WatchEvents {
   /** A file changed on disk and the server now reflects it (or kept the last good state: `problem`). */
