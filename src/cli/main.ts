@@ -1,7 +1,8 @@
 import { FOLIO_VERSION } from '../version.js';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { CliError, red } from './output.js';
 import type { GlobalOptions } from './context.js';
+import { join, resolve } from 'node:path';
 import { addExamples } from './examples.js';
 
 type Register = (program: Command, globals: () => GlobalOptions) => void;
@@ -50,10 +51,33 @@ export function commandOf(argv: string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * The project folder `argv` names (`--dir`, `--dir=`, `-d`), before or after the command; undefined for
+ * the current one. Only a guess, as `commandOf` is.
+ */
+export function dirOf(argv: string[]): string | undefined {
+  const args = argv.slice(2);
+  let dir: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--dir' || args[i] === '-d') dir = args[++i];
+    else if (args[i].startsWith('--dir=')) dir = args[i].slice('--dir='.length);
+  }
+  return dir;
+}
+
 /** The `folio` command line: one module per command group, loaded only when one of its commands runs. */
 export async function main(argv: string[]) {
   // `folio docs list … | head` closes the pipe early: that is not an error.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => { if (err.code === 'EPIPE') process.exit(0); throw err; });
+  const command = commandOf(argv);
+  if (command === 'serve') {
+    // The large folders a first start lists are listed on the thread pool from here on, while the rest
+    // loads (see folder-listing.ts): before commander too, as a core is idle until the reader threads start.
+    const { listLargeFolders } = await import('../store/folder-listing.js');
+    // As contentDirOf (project.ts, which loads far more than this needs).
+    void listLargeFolders(join(resolve(dirOf(argv) ?? process.cwd()), 'content'), !argv.includes('--no-snapshot'));
+  }
+  const { Command } = await import('commander');
   const program = new Command('folio')
     .description('Folio: a file-based headless CMS that serves the Strapi v5 REST API from JSON files in git')
     .version(FOLIO_VERSION)
@@ -69,7 +93,6 @@ Examples:
   folio docs create categories --data '{"name":"Tech"}'`);
   const globals = () => program.opts<GlobalOptions>();
   // Help, a mistyped command (commander suggests the nearest) or none at all: every group.
-  const command = commandOf(argv);
   const chosen = GROUPS.filter((g) => command !== undefined && g.commands.includes(command));
   const groups = chosen.length ? chosen : GROUPS;
   const registers = await Promise.all(groups.map((g) => g.load()));

@@ -1,12 +1,13 @@
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { writeFileAtomic, removeStrayTemps, TEMP_MARK } from './atomic.js';
+import { writeFileAtomic, removeStrayTemps } from './atomic.js';
 import { serialize } from './serialize.js';
 import { parseDocumentText } from './document-text.js';
 import { STAMP } from './stamp-range.js';
 import { NOT_A_DOCUMENT_ID, SAFE_ID } from './document-id.js';
+import { LARGE_FOLDER_BYTES, listingOf, snapshotFileOf } from './folder-listing.js';
 import {
   type CollectionSnapshot, type FileStamp, type Recorded, type Snapshot, type SnapshotEntry,
   TICK, TextArena, readKept, readSnapshot, readWhole, readWithStamp, sameStamp, stampFiles, writeSnapshot,
@@ -85,8 +86,6 @@ export interface Store {
   writeSnapshot?(snapshot: Snapshot): Promise<void>;
 }
 
-/** See `looksLarge`. */
-const LARGE_FOLDER_BYTES = 384 * 1024;
 
 
 export class FileStore implements Store {
@@ -151,7 +150,7 @@ export class FileStore implements Store {
     let fresh: string[] = [];
     if (sameNames) candidates = entries;
     else {
-      const listed = listDocumentIds(dir);
+      const listed = await listingOf(dir, dirStat.mtimeMs);
       strays = listed.strays;
       // Temp files left by killed writers are removed here, so only a folder that has some is listed twice.
       if (strays) await removeStrayTemps(dir);
@@ -240,32 +239,17 @@ export class FileStore implements Store {
 
   /** Local, rebuildable state: kept with the other local state in `.folio/`, out of git. */
   private get snapshotFile() {
-    return join(dirname(this.contentDir), '.folio', 'cache', 'documents.snapshot');
+    return snapshotFileOf(this.contentDir);
   }
 
   readSnapshot() { return readSnapshot(this.snapshotFile); }
   writeSnapshot(snapshot: Snapshot) { return writeSnapshot(this.snapshotFile, snapshot); }
 }
 
-/*
- * The loops over a large folder's 100,000 names are functions of their own: the optimising compiler
- * enters a long loop in the middle of its function, and code after it that has not run yet sent the
- * whole of `scanCollection` back to the interpreter, to be compiled again (three times at a first start).
+/**
+ * Both sorted: recorded files still listed are candidates, listed files not recorded are read. A loop
+ * over 100,000 names in a function of its own, as in folder-listing.ts.
  */
-
-/** A folder's document ids (its `.json` files, sorted) and how many temp files killed writers left there. */
-function listDocumentIds(dir: string): { ids: string[]; strays: number } {
-  const ids: string[] = [];
-  let strays = 0;
-  for (const n of readdirSync(dir)) {
-    if (n.startsWith(TEMP_MARK)) strays++;
-    else if (n.endsWith('.json')) ids.push(n.slice(0, -5));
-  }
-  ids.sort();
-  return { ids, strays };
-}
-
-/** Both sorted: recorded files still listed are candidates, listed files not recorded are read. */
 function splitByRecorded(ids: string[], entries: SnapshotEntry[]): { candidates: SnapshotEntry[]; fresh: string[] } {
   if (!entries.length) return { candidates: [], fresh: ids };
   const candidates: SnapshotEntry[] = [];

@@ -1,0 +1,81 @@
+import { type Stats, existsSync, readdirSync, statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { TEMP_MARK } from './atomic.js';
+
+/**
+ * Listing a collection's folder. A first start of a large project can do nothing with its files until
+ * the folder is listed (about 0.1 s for 100,000 files), so `folio serve` starts listing the large
+ * folders on libuv's thread pool as soon as it starts (`listLargeFolders`), while the main thread loads
+ * the CLI and the project's modules, and the scan takes that listing (`listingOf`).
+ */
+
+/** A folder this size or larger probably holds 20,000 files or more (see FileStore.looksLarge). */
+export const LARGE_FOLDER_BYTES = 384 * 1024;
+
+/** Where a project's start-up snapshot is kept, for the project whose `content/` is `contentDir`. */
+export function snapshotFileOf(contentDir: string): string {
+  return join(dirname(contentDir), '.folio', 'cache', 'documents.snapshot');
+}
+
+/** Listings started ahead, with the folder's stat taken just before each. */
+const ahead = new Map<string, { stat: Stats; names: Promise<string[]> }>();
+
+/**
+ * Starts listing every large collection folder of `contentDir` that a start will list: all of them,
+ * unless a start-up snapshot may spare that (`useSnapshot` and one is there). Only a head start: a
+ * listing nobody takes costs a little of the thread pool's time. Resolves once the listings are done
+ * (for tests: a start does not wait for it).
+ */
+export function listLargeFolders(contentDir: string, useSnapshot: boolean): Promise<void> {
+  const started: Array<Promise<unknown>> = [];
+  if (useSnapshot && existsSync(snapshotFileOf(contentDir))) return Promise.resolve();
+  const documents = join(contentDir, 'documents');
+  let folders: string[];
+  try {
+    folders = readdirSync(documents);
+  } catch {
+    return Promise.resolve();
+  }
+  for (const name of folders) {
+    const dir = join(documents, name);
+    const stat = statSync(dir, { throwIfNoEntry: false });
+    if (!stat?.isDirectory() || stat.size < LARGE_FOLDER_BYTES) continue;
+    const names = readdir(dir);
+    started.push(names.catch(() => undefined));
+    ahead.set(dir, { stat, names });
+  }
+  return Promise.all(started).then(() => undefined);
+}
+
+/**
+ * A folder's document ids (its `.json` files, sorted) and how many temp files killed writers left there:
+ * from the listing started ahead if the folder's mtime is still the one it had then (`mtimeMs`, taken
+ * now), else listed now. Either way the listing began after the folder had that mtime, as a snapshot
+ * recording it requires.
+ */
+export async function listingOf(dir: string, mtimeMs: number): Promise<{ ids: string[]; strays: number }> {
+  const early = ahead.get(dir);
+  ahead.delete(dir);
+  if (early && early.stat.mtimeMs === mtimeMs) {
+    const names = await early.names.catch(() => undefined);
+    if (names) return documentIds(names);
+  }
+  return documentIds(readdirSync(dir));
+}
+
+/*
+ * The loop over a large folder's 100,000 names is a function of its own: the optimising compiler enters
+ * a long loop in the middle of its function, and code after it that has not run yet sent the whole
+ * function back to the interpreter, to be compiled again.
+ */
+function documentIds(names: string[]): { ids: string[]; strays: number } {
+  const ids: string[] = [];
+  let strays = 0;
+  for (const n of names) {
+    if (n.startsWith(TEMP_MARK)) strays++;
+    else if (n.endsWith('.json')) ids.push(n.slice(0, -5));
+  }
+  ids.sort();
+  return { ids, strays };
+}
