@@ -108,6 +108,8 @@ describe('ids that clash', () => {
     index.add(doc(2, [['en', 1, 2]]));
     index.add(doc(2, [['en', 10, 11]]));
     expect(() => index.get(article.uid, 'd2')).toThrow('document d2 indexed twice');
+    // Once: the first one stays, and look-ups go on.
+    expect(index.get(article.uid, 'd2')?.slots.get('en')?.draft?.id).toBe(1);
   });
 });
 
@@ -227,6 +229,16 @@ describe('documents indexed by their summary alone', () => {
     expect(view('draft')).toEqual(['d1#3', 'd2#6', 'd3#7', 'd4#10', 'd6#11', 'd5#70000']);
     expect(view('published')).toEqual(['d1#4', 'd2#5', 'd3#8', 'd4#9', 'd6#12', 'd5#70001']);
     expect(made).toEqual(['d2', 'd3', 'd4', 'd5', 'd6']);
+  });
+
+  it('make at once a summary naming a locale twice, which leaves no id without its version', () => {
+    const index = articleIndex();
+    // Made as a document keeps it (its last slot for the locale, as JSON.parse keeps the last key).
+    const { addAll, made } = summaries([[1, [0, 1, 2, 0, 3, 4]]]);
+    addAll(index);
+    expect(made).toEqual(['d1']);
+    expect(index.rows(article.uid, { status: 'draft', locale: '*' }).slice().map((v) => v.id)).toEqual([3]);
+    expect(index.byId(article.uid, 1)).toBeUndefined();
   });
 
   it('can be removed, replaced and linked while still waiting', () => {

@@ -107,9 +107,12 @@ export class DocumentIndex {
     if (t.mapped < loaded.length) {
       for (let i = t.mapped; i < loaded.length; i++) {
         const doc = loaded[i] ?? this.make(t, i);
-        const size = docs.size;
+        if (docs.has(doc.documentId)) {
+          // The first one stays; the next look-up goes on past this one.
+          t.mapped = i + 1;
+          throw new Error(`document ${doc.documentId} indexed twice`);
+        }
         docs.set(doc.documentId, doc);
-        if (docs.size === size) throw new Error(`document ${doc.documentId} indexed twice`);
       }
       t.mapped = loaded.length;
       // Without owning relations there is nothing to link later.
@@ -126,6 +129,9 @@ export class DocumentIndex {
       t.mapped = t.linked = t.madeUpTo = 0;
     }
   }
+
+  /** How many documents of the type wait to be made (see `addSummary`). */
+  waiting(uid: string): number { return this.t(uid).waiting; }
 
   /**
    * Makes up to `count` of the documents waiting to be made (see `addSummary`), in load order, so a warm-up

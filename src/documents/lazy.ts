@@ -209,17 +209,24 @@ export class LazyVersion implements Version {
 }
 
 /**
+ * Whether `summary[from, to)` is one `lazyDocument` can make a document of: whole triples, each locale
+ * in `table` and named once (a damaged snapshot's may not be).
+ */
+export function readableSummary(summary: ArrayLike<number>, from: number, to: number, table: string[]): boolean {
+  if (to <= from || (to - from) % 3 !== 0) return false;
+  for (let i = from; i < to; i += 3) {
+    const code = table[summary[i]];
+    if (code === undefined) return false;
+    for (let j = from; j < i; j += 3) if (table[summary[j]] === code) return false;
+  }
+  return true;
+}
+
+/**
  * A document indexed from its summary (`summary[from, to)`, the whole array by default); its versions
  * decode the text `blob[offset, offset + length)` when first read, or with no `blob`, the file as it is
  * then (checked against the summary, see LazySource).
  */
-/** Whether `summary[from, to)` is one `lazyDocument` can make a document of: whole triples, each locale in `table`. */
-export function readableSummary(summary: ArrayLike<number>, from: number, to: number, table: string[]): boolean {
-  if (to <= from || (to - from) % 3 !== 0) return false;
-  for (let i = from; i < to; i += 3) if (table[summary[i]] === undefined) return false;
-  return true;
-}
-
 export function lazyDocument(ctx: LazyContext, documentId: string, summary: ArrayLike<number>, table: string[], blob: TextSource | undefined,
   offset: number, length: number, from = 0, to = summary.length, shape?: IndexedShape): DocumentRecord {
   if (!readableSummary(summary, from, to, table)) throw new Error('malformed summary');

@@ -301,8 +301,7 @@ export async function warmDocuments(index: DocumentIndex, uids: string[], sliceM
   await yieldTo(busy);
   // Documents indexed by their summaries are made first, a slice at a time too (see DocumentIndex.addSummary).
   for (const uid of uids) {
-    // Making none answers how many wait.
-    let left = index.has(uid) ? index.makeWaiting(uid, 0) : 0;
+    let left = index.has(uid) ? index.waiting(uid) : 0;
     while (left > 0) {
       await yieldTo(busy);
       const until = performance.now() + sliceMs;
