@@ -52,15 +52,21 @@ export function commandOf(argv: string[]): string | undefined {
 }
 
 /**
- * The project folder `argv` names (`--dir`, `--dir=`, `-d`), before or after the command; undefined for
- * the current one. Only a guess, as `commandOf` is.
+ * The project folder `argv` names (`--dir`, `--dir=`, `-d` with its value attached or next, bundled
+ * after -q or -V), before or after the command; undefined for the current one. Only a guess, as
+ * `commandOf` is.
  */
 export function dirOf(argv: string[]): string | undefined {
   const args = argv.slice(2);
   let dir: string | undefined;
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--dir' || args[i] === '-d') dir = args[++i];
-    else if (args[i].startsWith('--dir=')) dir = args[i].slice('--dir='.length);
+    const a = args[i];
+    if (a === '--dir') dir = args[++i];
+    else if (a.startsWith('--dir=')) dir = a.slice('--dir='.length);
+    else {
+      const m = /^-[qV]*d(.*)$/.exec(a);
+      if (m) dir = m[1] || args[++i];
+    }
   }
   return dir;
 }

@@ -2,6 +2,7 @@ import { type Stats, existsSync, readdirSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TEMP_MARK } from './atomic.js';
+import { TICK } from './stamp-range.js';
 
 /**
  * Listing a collection's folder. A first start of a large project can do nothing with its files until
@@ -18,8 +19,11 @@ export function snapshotFileOf(contentDir: string): string {
   return join(dirname(contentDir), '.folio', 'cache', 'documents.snapshot');
 }
 
-/** Listings started ahead, with the folder's stat taken just before each. */
-const ahead = new Map<string, { stat: Stats; names: Promise<string[]> }>();
+/** Listings started ahead, with the folder's stat taken just before each, and when. */
+const ahead = new Map<string, { stat: Stats; at: number; names: Promise<string[]> }>();
+
+/** A start takes its listings within seconds; one nobody took (another folder) is let go after this. */
+const KEEP_MS = 60_000;
 
 /**
  * Starts listing every large collection folder of `contentDir` that a start will list: all of them,
@@ -29,35 +33,37 @@ const ahead = new Map<string, { stat: Stats; names: Promise<string[]> }>();
  */
 export function listLargeFolders(contentDir: string, useSnapshot: boolean): Promise<void> {
   const started: Array<Promise<unknown>> = [];
-  if (useSnapshot && existsSync(snapshotFileOf(contentDir))) return Promise.resolve();
-  const documents = join(contentDir, 'documents');
-  let folders: string[];
   try {
-    folders = readdirSync(documents);
+    if (useSnapshot && existsSync(snapshotFileOf(contentDir))) return Promise.resolve();
+    const documents = join(contentDir, 'documents');
+    for (const name of readdirSync(documents)) {
+      const dir = join(documents, name);
+      const at = Date.now();
+      const stat = statSync(dir);
+      if (!stat.isDirectory() || stat.size < LARGE_FOLDER_BYTES) continue;
+      const names = readdir(dir);
+      started.push(names.catch(() => undefined));
+      ahead.set(dir, { stat, at, names });
+    }
   } catch {
-    return Promise.resolve();
+    // Whatever cannot be read here is met again, and reported, by the load itself.
   }
-  for (const name of folders) {
-    const dir = join(documents, name);
-    const stat = statSync(dir, { throwIfNoEntry: false });
-    if (!stat?.isDirectory() || stat.size < LARGE_FOLDER_BYTES) continue;
-    const names = readdir(dir);
-    started.push(names.catch(() => undefined));
-    ahead.set(dir, { stat, names });
-  }
+  if (started.length) setTimeout(() => ahead.clear(), KEEP_MS).unref();
   return Promise.all(started).then(() => undefined);
 }
 
 /**
- * A folder's document ids (its `.json` files, sorted) and how many temp files killed writers left there:
- * from the listing started ahead if the folder's mtime is still the one it had then (`mtimeMs`, taken
- * now), else listed now. Either way the listing began after the folder had that mtime, as a snapshot
- * recording it requires.
+ * A folder's document ids (its `.json` files, sorted) and how many temp files killed writers left there,
+ * `stat` being the folder's stat now: from the listing started ahead if the folder is the same and its
+ * mtime unchanged since, else listed now. A snapshot records that mtime as the names listed, so the
+ * listing must have begun after it by a clock tick (as `sameStamp` requires of files): a change in the
+ * same tick would leave the mtime as it was.
  */
-export async function listingOf(dir: string, mtimeMs: number): Promise<{ ids: string[]; strays: number }> {
+export async function listingOf(dir: string, stat: Stats): Promise<{ ids: string[]; strays: number }> {
   const early = ahead.get(dir);
   ahead.delete(dir);
-  if (early && early.stat.mtimeMs === mtimeMs) {
+  if (early && early.stat.ino === stat.ino && early.stat.dev === stat.dev && early.stat.mtimeMs === stat.mtimeMs
+    && stat.mtimeMs < early.at - TICK) {
     const names = await early.names.catch(() => undefined);
     if (names) return documentIds(names);
   }

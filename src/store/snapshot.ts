@@ -1,6 +1,8 @@
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, read, readSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { STAMP, stampRange } from './stamp-range.js';
+import { STAMP, TICK, stampRange } from './stamp-range.js';
+
+export { TICK };
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -234,10 +236,8 @@ function stampOfFd(fd: number): FileStamp {
 
 /**
  * Whether a file (its stamp given as numbers, NaN when gone) still holds what a snapshot entry recorded.
- * A file modified less than `TICK` ms before the snapshot's reads began is never trusted: file clocks are
- * coarse, and a write in the same tick as the read would leave the stamp unchanged.
+ * A file modified less than `TICK` ms before the snapshot's reads began is never trusted (see TICK).
  */
-export const TICK = 100;
 export const sameStamp = (a: FileStamp, mtimeMs: number, size: number, ino: number, takenAt: number) =>
   a.mtimeMs === mtimeMs && a.size === size && a.ino === ino && mtimeMs < takenAt - TICK;
 

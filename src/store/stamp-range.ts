@@ -5,6 +5,13 @@ import { join } from 'node:path';
 export const STAMP = 4;
 
 /**
+ * File clocks are coarse: a change in the same tick as a read or a listing would leave an mtime as it
+ * was. So what was read or listed is trusted later only if its mtime was older than the read by this
+ * many milliseconds.
+ */
+export const TICK = 100;
+
+/**
  * Stamps of files `dir/<id><suffix>`: `[mtimeMs, size, ino, ctimeMs]` per file, NaN for a missing file. A
  * module of its own so the stamping worker thread loads nothing else.
  */

@@ -86,8 +86,6 @@ export interface Store {
   writeSnapshot?(snapshot: Snapshot): Promise<void>;
 }
 
-
-
 export class FileStore implements Store {
   /**
    * Digests of the last texts this process wrote to each file (`null`: removed it), so a watcher can tell its own
@@ -150,7 +148,7 @@ export class FileStore implements Store {
     let fresh: string[] = [];
     if (sameNames) candidates = entries;
     else {
-      const listed = await listingOf(dir, dirStat.mtimeMs);
+      const listed = await listingOf(dir, dirStat);
       strays = listed.strays;
       // Temp files left by killed writers are removed here, so only a folder that has some is listed twice.
       if (strays) await removeStrayTemps(dir);
