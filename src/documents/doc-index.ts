@@ -1,6 +1,6 @@
 import type { ContentType, RelationAttribute } from '../schema/types.js';
 import { isRelation, isOwningSide } from '../schema/types.js';
-import { IdTable } from './id-table.js';
+import { IdTable, grown } from './id-table.js';
 import { readableSummary } from './lazy.js';
 import { type DocumentRecord, NO_LOCALE, type Status, type Version, versions } from './model.js';
 
@@ -218,12 +218,8 @@ export class DocumentIndex {
     if (t.sources[t.sources.length - 1] !== source) t.sources.push(source);
     if (position >= t.sourceOf.length) {
       const size = Math.max(position + 1024, 2 * t.sourceOf.length);
-      const sourceOf = new Int32Array(size);
-      sourceOf.set(t.sourceOf);
-      const placeOf = new Int32Array(size);
-      placeOf.set(t.placeOf);
-      t.sourceOf = sourceOf;
-      t.placeOf = placeOf;
+      t.sourceOf = grown(t.sourceOf, size);
+      t.placeOf = grown(t.placeOf, size);
     }
     t.sourceOf[position] = t.sources.length - 1;
     t.placeOf[position] = place;

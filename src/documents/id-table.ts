@@ -1,5 +1,12 @@
 import type { Status, Version } from './model.js';
 
+/** A copy of `array` in a new typed array of the same kind, `size` long: how the typed arrays here grow. */
+export function grown<T extends Int32Array | Uint32Array>(array: T, size: number): T {
+  const out = new (array.constructor as new (length: number) => T)(size);
+  out.set(array);
+  return out;
+}
+
 /**
  * Versions by id, for one content-type. Ids are almost always small and dense, and an array indexed by
  * id costs far less to fill at start than a Map of 200,000 entries; ids beyond `dense` (pasted in by
@@ -79,12 +86,8 @@ export class IdTable {
     while (this.array.length <= id) this.array.push(undefined);
     if (this.tags.length <= id) {
       const size = Math.max(id + 1, 2 * this.tags.length);
-      const tags = new Uint32Array(size);
-      tags.set(this.tags);
-      this.tags = tags;
-      const waiting = new Int32Array(size);
-      waiting.set(this.waiting);
-      this.waiting = waiting;
+      this.tags = grown(this.tags, size);
+      this.waiting = grown(this.waiting, size);
     }
   }
 
@@ -142,11 +145,7 @@ export class IdTable {
     let out = new Int32Array(1024);
     let n = 0;
     const push = (id: number) => {
-      if (n === out.length) {
-        const grown = new Int32Array(2 * n);
-        grown.set(out);
-        out = grown;
-      }
+      if (n === out.length) out = grown(out, 2 * n);
       out[n++] = id;
     };
     const wantLocale = locale === undefined ? -1 : this.locales.get(locale);
