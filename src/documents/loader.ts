@@ -45,7 +45,6 @@ class CollectionCapture {
   private readonly table = new Map<string, number>();
   private readonly later: ThreadBlock[] = [];
   private readonly laterAt: number[] = [];
-  private readonly laterIds: string[] = [];
   /** The next start may skip listing the folder only if every file in it is recorded. */
   complete = true;
 
@@ -61,17 +60,16 @@ class CollectionCapture {
     this.entries.push(summary === entry.summary ? entry : { ...entry, summary });
   }
 
-  /** Records document `documentId`, indexed from the file that starts at `at` in a thread's block, when the snapshot is built. */
-  recordLater(block: ThreadBlock, at: number, documentId: string) {
+  /** Records the document indexed from the file that starts at `at` in a thread's block, when the snapshot is built. */
+  recordLater(block: ThreadBlock, at: number) {
     this.later.push(block);
     this.laterAt.push(at);
-    this.laterIds.push(documentId);
   }
 
   async build(store: Store): Promise<CollectionSnapshot> {
     // Their texts: those they were decoded from, decoding any not yet. A document written or removed
     // since has none (or another file's): left out below.
-    const ids = this.laterIds;
+    const ids = this.later.map((block, j) => block.ids[block.meta[this.laterAt[j] + META.index]]);
     const docs = ids.map(this.find);
     for (const doc of docs) doc?.lazy?.load();
     const stamped = ids.length && store.stampCollection ? await store.stampCollection(this.pluralName, ids) : undefined;
@@ -97,7 +95,6 @@ class CollectionCapture {
     }
     this.later.length = 0;
     this.laterAt.length = 0;
-    this.laterIds.length = 0;
     this.entries.sort((x, y) => (x.documentId < y.documentId ? -1 : 1));
     const dir = this.complete && !Number.isNaN(this.dirMtimeMs) ? this.dirMtimeMs : -1;
     return { fingerprint: this.fingerprint, dirMtimeMs: dir, table: [...this.table.keys()], entries: this.entries };
@@ -227,7 +224,7 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
       const m = block.meta;
       const summary = at + META.summary;
       index.addSummary(ct.uid, source!, at, m, summary, summary + m[at + META.count], block.table);
-      if (capture) kept.recordLater(block, at, block.ids[m[at + META.index]]);
+      if (capture) kept.recordLater(block, at);
       report.documents++;
     };
 
