@@ -13,24 +13,63 @@ const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 50);
 const BIN = join(REPO, 'bin', 'folio');
 
 const dir = generate(1000);
-const token = JSON.parse(execFileSync(process.execPath, [BIN, 'tokens', 'create', '--name', 'soak', '--type', 'full-access', '--json', '--dir', dir], { encoding: 'utf8' })).accessKey;
-const port = await new Promise((res) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); }); });
+const token = JSON.parse(
+  execFileSync(
+    process.execPath,
+    [BIN, 'tokens', 'create', '--name', 'soak', '--type', 'full-access', '--json', '--dir', dir],
+    { encoding: 'utf8' },
+  ),
+).accessKey;
+const port = await new Promise((res) => {
+  const s = createServer();
+  s.listen(0, '127.0.0.1', () => {
+    const p = s.address().port;
+    s.close(() => res(p));
+  });
+});
 // A small old-space limit makes V8 collect instead of growing: a real leak then fails the run (out of memory).
-const server = spawn(process.execPath, [`--max-old-space-size=${process.env.SOAK_HEAP_MB ?? 96}`, BIN, 'serve', '--dir', dir, '--port', String(port), '--host', '127.0.0.1', '--quiet', ...(process.env.SOAK_NO_WATCH ? ['--no-watch'] : [])], { stdio: ['ignore', 'ignore', 'inherit'] });
-const stop = () => { server.kill('SIGKILL'); rmSync(dir, { recursive: true, force: true }); };
-process.on('SIGINT', () => { stop(); process.exit(130); });
+const server = spawn(
+  process.execPath,
+  [
+    `--max-old-space-size=${process.env.SOAK_HEAP_MB ?? 96}`,
+    BIN,
+    'serve',
+    '--dir',
+    dir,
+    '--port',
+    String(port),
+    '--host',
+    '127.0.0.1',
+    '--quiet',
+    ...(process.env.SOAK_NO_WATCH ? ['--no-watch'] : []),
+  ],
+  { stdio: ['ignore', 'ignore', 'inherit'] },
+);
+const stop = () => {
+  server.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+};
+process.on('SIGINT', () => {
+  stop();
+  process.exit(130);
+});
 
 const base = `http://127.0.0.1:${port}/api`;
 const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 for (let i = 0; i < 200; i++) {
-  try { if ((await fetch(`${base}/articles`, { headers })).ok) break; } catch { /* starting */ }
+  try {
+    if ((await fetch(`${base}/articles`, { headers })).ok) break;
+  } catch {
+    /* starting */
+  }
   await new Promise((r) => setTimeout(r, 50));
 }
 const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) / 1024;
 
 const created = new Map(); // documentId -> last acknowledged views
 const deleted = new Set();
-let requests = 0, errors = 0;
+let requests = 0,
+  errors = 0;
 const errorSamples = [];
 const memory = [];
 const end = Date.now() + SECONDS * 1000;
@@ -39,7 +78,11 @@ async function call(method, path, body) {
   const res = await fetch(`${base}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
   const text = await res.text();
   requests++;
-  if (res.status >= 400) { errors++; if (errorSamples.length < 5) errorSamples.push(`${method} ${path} -> ${res.status} ${text.slice(0, 200)}`); return undefined; }
+  if (res.status >= 400) {
+    errors++;
+    if (errorSamples.length < 5) errorSamples.push(`${method} ${path} -> ${res.status} ${text.slice(0, 200)}`);
+    return undefined;
+  }
   return text ? JSON.parse(text) : null;
 }
 
@@ -50,7 +93,8 @@ async function worker(w) {
     const r = (w * 7919 + n * 104729) % 100;
     // Reads and updates pick from the newest documents; deletes take the oldest, so they do not race.
     const ids = [...created.keys()].slice(-200);
-    if (r < 55) await call('GET', `/articles?filters[views][$gt]=${r * 10}&sort=title:asc&pagination[page]=${(n % 3) + 1}`);
+    if (r < 55)
+      await call('GET', `/articles?filters[views][$gt]=${r * 10}&sort=title:asc&pagination[page]=${(n % 3) + 1}`);
     else if (r < 70) await call('GET', `/articles?populate=author,category&pagination[pageSize]=10`);
     else if (r < 80 && ids.length) await call('GET', `/articles/${ids[n % ids.length]}`);
     else if (r < 90) {
@@ -62,7 +106,10 @@ async function worker(w) {
         created.delete(oldest);
         const res = await fetch(`${base}/articles/${oldest}`, { method: 'DELETE', headers });
         requests++;
-        if (res.status !== 204) { errors++; if (errorSamples.length < 5) errorSamples.push(`DELETE -> ${res.status}`); } else deleted.add(oldest);
+        if (res.status !== 204) {
+          errors++;
+          if (errorSamples.length < 5) errorSamples.push(`DELETE -> ${res.status}`);
+        } else deleted.add(oldest);
       }
     } else if (ids.length) {
       const id = ids[(w + n) % ids.length];
@@ -70,7 +117,10 @@ async function worker(w) {
       const out = await call('PUT', `/articles/${id}`, { data: { views } });
       // Concurrent PUTs to one document: the last acknowledged wins, which we cannot order here,
       // so the check below only asks that the stored value is one that some PUT acknowledged.
-      if (out && created.has(id)) { const prev = created.get(id); created.set(id, Array.isArray(prev) ? [...prev, views] : [prev, views]); }
+      if (out && created.has(id)) {
+        const prev = created.get(id);
+        created.set(id, Array.isArray(prev) ? [...prev, views] : [prev, views]);
+      }
     }
   }
 }
@@ -100,10 +150,15 @@ for (const [id, views] of created) {
 }
 const third = Math.max(1, Math.floor(memory.length / 3));
 const avg = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const early = avg(memory.slice(0, third)), late = avg(memory.slice(-third));
+const early = avg(memory.slice(0, third)),
+  late = avg(memory.slice(-third));
 const flat = late <= early * 1.5 + 20;
 stop();
-console.log(`soak: ${SECONDS} s, ${CONNECTIONS} connections, ${requests} requests (${(requests / SECONDS).toFixed(0)}/s), ${errors} errors, ${created.size + deleted.size} documents created, ${deleted.size} deleted, ${lost} lost writes`);
-console.log(`memory (RSS MB): start ${memory[0].toFixed(0)}, first third ${early.toFixed(0)}, last third ${late.toFixed(0)}, end ${memory.at(-1).toFixed(0)} -> ${flat ? 'flat' : 'GROWING'}`);
+console.log(
+  `soak: ${SECONDS} s, ${CONNECTIONS} connections, ${requests} requests (${(requests / SECONDS).toFixed(0)}/s), ${errors} errors, ${created.size + deleted.size} documents created, ${deleted.size} deleted, ${lost} lost writes`,
+);
+console.log(
+  `memory (RSS MB): start ${memory[0].toFixed(0)}, first third ${early.toFixed(0)}, last third ${late.toFixed(0)}, end ${memory.at(-1).toFixed(0)} -> ${flat ? 'flat' : 'GROWING'}`,
+);
 for (const e of errorSamples) console.log(`  ${e}`);
 process.exit(errors || lost || !flat ? 1 : 0);

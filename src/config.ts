@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export interface LocaleConfig { code: string; name: string }
+export interface LocaleConfig {
+  code: string;
+  name: string;
+}
 
 /** `content/folio.json`: project settings that travel with the content in git (no secrets). */
 export interface FolioConfig {
@@ -32,26 +35,53 @@ export interface UsersConfig {
 }
 
 /** CORS as Strapi's defaults: the request's Origin is echoed when allowed (`'*'` allows every origin). */
-export interface CorsConfig { origin: string[]; credentials: boolean; maxAge: number }
+export interface CorsConfig {
+  origin: string[];
+  credentials: boolean;
+  maxAge: number;
+}
 
 /** A webhook: Strapi's event names (`entry.create`, `media.delete`, ...), a URL and extra headers. */
-export interface WebhookConfig { name: string; url: string; headers: Record<string, string>; events: string[]; enabled: boolean }
+export interface WebhookConfig {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  events: string[];
+  enabled: boolean;
+}
 
 export const DEFAULT_CONFIG: FolioConfig = {
   locales: [{ code: 'en', name: 'English (en)' }],
   defaultLocale: 'en',
   rest: { defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: true },
-  server: { host: 'localhost', port: 1337, bodyLimit: 1024 * 1024, cors: { origin: ['*'], credentials: true, maxAge: 31536000 }, snapshotFrom: 20000 },
+  server: {
+    host: 'localhost',
+    port: 1337,
+    bodyLimit: 1024 * 1024,
+    cors: { origin: ['*'], credentials: true, maxAge: 31536000 },
+    snapshotFrom: 20000,
+  },
   webhooks: [],
   users: {
-    jwtManagement: 'refresh', httpOnly: true, ratelimit: { enabled: true, interval: 60_000, max: 10 },
-    emailConfirmation: false, emailConfirmationRedirection: '/', resetPasswordUrl: '',
+    jwtManagement: 'refresh',
+    httpOnly: true,
+    ratelimit: { enabled: true, interval: 60_000, max: 10 },
+    emailConfirmation: false,
+    emailConfirmationRedirection: '/',
+    resetPasswordUrl: '',
   },
 };
 
 export const WEBHOOK_EVENTS = [
-  'entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'entry.draft-discard',
-  'media.create', 'media.update', 'media.delete',
+  'entry.create',
+  'entry.update',
+  'entry.delete',
+  'entry.publish',
+  'entry.unpublish',
+  'entry.draft-discard',
+  'media.create',
+  'media.update',
+  'media.delete',
 ];
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -71,7 +101,8 @@ export function loadConfig(contentDir: string): FolioConfig {
   if (!isObject(raw)) throw new ConfigError(`${file}: must be a JSON object`);
   const cfg = structuredClone(DEFAULT_CONFIG);
   if (raw.locales !== undefined) {
-    if (!Array.isArray(raw.locales) || raw.locales.length === 0) throw new ConfigError(`${file}: "locales" must be a non-empty array`);
+    if (!Array.isArray(raw.locales) || raw.locales.length === 0)
+      throw new ConfigError(`${file}: "locales" must be a non-empty array`);
     cfg.locales = raw.locales.map((l, i) => {
       if (!isObject(l) || typeof l.code !== 'string' || !/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(l.code)) {
         throw new ConfigError(`${file}: locales[${i}] needs a BCP 47 "code"`);
@@ -90,7 +121,8 @@ export function loadConfig(contentDir: string): FolioConfig {
   const num = (section: Record<string, unknown>, key: string, where: string, min: number) => {
     const v = section[key];
     if (v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new ConfigError(`${file}: "${where}.${key}" must be an integer >= ${min}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min)
+      throw new ConfigError(`${file}: "${where}.${key}" must be an integer >= ${min}`);
     return v;
   };
   if (raw.rest !== undefined) {
@@ -114,11 +146,13 @@ export function loadConfig(contentDir: string): FolioConfig {
       if (!isObject(c)) throw new ConfigError(`${file}: "server.cors" must be an object`);
       if (c.origin !== undefined) {
         const list = typeof c.origin === 'string' ? c.origin.split(',').map((s) => s.trim()) : c.origin;
-        if (!Array.isArray(list) || !list.every((o) => typeof o === 'string')) throw new ConfigError(`${file}: "server.cors.origin" must be a string or an array of strings`);
+        if (!Array.isArray(list) || !list.every((o) => typeof o === 'string'))
+          throw new ConfigError(`${file}: "server.cors.origin" must be a string or an array of strings`);
         cfg.server.cors.origin = list as string[];
       }
       if (c.credentials !== undefined) {
-        if (typeof c.credentials !== 'boolean') throw new ConfigError(`${file}: "server.cors.credentials" must be a boolean`);
+        if (typeof c.credentials !== 'boolean')
+          throw new ConfigError(`${file}: "server.cors.credentials" must be a boolean`);
         cfg.server.cors.credentials = c.credentials;
       }
       cfg.server.cors.maxAge = num(c, 'maxAge', 'server.cors', 0) ?? cfg.server.cors.maxAge;
@@ -132,16 +166,21 @@ export function loadConfig(contentDir: string): FolioConfig {
     if (!Array.isArray(raw.webhooks)) throw new ConfigError(`${file}: "webhooks" must be an array`);
     cfg.webhooks = raw.webhooks.map((w, i) => {
       const where = `${file}: webhooks[${i}]`;
-      if (!isObject(w) || typeof w.url !== 'string' || !/^https?:\/\//.test(w.url)) throw new ConfigError(`${where} needs an http(s) "url"`);
+      if (!isObject(w) || typeof w.url !== 'string' || !/^https?:\/\//.test(w.url))
+        throw new ConfigError(`${where} needs an http(s) "url"`);
       const headers = w.headers ?? {};
-      if (!isObject(headers) || !Object.values(headers).every((v) => typeof v === 'string')) throw new ConfigError(`${where}.headers must map names to strings`);
+      if (!isObject(headers) || !Object.values(headers).every((v) => typeof v === 'string'))
+        throw new ConfigError(`${where}.headers must map names to strings`);
       const events = w.events ?? WEBHOOK_EVENTS;
       if (!Array.isArray(events) || !events.every((e) => WEBHOOK_EVENTS.includes(e as string))) {
         throw new ConfigError(`${where}.events must list some of: ${WEBHOOK_EVENTS.join(', ')}`);
       }
       return {
-        name: typeof w.name === 'string' ? w.name : w.url, url: w.url, headers: headers as Record<string, string>,
-        events: events as string[], enabled: w.enabled !== false,
+        name: typeof w.name === 'string' ? w.name : w.url,
+        url: w.url,
+        headers: headers as Record<string, string>,
+        events: events as string[],
+        enabled: w.enabled !== false,
       };
     });
   }
@@ -149,7 +188,8 @@ export function loadConfig(contentDir: string): FolioConfig {
     const u = raw.users;
     if (!isObject(u)) throw new ConfigError(`${file}: "users" must be an object`);
     if (u.jwtManagement !== undefined) {
-      if (u.jwtManagement !== 'refresh' && u.jwtManagement !== 'legacy') throw new ConfigError(`${file}: "users.jwtManagement" must be "refresh" or "legacy"`);
+      if (u.jwtManagement !== 'refresh' && u.jwtManagement !== 'legacy')
+        throw new ConfigError(`${file}: "users.jwtManagement" must be "refresh" or "legacy"`);
       cfg.users.jwtManagement = u.jwtManagement;
     }
     if (u.httpOnly !== undefined) {
@@ -157,7 +197,8 @@ export function loadConfig(contentDir: string): FolioConfig {
       cfg.users.httpOnly = u.httpOnly;
     }
     if (u.emailConfirmation !== undefined) {
-      if (typeof u.emailConfirmation !== 'boolean') throw new ConfigError(`${file}: "users.emailConfirmation" must be a boolean`);
+      if (typeof u.emailConfirmation !== 'boolean')
+        throw new ConfigError(`${file}: "users.emailConfirmation" must be a boolean`);
       cfg.users.emailConfirmation = u.emailConfirmation;
     }
     for (const key of ['emailConfirmationRedirection', 'resetPasswordUrl'] as const) {
@@ -169,7 +210,8 @@ export function loadConfig(contentDir: string): FolioConfig {
       const r = u.ratelimit;
       if (!isObject(r)) throw new ConfigError(`${file}: "users.ratelimit" must be an object`);
       if (r.enabled !== undefined) {
-        if (typeof r.enabled !== 'boolean') throw new ConfigError(`${file}: "users.ratelimit.enabled" must be a boolean`);
+        if (typeof r.enabled !== 'boolean')
+          throw new ConfigError(`${file}: "users.ratelimit.enabled" must be a boolean`);
         cfg.users.ratelimit.enabled = r.enabled;
       }
       cfg.users.ratelimit.interval = num(r, 'interval', 'users.ratelimit', 1) ?? cfg.users.ratelimit.interval;

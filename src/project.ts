@@ -27,13 +27,18 @@ export function contentDirOf(dir: string) {
 }
 
 /** Loads a project: schemas, `folio.json`, and every document into the in-memory index. */
-export async function openProject(dir: string, opts: { media?: MediaLibrary; load?: LoadOptions } = {}): Promise<Project> {
+export async function openProject(
+  dir: string,
+  opts: { media?: MediaLibrary; load?: LoadOptions } = {},
+): Promise<Project> {
   const root = resolve(dir);
   const contentDir = contentDirOf(root);
   if (!existsSync(contentDir)) {
-    throw new ProjectError(`No Folio project in ${root}: there is no content/ folder. Run "folio init" there, or pass --dir <project>.`);
+    throw new ProjectError(
+      `No Folio project in ${root}: there is no content/ folder. Run "folio init" there, or pass --dir <project>.`,
+    );
   }
-  const media = opts.media ?? await LocalMediaLibrary.open(contentDir);
+  const media = opts.media ?? (await LocalMediaLibrary.open(contentDir));
   const loaded = await loadContent(contentDir, media, new EventBus(), opts.load);
   if (media instanceof LocalMediaLibrary) loaded.report.problems.push(...media.problems);
   return { root, contentDir, ...loaded };
@@ -45,10 +50,12 @@ async function loadContent(contentDir: string, media: MediaLibrary, events: Even
   const store = new FileStore(contentDir);
   const documents = new DocumentService(schemas, config, store, media, events);
   const report = await documents.load({ snapshotFrom: config.server.snapshotFrom, ...load });
-  report.problems.unshift(...schemas.problems.map((p) => ({
-    file: join(contentDir, p.file),
-    message: p.attribute ? `attribute "${p.attribute}": ${p.message}` : p.message,
-  })));
+  report.problems.unshift(
+    ...schemas.problems.map((p) => ({
+      file: join(contentDir, p.file),
+      message: p.attribute ? `attribute "${p.attribute}": ${p.message}` : p.message,
+    })),
+  );
   return { config, schemas, documents, report, events };
 }
 
@@ -59,6 +66,11 @@ async function loadContent(contentDir: string, media: MediaLibrary, events: Even
  */
 export async function reloadProject(project: Project): Promise<LoadReport> {
   const loaded = await loadContent(project.contentDir, project.documents.media, project.events);
-  Object.assign(project, { config: loaded.config, schemas: loaded.schemas, documents: loaded.documents, report: loaded.report });
+  Object.assign(project, {
+    config: loaded.config,
+    schemas: loaded.schemas,
+    documents: loaded.documents,
+    report: loaded.report,
+  });
   return loaded.report;
 }

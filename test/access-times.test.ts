@@ -21,7 +21,9 @@ const documentFiles = () => {
   const root = join(project.contentDir, 'documents');
   return readdirSync(root).flatMap((plural) => readdirSync(join(root, plural)).map((f) => join(root, plural, f)));
 };
-const ageAccessTimes = (files: string[]) => { for (const f of files) utimesSync(f, OLD, statSync(f).mtime); };
+const ageAccessTimes = (files: string[]) => {
+  for (const f of files) utimesSync(f, OLD, statSync(f).mtime);
+};
 const untouched = (files: string[]) => files.filter((f) => statSync(f).atimeMs !== OLD.getTime());
 
 /** Whether a plain read here updates an old access time (not on `noatime` mounts: there the tests prove nothing). */
@@ -50,7 +52,9 @@ describe('reading documents leaves their access times alone', () => {
     const files = readdirSync(dir).map((f) => join(dir, f));
     ageAccessTimes(files);
     const ct = [...loadSchemas(project.contentDir).contentTypes.values()].find((t) => t.pluralName === 'articles')!;
-    const ids = readdirSync(dir).map((f) => f.slice(0, -5)).sort();
+    const ids = readdirSync(dir)
+      .map((f) => f.slice(0, -5))
+      .sort();
     const block = readBlock(dir, ct, 0, ids, { table: new Map(), scratch: { buf: Buffer.alloc(1024) } });
     expect(block.problems).toEqual([]);
     expect(block.meta.length).toBeGreaterThan(0);
@@ -61,14 +65,16 @@ describe('reading documents leaves their access times alone', () => {
     // Only root can run the CLI as another user (the project's files stay root's), and only where that
     // user can read this checkout.
     if (process.getuid?.() !== 0) ctx.skip();
-    const asNobody = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { uid: 65534, gid: 65534, encoding: 'utf8' });
+    const asNobody = (args: string[]) =>
+      spawnSync(process.execPath, [BIN, ...args], { uid: 65534, gid: 65534, encoding: 'utf8' });
     if (asNobody(['--version']).status !== 0) ctx.skip();
     chmodSync(project.dir, 0o755);
     const run = asNobody(['docs', 'list', 'articles', '--dir', project.dir, '--json', '--page-size', '100']);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    const published = readdirSync(join(project.contentDir, 'documents', 'articles'))
-      .filter((f) => readFileSync(join(project.contentDir, 'documents', 'articles', f), 'utf8').includes('"published"'));
+    const published = readdirSync(join(project.contentDir, 'documents', 'articles')).filter((f) =>
+      readFileSync(join(project.contentDir, 'documents', 'articles', f), 'utf8').includes('"published"'),
+    );
     expect(JSON.parse(run.stdout).data).toHaveLength(published.length);
   });
 });

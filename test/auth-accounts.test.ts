@@ -9,23 +9,50 @@ import { startTestServer, type TestServer } from './helpers/project.js';
  * Folio sends no e-mail: the messages go to the server's log, which these tests read.
  */
 
-const USER_KEYS = ['blocked', 'confirmed', 'createdAt', 'documentId', 'email', 'id', 'provider', 'publishedAt', 'updatedAt', 'username'];
+const USER_KEYS = [
+  'blocked',
+  'confirmed',
+  'createdAt',
+  'documentId',
+  'email',
+  'id',
+  'provider',
+  'publishedAt',
+  'updatedAt',
+  'username',
+];
 
 const logIn = (s: TestServer, identifier: string, password: string) =>
   s.api('/api/auth/local', { anonymous: true, method: 'POST', body: { identifier, password } });
 
 describe('POST, PUT and DELETE /api/users', () => {
   let s: TestServer;
-  beforeAll(async () => { s = await startTestServer({ config: { users: { ratelimit: { enabled: false } } } }); });
-  afterAll(async () => { await s.stop(); });
+  beforeAll(async () => {
+    s = await startTestServer({ config: { users: { ratelimit: { enabled: false } } } });
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
 
   const create = (body: unknown, anonymous = false) => s.api('/api/users', { method: 'POST', body, anonymous });
 
   it('creates a user: 201, the e-mail lower-cased, the role populated, no password in the answer', async () => {
-    const res = await create({ username: 'Editor', email: 'Editor@Example.com', password: 'editor-pass', role: 1, confirmed: true });
+    const res = await create({
+      username: 'Editor',
+      email: 'Editor@Example.com',
+      password: 'editor-pass',
+      role: 1,
+      confirmed: true,
+    });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual([...USER_KEYS, 'role'].sort());
-    expect(res.body).toMatchObject({ username: 'Editor', email: 'editor@example.com', provider: 'local', confirmed: true, blocked: false });
+    expect(res.body).toMatchObject({
+      username: 'Editor',
+      email: 'editor@example.com',
+      provider: 'local',
+      confirmed: true,
+      blocked: false,
+    });
     expect(res.body.role).toMatchObject({ id: 1, type: 'authenticated', name: 'Authenticated' });
     expect((await logIn(s, 'editor@example.com', 'editor-pass')).status).toBe(200);
     // Stored hashed, never in clear.
@@ -33,7 +60,12 @@ describe('POST, PUT and DELETE /api/users', () => {
   });
 
   it('takes the role by key or documentId too; a user not confirmed cannot log in', async () => {
-    const res = await create({ username: 'viewer', email: 'viewer@example.com', password: 'viewer-pass', role: 'public' });
+    const res = await create({
+      username: 'viewer',
+      email: 'viewer@example.com',
+      password: 'viewer-pass',
+      role: 'public',
+    });
     expect(res.status).toBe(201);
     expect(res.body.role.type).toBe('public');
     expect(res.body.confirmed).toBe(false);
@@ -45,11 +77,31 @@ describe('POST, PUT and DELETE /api/users', () => {
   it.each([
     ['an empty body', {}, '4 errors occurred'],
     ['no role', { username: 'norole', email: 'norole@example.com', password: 'secret-1' }, 'role is a required field'],
-    ['a bad e-mail', { username: 'bademail', email: 'nope', password: 'secret-1', role: 1 }, 'email must be a valid email'],
-    ['a username already taken', { username: 'Editor', email: 'other@example.com', password: 'secret-1', role: 1 }, 'Username already taken'],
-    ['an e-mail already taken (any case)', { username: 'other', email: 'EDITOR@example.com', password: 'secret-1', role: 1 }, 'Email already taken'],
-    ['an unknown key', { username: 'x1x', email: 'x1x@example.com', password: 'secret-1', role: 1, isAdmin: true }, 'Invalid key isAdmin'],
-    ['an unknown role', { username: 'x2x', email: 'x2x@example.com', password: 'secret-1', role: 99 }, 'Role 99 not found'],
+    [
+      'a bad e-mail',
+      { username: 'bademail', email: 'nope', password: 'secret-1', role: 1 },
+      'email must be a valid email',
+    ],
+    [
+      'a username already taken',
+      { username: 'Editor', email: 'other@example.com', password: 'secret-1', role: 1 },
+      'Username already taken',
+    ],
+    [
+      'an e-mail already taken (any case)',
+      { username: 'other', email: 'EDITOR@example.com', password: 'secret-1', role: 1 },
+      'Email already taken',
+    ],
+    [
+      'an unknown key',
+      { username: 'x1x', email: 'x1x@example.com', password: 'secret-1', role: 1, isAdmin: true },
+      'Invalid key isAdmin',
+    ],
+    [
+      'an unknown role',
+      { username: 'x2x', email: 'x2x@example.com', password: 'secret-1', role: 99 },
+      'Role 99 not found',
+    ],
   ])('refuses %s with a 400 and creates nothing', async (_label, body, message) => {
     const before = (await s.api('/api/users')).body.length;
     const res = await create(body);
@@ -65,8 +117,19 @@ describe('POST, PUT and DELETE /api/users', () => {
   });
 
   it('updates a user: new username and password, the old password stops working', async () => {
-    const id = (await create({ username: 'changer', email: 'changer@example.com', password: 'first-pass', role: 1, confirmed: true })).body.id;
-    const res = await s.api(`/api/users/${id}`, { method: 'PUT', body: { username: 'changed', password: 'second-pass' } });
+    const id = (
+      await create({
+        username: 'changer',
+        email: 'changer@example.com',
+        password: 'first-pass',
+        role: 1,
+        confirmed: true,
+      })
+    ).body.id;
+    const res = await s.api(`/api/users/${id}`, {
+      method: 'PUT',
+      body: { username: 'changed', password: 'second-pass' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id, username: 'changed', email: 'changer@example.com' });
     expect(res.body.role.type).toBe('authenticated');
@@ -79,7 +142,12 @@ describe('POST, PUT and DELETE /api/users', () => {
     ['an empty password', { password: '' }, 400, 'password.notNull'],
     ['a username already taken', { username: 'Editor' }, 400, 'Username already taken'],
     ['an e-mail already taken', { email: 'viewer@example.com' }, 400, 'Email already taken'],
-    ['a non-boolean blocked', { blocked: 'yes' }, 400, 'blocked must be a `boolean` type, but the final value was: `"yes"`.'],
+    [
+      'a non-boolean blocked',
+      { blocked: 'yes' },
+      400,
+      'blocked must be a `boolean` type, but the final value was: `"yes"`.',
+    ],
   ])('refuses %s on update and changes nothing', async (_label, body, status, message) => {
     const id = (await s.api('/api/users?filters[username][$eq]=changed')).body[0].id;
     const before = (await s.api(`/api/users/${id}`)).body;
@@ -104,7 +172,15 @@ describe('POST, PUT and DELETE /api/users', () => {
   });
 
   it('deletes a user: 200 with the user, then 204 when it is gone', async () => {
-    const id = (await create({ username: 'doomed', email: 'doomed@example.com', password: 'doomed-pass', role: 1, confirmed: true })).body.id;
+    const id = (
+      await create({
+        username: 'doomed',
+        email: 'doomed@example.com',
+        password: 'doomed-pass',
+        role: 1,
+        confirmed: true,
+      })
+    ).body.id;
     const res = await s.api(`/api/users/${id}`, { method: 'DELETE' });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(USER_KEYS);
@@ -129,12 +205,29 @@ describe('forgotten passwords', () => {
       config: { users: { ratelimit: { enabled: false }, resetPasswordUrl: 'https://site.example/reset' } },
       app: { log: (m) => log.push(m) },
     });
-    expect((await s.api('/api/users', { method: 'POST', body: { username: 'forgetful', email: 'forgetful@example.com', password: 'old-password', role: 1, confirmed: true } })).status).toBe(201);
+    expect(
+      (
+        await s.api('/api/users', {
+          method: 'POST',
+          body: {
+            username: 'forgetful',
+            email: 'forgetful@example.com',
+            password: 'old-password',
+            role: 1,
+            confirmed: true,
+          },
+        })
+      ).status,
+    ).toBe(201);
   });
-  afterAll(async () => { await s.stop(); });
+  afterAll(async () => {
+    await s.stop();
+  });
 
-  const forgot = (email: unknown) => s.api('/api/auth/forgot-password', { anonymous: true, method: 'POST', body: { email } });
-  const reset = (body: Record<string, unknown>) => s.api('/api/auth/reset-password', { anonymous: true, method: 'POST', body });
+  const forgot = (email: unknown) =>
+    s.api('/api/auth/forgot-password', { anonymous: true, method: 'POST', body: { email } });
+  const reset = (body: Record<string, unknown>) =>
+    s.api('/api/auth/reset-password', { anonymous: true, method: 'POST', body });
   const codeFromLog = () => {
     const line = log.filter((l) => l.includes('reset your password')).pop();
     return /[?&]code=([0-9a-f]+)/.exec(line ?? '')?.[1];
@@ -173,7 +266,10 @@ describe('forgotten passwords', () => {
     expect(ok.status).toBe(200);
     expect(typeof ok.body.jwt).toBe('string');
     expect(ok.body.user.username).toBe('forgetful');
-    expect((await s.api('/api/users/me', { anonymous: true, headers: { authorization: `Bearer ${ok.body.jwt}` } })).body.username).toBe('forgetful');
+    expect(
+      (await s.api('/api/users/me', { anonymous: true, headers: { authorization: `Bearer ${ok.body.jwt}` } })).body
+        .username,
+    ).toBe('forgetful');
 
     expect((await logIn(s, 'forgetful', 'old-password')).status).toBe(400);
     expect((await logIn(s, 'forgetful', 'new-password')).status).toBe(200);
@@ -196,16 +292,33 @@ describe('e-mail confirmation (users.emailConfirmation)', () => {
   const log: string[] = [];
   beforeAll(async () => {
     s = await startTestServer({
-      config: { users: { ratelimit: { enabled: false }, emailConfirmation: true, emailConfirmationRedirection: 'https://site.example/welcome' } },
+      config: {
+        users: {
+          ratelimit: { enabled: false },
+          emailConfirmation: true,
+          emailConfirmationRedirection: 'https://site.example/welcome',
+        },
+      },
       app: { log: (m) => log.push(m) },
     });
   });
-  afterAll(async () => { await s.stop(); });
+  afterAll(async () => {
+    await s.stop();
+  });
 
-  const link = () => log.filter((l) => l.includes('confirm your e-mail address')).pop()!.split(': ').pop()!;
+  const link = () =>
+    log
+      .filter((l) => l.includes('confirm your e-mail address'))
+      .pop()!
+      .split(': ')
+      .pop()!;
 
   it('register answers the user without credentials until the address is confirmed', async () => {
-    const res = await s.api('/api/auth/local/register', { anonymous: true, method: 'POST', body: { username: 'newbie', email: 'newbie@example.com', password: 'newbie-pass' } });
+    const res = await s.api('/api/auth/local/register', {
+      anonymous: true,
+      method: 'POST',
+      body: { username: 'newbie', email: 'newbie@example.com', password: 'newbie-pass' },
+    });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['user']);
     expect(res.body.user.confirmed).toBe(false);
@@ -226,33 +339,60 @@ describe('e-mail confirmation (users.emailConfirmation)', () => {
   });
 
   it('send-email-confirmation: a new link for an unconfirmed account, errors for a confirmed one', async () => {
-    await s.api('/api/auth/local/register', { anonymous: true, method: 'POST', body: { username: 'later', email: 'later@example.com', password: 'later-pass' } });
+    await s.api('/api/auth/local/register', {
+      anonymous: true,
+      method: 'POST',
+      body: { username: 'later', email: 'later@example.com', password: 'later-pass' },
+    });
     const first = link();
-    const res = await s.api('/api/auth/send-email-confirmation', { anonymous: true, method: 'POST', body: { email: 'LATER@example.com' } });
+    const res = await s.api('/api/auth/send-email-confirmation', {
+      anonymous: true,
+      method: 'POST',
+      body: { email: 'LATER@example.com' },
+    });
     expect(res.body).toEqual({ email: 'later@example.com', sent: true });
     const second = link();
     expect(second).not.toBe(first);
     // The newest link is the one that works.
-    expect((await fetch(`${s.url}${new URL(first).pathname}${new URL(first).search}`, { redirect: 'manual' })).status).toBe(400);
-    expect((await fetch(`${s.url}${new URL(second).pathname}${new URL(second).search}`, { redirect: 'manual' })).status).toBe(302);
-    const confirmed = await s.api('/api/auth/send-email-confirmation', { anonymous: true, method: 'POST', body: { email: 'later@example.com' } });
+    expect(
+      (await fetch(`${s.url}${new URL(first).pathname}${new URL(first).search}`, { redirect: 'manual' })).status,
+    ).toBe(400);
+    expect(
+      (await fetch(`${s.url}${new URL(second).pathname}${new URL(second).search}`, { redirect: 'manual' })).status,
+    ).toBe(302);
+    const confirmed = await s.api('/api/auth/send-email-confirmation', {
+      anonymous: true,
+      method: 'POST',
+      body: { email: 'later@example.com' },
+    });
     expect(confirmed.status).toBe(400);
     expect(confirmed.body.error).toMatchObject({ name: 'ApplicationError', message: 'Already confirmed' });
-    const unknown = await s.api('/api/auth/send-email-confirmation', { anonymous: true, method: 'POST', body: { email: 'ghost@example.com' } });
+    const unknown = await s.api('/api/auth/send-email-confirmation', {
+      anonymous: true,
+      method: 'POST',
+      body: { email: 'ghost@example.com' },
+    });
     expect(unknown.body).toEqual({ email: 'ghost@example.com', sent: true });
   });
 });
 
 describe('OAuth providers', () => {
   let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
-  afterAll(async () => { await s.stop(); });
-
-  it.each(['/api/connect/github', '/api/connect/google/callback', '/api/auth/github/callback'])('%s: 400 "This provider is disabled"', async (path) => {
-    const res = await s.api(path, { anonymous: true });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ name: 'ApplicationError', message: 'This provider is disabled' });
+  beforeAll(async () => {
+    s = await startTestServer();
   });
+  afterAll(async () => {
+    await s.stop();
+  });
+
+  it.each(['/api/connect/github', '/api/connect/google/callback', '/api/auth/github/callback'])(
+    '%s: 400 "This provider is disabled"',
+    async (path) => {
+      const res = await s.api(path, { anonymous: true });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ name: 'ApplicationError', message: 'This provider is disabled' });
+    },
+  );
 
   it('the e-mail provider callback wants credentials', async () => {
     const res = await s.api('/api/auth/local/callback', { anonymous: true });

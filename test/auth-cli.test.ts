@@ -6,15 +6,20 @@ import { BIN, makeProject, startTestServer, type TestServer } from './helpers/pr
 import { bearer, filesHolding } from './helpers/auth.js';
 
 /** Runs bin/folio (the built dist/; `npm test` builds first) with optional standard input. */
-const folio = (args: string[], input?: string) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-  const child = spawn('node', [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-  child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  child.stdin.end(input ?? '');
-});
+const folio = (args: string[], input?: string) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn('node', [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(input ?? '');
+  });
 
 describe('folio permissions, users and tokens', () => {
   let p: ReturnType<typeof makeProject>;
@@ -26,21 +31,33 @@ describe('folio permissions, users and tokens', () => {
     p = makeProject();
     s = await startTestServer({ dir: p.dir });
   });
-  afterAll(async () => { await s.stop(); p.cleanup(); });
+  afterAll(async () => {
+    await s.stop();
+    p.cleanup();
+  });
 
-  it('lists, grants and revokes actions, storing Strapi\'s full names', async () => {
+  it("lists, grants and revokes actions, storing Strapi's full names", async () => {
     const list = await run('permissions', 'list', '--role', 'public', '--json');
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout).public.permissions).toContain('api::article.article.find');
 
     expect((await run('permissions', 'grant', 'tag.find', 'tags:findOne')).code).toBe(0);
-    expect(permissions().public.permissions).toEqual(expect.arrayContaining(['api::tag.tag.find', 'api::tag.tag.findOne']));
+    expect(permissions().public.permissions).toEqual(
+      expect.arrayContaining(['api::tag.tag.find', 'api::tag.tag.findOne']),
+    );
     expect((await run('permissions', 'revoke', 'api::tag.tag.find')).code).toBe(0);
     expect(permissions().public.permissions).not.toContain('api::tag.tag.find');
 
     // `type.*` is every action of the type: three for a single type.
-    expect((await run('permissions', 'grant', '--role', 'editor', 'global.*', 'plugin::upload.content-api.upload')).code).toBe(0);
-    expect(permissions().editor.permissions).toEqual(['api::global.global.delete', 'api::global.global.find', 'api::global.global.update', 'plugin::upload.content-api.upload']);
+    expect(
+      (await run('permissions', 'grant', '--role', 'editor', 'global.*', 'plugin::upload.content-api.upload')).code,
+    ).toBe(0);
+    expect(permissions().editor.permissions).toEqual([
+      'api::global.global.delete',
+      'api::global.global.find',
+      'api::global.global.update',
+      'plugin::upload.content-api.upload',
+    ]);
 
     for (const [args, message] of [
       [['grant', 'nope.find'], '"nope" is not a content-type'],
@@ -57,13 +74,34 @@ describe('folio permissions, users and tokens', () => {
   });
 
   it('creates, lists and deletes users; passwords are never printed or stored in clear', async () => {
-    const created = await run('users', 'create', '--username', 'ada', '--email', 'Ada@Example.com', '--password', 'ada-cli-pass', '--json');
+    const created = await run(
+      'users',
+      'create',
+      '--username',
+      'ada',
+      '--email',
+      'Ada@Example.com',
+      '--password',
+      'ada-cli-pass',
+      '--json',
+    );
     expect(created.code).toBe(0);
-    expect(JSON.parse(created.stdout)).toMatchObject({ username: 'ada', email: 'ada@example.com', role: 'authenticated' });
-    const piped = await folio(['users', 'create', '--username', 'grace', '--email', 'grace@example.com', '--dir', p.dir], 'grace-cli-pass\n');
+    expect(JSON.parse(created.stdout)).toMatchObject({
+      username: 'ada',
+      email: 'ada@example.com',
+      role: 'authenticated',
+    });
+    const piped = await folio(
+      ['users', 'create', '--username', 'grace', '--email', 'grace@example.com', '--dir', p.dir],
+      'grace-cli-pass\n',
+    );
     expect(piped.code).toBe(0);
     // The user logs in on the running server at once.
-    const login = await s.api('/api/auth/local', { anonymous: true, method: 'POST', body: { identifier: 'grace', password: 'grace-cli-pass' } });
+    const login = await s.api('/api/auth/local', {
+      anonymous: true,
+      method: 'POST',
+      body: { identifier: 'grace', password: 'grace-cli-pass' },
+    });
     expect(login.status).toBe(200);
 
     const list = await run('users', 'list', '--json');
@@ -72,11 +110,31 @@ describe('folio permissions, users and tokens', () => {
     expect(list.stdout).not.toContain('scrypt');
     expect((await run('users', 'list')).stdout).toMatch(/ada@example\.com/);
 
-    const taken = await run('users', 'create', '--username', 'ada', '--email', 'other@example.com', '--password', 'whatever1');
+    const taken = await run(
+      'users',
+      'create',
+      '--username',
+      'ada',
+      '--email',
+      'other@example.com',
+      '--password',
+      'whatever1',
+    );
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain('Email or Username are already taken');
     for (const role of ['public', 'ghost']) {
-      const r = await run('users', 'create', '--username', 'x-user', '--email', 'x@example.com', '--password', 'whatever1', '--role', role);
+      const r = await run(
+        'users',
+        'create',
+        '--username',
+        'x-user',
+        '--email',
+        'x@example.com',
+        '--password',
+        'whatever1',
+        '--role',
+        role,
+      );
       expect(r.code, role).toBe(1);
       expect(r.stderr).toContain(`No role "${role}"`);
     }
@@ -94,14 +152,44 @@ describe('folio permissions, users and tokens', () => {
     expect(key).toMatch(/^[0-9a-f]{256}$/);
     expect(ro.stderr).toContain('not shown again');
     expect((await s.api('/api/tags', { anonymous: true, headers: bearer(key) })).status).toBe(200);
-    expect((await s.api('/api/tags', { anonymous: true, method: 'POST', headers: bearer(key), body: { data: { name: 'x' } } })).status).toBe(403);
+    expect(
+      (
+        await s.api('/api/tags', {
+          anonymous: true,
+          method: 'POST',
+          headers: bearer(key),
+          body: { data: { name: 'x' } },
+        })
+      ).status,
+    ).toBe(403);
 
-    const custom = await run('tokens', 'create', '--name', 'importer', '--type', 'custom', '--actions', 'tag.create,tags:find', '--lifespan', '7d', '--json');
+    const custom = await run(
+      'tokens',
+      'create',
+      '--name',
+      'importer',
+      '--type',
+      'custom',
+      '--actions',
+      'tag.create,tags:find',
+      '--lifespan',
+      '7d',
+      '--json',
+    );
     expect(custom.code).toBe(0);
     const c = JSON.parse(custom.stdout);
     expect(c).toMatchObject({ name: 'importer', type: 'custom', accessKey: expect.stringMatching(/^[0-9a-f]{256}$/) });
     expect(Date.parse(c.expiresAt) - Date.now()).toBeGreaterThan(6.9 * 86400_000);
-    expect((await s.api('/api/tags', { anonymous: true, method: 'POST', headers: bearer(c.accessKey), body: { data: { name: 'imported' } } })).status).toBe(201);
+    expect(
+      (
+        await s.api('/api/tags', {
+          anonymous: true,
+          method: 'POST',
+          headers: bearer(c.accessKey),
+          body: { data: { name: 'imported' } },
+        })
+      ).status,
+    ).toBe(201);
     expect((await s.api('/api/articles', { anonymous: true, headers: bearer(c.accessKey) })).status).toBe(403);
 
     const list = await run('tokens', 'list', '--json');
@@ -124,7 +212,9 @@ describe('folio permissions, users and tokens', () => {
     }
 
     expect((await run('tokens', 'revoke', 'site-build')).code).toBe(0);
-    expect((await s.api('/api/tags', { anonymous: true, headers: bearer(key) })).body.error.message).toBe('Missing or invalid credentials');
+    expect((await s.api('/api/tags', { anonymous: true, headers: bearer(key) })).body.error.message).toBe(
+      'Missing or invalid credentials',
+    );
     expect((await run('tokens', 'revoke', 'site-build')).code).toBe(1);
     expect(filesHolding(p.dir, [key, c.accessKey])).toEqual([]);
   });

@@ -5,33 +5,89 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from './helpers/project.js';
 
-const folio = (dir: string, args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-  const child = execFile('node', [BIN, ...args, '--dir', dir], (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
-  child.stdin!.end();
-});
+const folio = (dir: string, args: string[]) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    const child = execFile('node', [BIN, ...args, '--dir', dir], (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    );
+    child.stdin!.end();
+  });
 
 describe('the content-type builder, driven by flags', () => {
   it('creates types and fields (relations with their inverse), migrates documents on rename/remove, deletes types with their relations', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-builder-'));
     const schema = (name: string) => JSON.parse(readFileSync(join(dir, 'content', 'types', `${name}.json`), 'utf8'));
-    const ok = async (args: string[]) => { const r = await folio(dir, args); expect(r.code, r.stderr).toBe(0); return r; };
+    const ok = async (args: string[]) => {
+      const r = await folio(dir, args);
+      expect(r.code, r.stderr).toBe(0);
+      return r;
+    };
     try {
       await ok(['init']);
       await ok(['types', 'create', '--display-name', 'Blog Post', '--draft-and-publish']);
       await ok(['types', 'create', '--display-name', 'Writer']);
-      expect(schema('blog-post')).toMatchObject({ kind: 'collectionType', info: { singularName: 'blog-post', pluralName: 'blog-posts', displayName: 'Blog Post' }, options: { draftAndPublish: true } });
-      expect(Object.keys(schema('blog-post'))).toEqual(['kind', 'collectionName', 'info', 'options', 'pluginOptions', 'attributes']);
+      expect(schema('blog-post')).toMatchObject({
+        kind: 'collectionType',
+        info: { singularName: 'blog-post', pluralName: 'blog-posts', displayName: 'Blog Post' },
+        options: { draftAndPublish: true },
+      });
+      expect(Object.keys(schema('blog-post'))).toEqual([
+        'kind',
+        'collectionName',
+        'info',
+        'options',
+        'pluginOptions',
+        'attributes',
+      ]);
       await ok(['types', 'add-field', 'blog-post', 'title', '--type', 'string', '--max-length', '120']);
-      await ok(['types', 'add-field', 'blog-post', 'writer', '--type', 'relation', '--relation', 'manyToOne', '--target', 'writer', '--inverse', 'posts']);
+      await ok([
+        'types',
+        'add-field',
+        'blog-post',
+        'writer',
+        '--type',
+        'relation',
+        '--relation',
+        'manyToOne',
+        '--target',
+        'writer',
+        '--inverse',
+        'posts',
+      ]);
       await ok(['types', 'add-field', 'writer', 'name', '--type', 'string']);
-      expect(schema('blog-post').attributes.writer).toEqual({ type: 'relation', relation: 'manyToOne', target: 'api::writer.writer', inversedBy: 'posts' });
-      expect(schema('writer').attributes.posts).toEqual({ type: 'relation', relation: 'oneToMany', target: 'api::blog-post.blog-post', mappedBy: 'writer' });
+      expect(schema('blog-post').attributes.writer).toEqual({
+        type: 'relation',
+        relation: 'manyToOne',
+        target: 'api::writer.writer',
+        inversedBy: 'posts',
+      });
+      expect(schema('writer').attributes.posts).toEqual({
+        type: 'relation',
+        relation: 'oneToMany',
+        target: 'api::blog-post.blog-post',
+        mappedBy: 'writer',
+      });
 
-      const w = JSON.parse((await ok(['docs', 'create', 'writers', '--data', '{"name":"Ann"}', '--json'])).stdout).data.documentId;
-      const post = JSON.parse((await ok(['docs', 'create', 'blog-posts', '--data', JSON.stringify({ title: 'Hi', writer: w }), '--json'])).stdout).data.documentId;
-      const doc = (plural: string, id: string) => JSON.parse(readFileSync(join(dir, 'content', 'documents', plural, `${id}.json`), 'utf8'));
+      const w = JSON.parse((await ok(['docs', 'create', 'writers', '--data', '{"name":"Ann"}', '--json'])).stdout).data
+        .documentId;
+      const post = JSON.parse(
+        (await ok(['docs', 'create', 'blog-posts', '--data', JSON.stringify({ title: 'Hi', writer: w }), '--json']))
+          .stdout,
+      ).data.documentId;
+      const doc = (plural: string, id: string) =>
+        JSON.parse(readFileSync(join(dir, 'content', 'documents', plural, `${id}.json`), 'utf8'));
 
-      const req = await ok(['types', 'add-field', 'writer', 'country', '--type', 'string', '--required', '--default', 'FR']);
+      const req = await ok([
+        'types',
+        'add-field',
+        'writer',
+        'country',
+        '--type',
+        'string',
+        '--required',
+        '--default',
+        'FR',
+      ]);
       expect(req.stdout).toContain('filled country with the default in 1 document(s)');
       expect(doc('writers', w).published.country).toBe('FR');
 
@@ -60,9 +116,13 @@ describe('the content-type builder, driven by flags', () => {
       await ok(['components', 'create', 'shared.hero']);
       await ok(['components', 'add-field', 'shared.hero', 'heading', '--type', 'string']);
       await ok(['types', 'add-field', 'blog-post', 'hero', '--type', 'component', '--component', 'shared.hero']);
-      expect(JSON.parse((await ok(['components', 'list', '--json'])).stdout)).toEqual([{ uid: 'shared.hero', displayName: 'Hero', fields: 1 }]);
+      expect(JSON.parse((await ok(['components', 'list', '--json'])).stdout)).toEqual([
+        { uid: 'shared.hero', displayName: 'Hero', fields: 1 },
+      ]);
       expect(readdirSync(join(dir, 'content', 'components', 'shared'))).toEqual(['hero.json']);
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it.each([
@@ -76,6 +136,8 @@ describe('the content-type builder, driven by flags', () => {
       const r = await folio(dir, args);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(message);
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

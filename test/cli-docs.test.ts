@@ -7,9 +7,14 @@ import { BIN, makeProject } from './helpers/project.js';
 /** The CLI as a user runs it: a spawned `folio` process over a temp project. */
 function folio(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile('node', [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      'node',
+      [BIN, ...args],
+      { env: { ...process.env, NO_COLOR: '1' } },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+      },
+    );
     if (input !== undefined) child.stdin!.end(input);
     else child.stdin!.end();
   });
@@ -22,7 +27,15 @@ describe('folio docs and types from the command line', () => {
   let authorId = '';
 
   beforeAll(async () => {
-    const r = await folio(['docs', 'create', 'authors', '--data', '{"name":"Ada","email":"ada@example.com"}', '--json', ...dir]);
+    const r = await folio([
+      'docs',
+      'create',
+      'authors',
+      '--data',
+      '{"name":"Ada","email":"ada@example.com"}',
+      '--json',
+      ...dir,
+    ]);
     expect(r.code).toBe(0);
     authorId = JSON.parse(r.stdout).data.documentId;
   });
@@ -50,16 +63,28 @@ describe('folio docs and types from the command line', () => {
     expect(file.published).toMatchObject({ name: 'Tech', slug: 'tech' });
   });
 
-  it('lists, gets and updates with the API\'s query engine', async () => {
-    await folio(['docs', 'create', 'articles', '--data', JSON.stringify({ title: 'Hello CLI', views: 7, author: authorId }), ...dir]);
+  it("lists, gets and updates with the API's query engine", async () => {
+    await folio([
+      'docs',
+      'create',
+      'articles',
+      '--data',
+      JSON.stringify({ title: 'Hello CLI', views: 7, author: authorId }),
+      ...dir,
+    ]);
     const list = await folio(['docs', 'list', 'articles', ...dir]);
     expect(list.code).toBe(0);
     expect(list.stdout).toContain('Hello CLI');
     expect(list.stdout).toContain('page 1 of 1');
-    const json = JSON.parse((await folio(['docs', 'list', 'articles', '--filter', 'views[$gt]=5', '--populate', 'author', '--json', ...dir])).stdout);
+    const json = JSON.parse(
+      (await folio(['docs', 'list', 'articles', '--filter', 'views[$gt]=5', '--populate', 'author', '--json', ...dir]))
+        .stdout,
+    );
     expect(json.meta.pagination.total).toBe(1);
     expect(json.data[0].author.name).toBe('Ada');
-    const none = JSON.parse((await folio(['docs', 'list', 'articles', '--filter', 'views[$gt]=50', '--json', ...dir])).stdout);
+    const none = JSON.parse(
+      (await folio(['docs', 'list', 'articles', '--filter', 'views[$gt]=50', '--json', ...dir])).stdout,
+    );
     expect(none.data).toEqual([]);
     const id = json.data[0].documentId;
     const upd = await folio(['docs', 'update', 'articles', id, '--data', '{"views":8}', ...dir]);
@@ -69,18 +94,25 @@ describe('folio docs and types from the command line', () => {
   });
 
   it('drafts, publishes and unpublishes', async () => {
-    const r = JSON.parse((await folio(['docs', 'create', 'articles', '--status', 'draft', '--data', '{"title":"WIP"}', '--json', ...dir])).stdout);
+    const r = JSON.parse(
+      (await folio(['docs', 'create', 'articles', '--status', 'draft', '--data', '{"title":"WIP"}', '--json', ...dir]))
+        .stdout,
+    );
     const id = r.data.documentId;
     expect((await folio(['docs', 'get', 'articles', id, ...dir])).code).not.toBe(0);
     expect((await folio(['docs', 'publish', 'articles', id, ...dir])).code).toBe(0);
     expect(JSON.parse((await folio(['docs', 'get', 'articles', id, ...dir])).stdout).title).toBe('WIP');
     expect((await folio(['docs', 'unpublish', 'articles', id, ...dir])).code).toBe(0);
     expect((await folio(['docs', 'get', 'articles', id, ...dir])).code).not.toBe(0);
-    expect(JSON.parse((await folio(['docs', 'get', 'articles', id, '--status', 'draft', ...dir])).stdout).title).toBe('WIP');
+    expect(JSON.parse((await folio(['docs', 'get', 'articles', id, '--status', 'draft', ...dir])).stdout).title).toBe(
+      'WIP',
+    );
   });
 
   it('deletes and removes the file', async () => {
-    const r = JSON.parse((await folio(['docs', 'create', 'tags', '--data', '{"name":"tmp"}', '--json', ...dir])).stdout);
+    const r = JSON.parse(
+      (await folio(['docs', 'create', 'tags', '--data', '{"name":"tmp"}', '--json', ...dir])).stdout,
+    );
     const id = r.data.documentId;
     const del = await folio(['docs', 'delete', 'tags', id, ...dir]);
     expect(del.code).toBe(0);

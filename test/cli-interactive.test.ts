@@ -21,10 +21,16 @@ function inTerminal(command: string, answers: string[]): Promise<string> {
       if (timer || !out.includes('?')) return;
       timer = setInterval(() => {
         if (i < answers.length) child.stdin.write(answers[i++]);
-        else { clearInterval(timer); child.stdin.end(); }
+        else {
+          clearInterval(timer);
+          child.stdin.end();
+        }
       }, 400);
     });
-    child.on('exit', () => { clearInterval(timer); resolve(out); });
+    child.on('exit', () => {
+      clearInterval(timer);
+      resolve(out);
+    });
   });
 }
 
@@ -35,21 +41,42 @@ describe.skipIf(!hasScript)('interactive prompts in a terminal', () => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-tty-'));
     try {
       spawnSync('node', [BIN, 'init', dir, '-q']);
-      // display name, singular (default), plural (default), kind (first choice), draft & publish (no), i18n (default no)
+      // display name, singular (default), plural (default), kind (first choice), draft & publish (no), i18n (default
+      // no)
       await inTerminal(`node ${BIN} types create --dir ${dir}`, ['Recipe Card\r', '\r', '\r', '\r', 'n\r', '\r']);
       const schema = JSON.parse(readFileSync(join(dir, 'content', 'types', 'recipe-card.json'), 'utf8'));
-      expect(schema).toMatchObject({ kind: 'collectionType', info: { singularName: 'recipe-card', pluralName: 'recipe-cards', displayName: 'Recipe Card' }, options: { draftAndPublish: false } });
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+      expect(schema).toMatchObject({
+        kind: 'collectionType',
+        info: { singularName: 'recipe-card', pluralName: 'recipe-cards', displayName: 'Recipe Card' },
+        options: { draftAndPublish: false },
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 30_000);
 
   it('docs create without --data asks for each field', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-tty-'));
     try {
       spawnSync('node', [BIN, 'init', dir, '--example', 'blog', '-q']);
-      const out = await inTerminal(`node ${BIN} docs create categories --dir ${dir}`, ['Robotics\r', 'robotics\r', 'Machines that move\r']);
+      const out = await inTerminal(`node ${BIN} docs create categories --dir ${dir}`, [
+        'Robotics\r',
+        'robotics\r',
+        'Machines that move\r',
+      ]);
       expect(out).toMatch(/created category [a-z0-9]{24}/);
-      const list = spawnSync('node', [BIN, 'docs', 'list', 'categories', '--json', '--dir', dir, '--filter', 'name=Robotics'], { encoding: 'utf8' });
-      expect(JSON.parse(list.stdout).data[0]).toMatchObject({ name: 'Robotics', slug: 'robotics', description: 'Machines that move' });
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+      const list = spawnSync(
+        'node',
+        [BIN, 'docs', 'list', 'categories', '--json', '--dir', dir, '--filter', 'name=Robotics'],
+        { encoding: 'utf8' },
+      );
+      expect(JSON.parse(list.stdout).data[0]).toMatchObject({
+        name: 'Robotics',
+        slug: 'robotics',
+        description: 'Machines that move',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 30_000);
 });

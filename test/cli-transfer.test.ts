@@ -5,9 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, FIXTURES, makeProject, startTestServer } from './helpers/project.js';
 
-const folio = (args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-  execFile('node', [BIN, ...args], (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
-});
+const folio = (args: string[]) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile('node', [BIN, ...args], (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    );
+  });
 
 describe('folio init, export and import', () => {
   it('init makes a project that serves nothing publicly, with a .gitignore for local state; refuses to overwrite', async () => {
@@ -15,7 +18,12 @@ describe('folio init, export and import', () => {
     try {
       const r = await folio(['init', join(root, 'site')]);
       expect(r.code).toBe(0);
-      expect(readdirSync(join(root, 'site', 'content')).sort()).toEqual(['components', 'folio.json', 'permissions.json', 'types']);
+      expect(readdirSync(join(root, 'site', 'content')).sort()).toEqual([
+        'components',
+        'folio.json',
+        'permissions.json',
+        'types',
+      ]);
       expect(readFileSync(join(root, 'site', '.gitignore'), 'utf8')).toContain('.folio/');
       const again = await folio(['init', join(root, 'site')]);
       expect(again.code).toBe(1);
@@ -26,8 +34,12 @@ describe('folio init, export and import', () => {
       try {
         expect((await s.api('/api/articles', { anonymous: true })).body.data.length).toBeGreaterThan(0);
         expect((await s.api('/api/tags', { anonymous: true })).status).toBe(403);
-      } finally { await s.stop(); }
-    } finally { rmSync(root, { recursive: true, force: true }); }
+      } finally {
+        await s.stop();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('export writes the list pages, every document and single types as the API answers them', async () => {
@@ -44,15 +56,21 @@ describe('folio init, export and import', () => {
         const live = await s.api('/api/articles?populate=*');
         expect(index).toEqual(live.body);
         const first = index.data[0];
-        expect(read(`articles/${first.documentId}.json`)).toEqual((await s.api(`/api/articles/${first.documentId}?populate=*`)).body);
+        expect(read(`articles/${first.documentId}.json`)).toEqual(
+          (await s.api(`/api/articles/${first.documentId}?populate=*`)).body,
+        );
         expect(read('global.json').data.siteName).toBe('Folio Blog');
         expect(existsSync(join(out, 'api', 'articles', 'fr', 'index.json'))).toBe(true);
         expect(JSON.stringify(read('articles/index.json'))).not.toContain('secretNote');
-      } finally { await s.stop(); }
-    } finally { p.cleanup(); }
+      } finally {
+        await s.stop();
+      }
+    } finally {
+      p.cleanup();
+    }
   });
 
-  it('import strapi copies a Strapi project\'s schemas as they are', async () => {
+  it("import strapi copies a Strapi project's schemas as they are", async () => {
     const strapi = mkdtempSync(join(tmpdir(), 'strapi-'));
     const p = makeProject();
     try {
@@ -67,9 +85,14 @@ describe('folio init, export and import', () => {
       const r = await folio(['import', 'strapi', strapi, '--dir', p.dir]);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('imported 6 content-type(s) and 6 component(s)');
-      expect(readFileSync(join(p.contentDir, 'types', 'article.json'), 'utf8')).toBe(readFileSync(join(FIXTURES, 'types', 'article.json'), 'utf8'));
+      expect(readFileSync(join(p.contentDir, 'types', 'article.json'), 'utf8')).toBe(
+        readFileSync(join(FIXTURES, 'types', 'article.json'), 'utf8'),
+      );
       const again = await folio(['import', 'strapi', strapi, '--dir', p.dir]);
       expect(again.stdout).toContain('skipped 12 existing schema(s)');
-    } finally { rmSync(strapi, { recursive: true, force: true }); p.cleanup(); }
+    } finally {
+      rmSync(strapi, { recursive: true, force: true });
+      p.cleanup();
+    }
   });
 });

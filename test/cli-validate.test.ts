@@ -4,9 +4,12 @@ import { readdirSync, readFileSync, writeFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, makeProject } from './helpers/project.js';
 
-const folio = (args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-  execFile('node', [BIN, ...args], (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
-});
+const folio = (args: string[]) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile('node', [BIN, ...args], (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    );
+  });
 
 describe('folio validate', () => {
   it('passes a clean tree and reports one line per problem in a seeded one, exiting 1', async () => {
@@ -18,7 +21,10 @@ describe('folio validate', () => {
       expect(clean.stderr).toMatch(/^ok: \d+ documents/);
 
       const dir = (plural: string) => join(p.contentDir, 'documents', plural);
-      const first = (plural: string) => readdirSync(dir(plural)).filter((f) => f.endsWith('.json')).sort();
+      const first = (plural: string) =>
+        readdirSync(dir(plural))
+          .filter((f) => f.endsWith('.json'))
+          .sort();
       const edit = (plural: string, file: string, fn: (d: any) => void) => {
         const path = join(dir(plural), file);
         const doc = JSON.parse(readFileSync(path, 'utf8'));
@@ -29,11 +35,23 @@ describe('folio validate', () => {
       const [c1, c2] = first('categories');
       const [art1] = first('articles');
       writeFileSync(join(dir('tags'), 'brokenjsonfile0000000000.json'), '{ "documentId": ');
-      edit('authors', a1, (d) => { d.published.nickname = 'x'; });
-      edit('authors', a2, (d) => { d.published.email = 'not-an-email'; });
-      edit('authors', a3, (d) => { d.published.id = JSON.parse(readFileSync(join(dir('authors'), a2), 'utf8')).published.id; });
-      edit('categories', c2, (d) => { d.published.name = JSON.parse(readFileSync(join(dir('categories'), c1), 'utf8')).published.name; });
-      edit('articles', art1, (d) => { d.locales.en.published.author = 'nosuchauthor000000000000'; d.locales.en.published.cover = 'nosuchfile00000000000000'; d.locales.en.published.title = null; });
+      edit('authors', a1, (d) => {
+        d.published.nickname = 'x';
+      });
+      edit('authors', a2, (d) => {
+        d.published.email = 'not-an-email';
+      });
+      edit('authors', a3, (d) => {
+        d.published.id = JSON.parse(readFileSync(join(dir('authors'), a2), 'utf8')).published.id;
+      });
+      edit('categories', c2, (d) => {
+        d.published.name = JSON.parse(readFileSync(join(dir('categories'), c1), 'utf8')).published.name;
+      });
+      edit('articles', art1, (d) => {
+        d.locales.en.published.author = 'nosuchauthor000000000000';
+        d.locales.en.published.cover = 'nosuchfile00000000000000';
+        d.locales.en.published.title = null;
+      });
       const stray = join(dir('tags'), '.folio-tmp-x.json.123');
       writeFileSync(stray, '{');
       const old = new Date(Date.now() - 10_000);
@@ -42,19 +60,39 @@ describe('folio validate', () => {
       const r = await folio(['validate', '--dir', p.dir]);
       expect(r.code).toBe(1);
       const lines = r.stdout.trim().split('\n');
-      const expectLine = (pattern: RegExp) => expect(lines.some((l) => pattern.test(l)), `no line matches ${pattern}:\n${r.stdout}`).toBe(true);
+      const expectLine = (pattern: RegExp) =>
+        expect(
+          lines.some((l) => pattern.test(l)),
+          `no line matches ${pattern}:\n${r.stdout}`,
+        ).toBe(true);
       expectLine(/documents\/tags\/brokenjsonfile0000000000\.json: -: /);
-      expectLine(new RegExp(`documents/authors/${a1}: -: document\\.published\\.nickname is not an attribute of api::author\\.author`));
+      expectLine(
+        new RegExp(
+          `documents/authors/${a1}: -: document\\.published\\.nickname is not an attribute of api::author\\.author`,
+        ),
+      );
       expectLine(new RegExp(`documents/authors/${a2}: published\\.email: email must be a valid email`));
       expectLine(/id \d+ is also used by/);
       expectLine(new RegExp(`documents/categories/${c2}: published\\.name: .* is not unique`));
-      expectLine(new RegExp(`documents/articles/${art1}: locales\\.en\\.published\\.author: points at author "nosuchauthor000000000000", which does not exist`));
-      expectLine(new RegExp(`documents/articles/${art1}: locales\\.en\\.published\\.cover: uses media file "nosuchfile00000000000000"`));
-      expectLine(new RegExp(`documents/articles/${art1}: locales\\.en\\.published\\.title: title must be a \`string\` type`));
+      expectLine(
+        new RegExp(
+          `documents/articles/${art1}: locales\\.en\\.published\\.author: points at author "nosuchauthor000000000000", which does not exist`,
+        ),
+      );
+      expectLine(
+        new RegExp(
+          `documents/articles/${art1}: locales\\.en\\.published\\.cover: uses media file "nosuchfile00000000000000"`,
+        ),
+      );
+      expectLine(
+        new RegExp(`documents/articles/${art1}: locales\\.en\\.published\\.title: title must be a \`string\` type`),
+      );
       expectLine(/\.folio-tmp-x\.json\.123: -: a temp file left by an interrupted write/);
       const json = JSON.parse((await folio(['validate', '--json', '--dir', p.dir])).stdout);
       expect(json.ok).toBe(false);
       expect(json.problems.length).toBe(lines.length);
-    } finally { p.cleanup(); }
+    } finally {
+      p.cleanup();
+    }
   });
 });

@@ -8,9 +8,14 @@ import { BIN, makeProject } from './helpers/project.js';
 /** The CLI as a user runs it: `node bin/folio …` (the built dist/) over a temp project. */
 function folio(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile('node', [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      'node',
+      [BIN, ...args],
+      { env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+      },
+    );
     child.stdin!.end(input ?? '');
   });
 }
@@ -56,12 +61,24 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
     ['the folder before the command', ['--dir', '<dir>', 'types', 'list'], /^api::article\.article\b/m],
     ['the short option before the command', ['-d', '<dir>', 'types', 'list'], /^api::article\.article\b/m],
     ['--dir=<dir> before the command', ['--dir=<dir>', '--quiet', 'types', 'list'], /^api::article\.article\b/m],
-    ['the builder\'s subcommand of types', ['types', 'add-field', '--help'], /Usage: folio types add-field/],
+    ["the builder's subcommand of types", ['types', 'add-field', '--help'], /Usage: folio types add-field/],
     ['components, from the builder', ['components', 'list', '--dir', '<dir>'], /shared\.seo/],
     ['a mistyped command, with a suggestion', ['serv'], /\(Did you mean serve\?\)/],
-    ['a subcommand\'s help, with its examples', ['types', 'show', '--help'], /Examples:\n {2}folio types show article\n/],
-    ['the program\'s help asked before a command, listing them all', ['--help', 'docs'], /^ {2}serve\b[\s\S]*^ {2}components\b/m],
-    ['an unknown option before the command (help lists them all)', ['--bogus', 'types', 'list'], /unknown option '--bogus'[\s\S]*^ {2}serve\b/m],
+    [
+      "a subcommand's help, with its examples",
+      ['types', 'show', '--help'],
+      /Examples:\n {2}folio types show article\n/,
+    ],
+    [
+      "the program's help asked before a command, listing them all",
+      ['--help', 'docs'],
+      /^ {2}serve\b[\s\S]*^ {2}components\b/m,
+    ],
+    [
+      'an unknown option before the command (help lists them all)',
+      ['--bogus', 'types', 'list'],
+      /unknown option '--bogus'[\s\S]*^ {2}serve\b/m,
+    ],
   ])('finds the command with %s', async (_, args, expected) => {
     const r = await folio(args.map((a) => a.replace('<dir>', project.dir)));
     expect(`${r.stdout}${r.stderr}`).toMatch(expected);
@@ -73,8 +90,12 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
     try {
       symlinkSync(project.dir, join(parent, 'docs'));
       const r = await new Promise<{ code: number; stdout: string }>((resolve) => {
-        execFile('node', [BIN, '-qd', 'docs', 'types', 'list'], { cwd: parent, env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 },
-          (err, stdout) => resolve({ code: err ? 1 : 0, stdout }));
+        execFile(
+          'node',
+          [BIN, '-qd', 'docs', 'types', 'list'],
+          { cwd: parent, env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 },
+          (err, stdout) => resolve({ code: err ? 1 : 0, stdout }),
+        );
       });
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/^api::article\.article\b/m);
@@ -99,11 +120,29 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
     const r = await folio(['types', 'list', '--json', ...dir]);
     expect(r.code).toBe(0);
     const list = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
-    expect(list.map((t) => t.uid).sort()).toEqual(['api::about.about', 'api::article.article', 'api::author.author', 'api::category.category', 'api::global.global', 'api::tag.tag']);
+    expect(list.map((t) => t.uid).sort()).toEqual([
+      'api::about.about',
+      'api::article.article',
+      'api::author.author',
+      'api::category.category',
+      'api::global.global',
+      'api::tag.tag',
+    ]);
     expect(list.find((t) => t.uid === 'api::article.article')).toMatchObject({
-      kind: 'collectionType', singularName: 'article', pluralName: 'articles', route: '/api/articles', draftAndPublish: true, localized: true, documents: 0,
+      kind: 'collectionType',
+      singularName: 'article',
+      pluralName: 'articles',
+      route: '/api/articles',
+      draftAndPublish: true,
+      localized: true,
+      documents: 0,
     });
-    expect(list.find((t) => t.uid === 'api::global.global')).toMatchObject({ kind: 'singleType', route: '/api/global', draftAndPublish: false, localized: false });
+    expect(list.find((t) => t.uid === 'api::global.global')).toMatchObject({
+      kind: 'singleType',
+      route: '/api/global',
+      draftAndPublish: false,
+      localized: false,
+    });
   });
 
   let techId = '';
@@ -138,13 +177,19 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
     const id = JSON.parse(piped.stdout).data.documentId;
     expect(readDoc('tags', id).published.name).toBe('from-stdin');
 
-    const dash = await folio(['docs', 'create', 'tags', '--data', '-', '--json', ...dir], '{"data":{"name":"rest-shaped"}}\n');
+    const dash = await folio(
+      ['docs', 'create', 'tags', '--data', '-', '--json', ...dir],
+      '{"data":{"name":"rest-shaped"}}\n',
+    );
     expect(dash.code, dash.stderr).toBe(0);
     expect(readDoc('tags', JSON.parse(dash.stdout).data.documentId).published.name).toBe('rest-shaped');
   });
 
   it('types list counts the documents', async () => {
-    const list = JSON.parse((await folio(['types', 'list', '--json', ...dir])).stdout) as Array<{ uid: string; documents: number }>;
+    const list = JSON.parse((await folio(['types', 'list', '--json', ...dir])).stdout) as Array<{
+      uid: string;
+      documents: number;
+    }>;
     expect(list.find((t) => t.uid === 'api::category.category')!.documents).toBe(2);
     expect(list.find((t) => t.uid === 'api::tag.tag')!.documents).toBe(2);
   });
@@ -165,10 +210,14 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
     const out = JSON.parse(r.stdout);
     expect(out.meta).toEqual({ pagination: { page: 1, pageSize: 25, pageCount: 1, total: 2 } });
     expect(out.data.map((d: { name: string }) => d.name).sort()).toEqual(['Science', 'Tech']);
-    expect(out.data.find((d: { documentId: string }) => d.documentId === techId)).toMatchObject({ id: expect.any(Number), name: 'Tech', slug: 'tech' });
+    expect(out.data.find((d: { documentId: string }) => d.documentId === techId)).toMatchObject({
+      id: expect.any(Number),
+      name: 'Tech',
+      slug: 'tech',
+    });
   });
 
-  it('docs list filters and sorts with the API\'s query rules', async () => {
+  it("docs list filters and sorts with the API's query rules", async () => {
     const r = await folio(['docs', 'list', 'categories', '--filter', 'name[$eq]=Tech', '--json', ...dir]);
     expect(JSON.parse(r.stdout).data.map((d: { name: string }) => d.name)).toEqual(['Tech']);
     const sorted = await folio(['docs', 'list', 'categories', '--sort', 'name:desc', '--json', ...dir]);
@@ -192,25 +241,50 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
 
   it('docs update changes only the given attributes, on disk too', async () => {
     const before = readDoc('categories', techId).published;
-    const r = await folio(['docs', 'update', 'categories', techId, '--data', '{"description":"All things tech"}', ...dir]);
+    const r = await folio([
+      'docs',
+      'update',
+      'categories',
+      techId,
+      '--data',
+      '{"description":"All things tech"}',
+      ...dir,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`updated category ${techId}\n`);
     const after = readDoc('categories', techId).published;
-    expect(after).toMatchObject({ name: 'Tech', slug: 'tech', description: 'All things tech', createdAt: before.createdAt });
+    expect(after).toMatchObject({
+      name: 'Tech',
+      slug: 'tech',
+      description: 'All things tech',
+      createdAt: before.createdAt,
+    });
     expect(after.updatedAt).not.toBe(before.updatedAt);
-    expect(JSON.parse((await folio(['docs', 'get', 'categories', techId, ...dir])).stdout).description).toBe('All things tech');
+    expect(JSON.parse((await folio(['docs', 'get', 'categories', techId, ...dir])).stdout).description).toBe(
+      'All things tech',
+    );
   });
 
   it('docs update of an unknown documentId fails and writes nothing', async () => {
     const before = count('categories');
-    const r = await folio(['docs', 'update', 'categories', 'zzzzzzzzzzzzzzzzzzzzzzzz', '--data', '{"name":"x"}', ...dir]);
+    const r = await folio([
+      'docs',
+      'update',
+      'categories',
+      'zzzzzzzzzzzzzzzzzzzzzzzz',
+      '--data',
+      '{"name":"x"}',
+      ...dir,
+    ]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/No category with documentId zzzzzzzzzzzzzzzzzzzzzzzz/);
     expect(count('categories')).toBe(before);
   });
 
   it('docs delete removes the file; deleting again fails', async () => {
-    const id = JSON.parse((await folio(['docs', 'create', 'tags', '--data', '{"name":"doomed"}', '--json', ...dir])).stdout).data.documentId;
+    const id = JSON.parse(
+      (await folio(['docs', 'create', 'tags', '--data', '{"name":"doomed"}', '--json', ...dir])).stdout,
+    ).data.documentId;
     expect(existsSync(fileOf('tags', id))).toBe(true);
     const r = await folio(['docs', 'delete', 'tags', id, ...dir]);
     expect(r.code, r.stderr).toBe(0);
@@ -223,18 +297,32 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
   });
 
   it('drafts, publishes, unpublishes and discards drafts, with the file following', async () => {
-    const created = await folio(['docs', 'create', 'articles', '--status', 'draft', '--data', '{"title":"WIP"}', ...dir]);
+    const created = await folio([
+      'docs',
+      'create',
+      'articles',
+      '--status',
+      'draft',
+      '--data',
+      '{"title":"WIP"}',
+      ...dir,
+    ]);
     expect(created.code, created.stderr).toBe(0);
     const id = /^created article ([a-z0-9]+) \(en\) as a draft\n$/.exec(created.stdout)![1];
     expect(Object.keys(readDoc('articles', id).locales.en)).toEqual(['draft']);
     expect((await folio(['docs', 'get', 'articles', id, ...dir])).code).not.toBe(0);
-    expect(JSON.parse((await folio(['docs', 'get', 'articles', id, '--status', 'draft', ...dir])).stdout)).toMatchObject({ title: 'WIP', publishedAt: null });
+    expect(
+      JSON.parse((await folio(['docs', 'get', 'articles', id, '--status', 'draft', ...dir])).stdout),
+    ).toMatchObject({ title: 'WIP', publishedAt: null });
 
     expect((await folio(['docs', 'publish', 'articles', id, ...dir])).code).toBe(0);
     expect(Object.keys(readDoc('articles', id).locales.en)).toEqual(['draft', 'published']);
     expect(JSON.parse((await folio(['docs', 'get', 'articles', id, ...dir])).stdout).title).toBe('WIP');
 
-    expect((await folio(['docs', 'update', 'articles', id, '--status', 'draft', '--data', '{"title":"Edited"}', ...dir])).code).toBe(0);
+    expect(
+      (await folio(['docs', 'update', 'articles', id, '--status', 'draft', '--data', '{"title":"Edited"}', ...dir]))
+        .code,
+    ).toBe(0);
     expect(readDoc('articles', id).locales.en.published.title).toBe('WIP');
     expect(readDoc('articles', id).locales.en.draft.title).toBe('Edited');
     expect((await folio(['docs', 'discard-draft', 'articles', id, ...dir])).code).toBe(0);
@@ -261,30 +349,69 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
 
   it.each([
     ['an unknown type', ['docs', 'list', 'nopes'], /Unknown content-type "nopes"/],
-    ['an unknown type on create', ['docs', 'create', 'nopes', '--data', '{"name":"x"}'], /Unknown content-type "nopes"/],
+    [
+      'an unknown type on create',
+      ['docs', 'create', 'nopes', '--data', '{"name":"x"}'],
+      /Unknown content-type "nopes"/,
+    ],
     ['invalid JSON', ['docs', 'create', 'authors', '--data', '{oops'], /--data is not valid JSON/],
     ['a JSON array', ['docs', 'create', 'authors', '--data', '[1,2]'], /must be a JSON object/],
-    ['a missing required attribute', ['docs', 'create', 'authors', '--data', '{"bio":"no name"}'], /ValidationError: name must be defined\./],
-    ['a value over its maximum', ['docs', 'create', 'articles', '--data', JSON.stringify({ title: 'x'.repeat(121) })], /title must be at most 120 characters/],
-    ['a wrong number', ['docs', 'create', 'articles', '--data', '{"title":"t","views":"abc"}'], /views must be a `number` type/],
+    [
+      'a missing required attribute',
+      ['docs', 'create', 'authors', '--data', '{"bio":"no name"}'],
+      /ValidationError: name must be defined\./,
+    ],
+    [
+      'a value over its maximum',
+      ['docs', 'create', 'articles', '--data', JSON.stringify({ title: 'x'.repeat(121) })],
+      /title must be at most 120 characters/,
+    ],
+    [
+      'a wrong number',
+      ['docs', 'create', 'articles', '--data', '{"title":"t","views":"abc"}'],
+      /views must be a `number` type/,
+    ],
     ['an unknown attribute', ['docs', 'create', 'authors', '--data', '{"name":"x","nope":1}'], /Invalid key nope/],
-    ['a duplicate unique value', ['docs', 'create', 'categories', '--data', '{"name":"Tech"}'], /This attribute must be unique/],
-    ['an update that breaks validation', ['docs', 'update', 'categories', '__TECH__', '--data', '{"name":null}'], /name must be a `string` type/],
+    [
+      'a duplicate unique value',
+      ['docs', 'create', 'categories', '--data', '{"name":"Tech"}'],
+      /This attribute must be unique/,
+    ],
+    [
+      'an update that breaks validation',
+      ['docs', 'update', 'categories', '__TECH__', '--data', '{"name":null}'],
+      /name must be a `string` type/,
+    ],
     ['an unknown filter key', ['docs', 'list', 'articles', '--filter', 'nope=1'], /Invalid key nope/],
-    ['a bad --status', ['docs', 'create', 'articles', '--status', 'maybe', '--data', '{"title":"t"}'], /--status must be "draft" or "published"/],
+    [
+      'a bad --status',
+      ['docs', 'create', 'articles', '--status', 'maybe', '--data', '{"title":"t"}'],
+      /--status must be "draft" or "published"/,
+    ],
   ])('%s: a clear message on stderr, a non-zero exit, nothing written', async (_label, args, message) => {
-    const before = ['authors', 'articles', 'categories'].map((p) => (existsSync(docsDir(p)) ? readdirSync(docsDir(p)).map((f) => readFileSync(join(docsDir(p), f), 'utf8')) : []));
+    const before = ['authors', 'articles', 'categories'].map((p) =>
+      existsSync(docsDir(p)) ? readdirSync(docsDir(p)).map((f) => readFileSync(join(docsDir(p), f), 'utf8')) : [],
+    );
     const r = await folio([...args.map((a) => (a === '__TECH__' ? techId : a)), ...dir]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/\n\s+at .+\(.*:\d+:\d+\)/); // no stack trace
     expect(r.stdout).toBe('');
-    const after = ['authors', 'articles', 'categories'].map((p) => (existsSync(docsDir(p)) ? readdirSync(docsDir(p)).map((f) => readFileSync(join(docsDir(p), f), 'utf8')) : []));
+    const after = ['authors', 'articles', 'categories'].map((p) =>
+      existsSync(docsDir(p)) ? readdirSync(docsDir(p)).map((f) => readFileSync(join(docsDir(p), f), 'utf8')) : [],
+    );
     expect(after).toEqual(before);
   });
 
   it('lists every field problem of a refused write', async () => {
-    const r = await folio(['docs', 'create', 'articles', '--data', JSON.stringify({ title: 'x'.repeat(121), views: 'abc' }), ...dir]);
+    const r = await folio([
+      'docs',
+      'create',
+      'articles',
+      '--data',
+      JSON.stringify({ title: 'x'.repeat(121), views: 'abc' }),
+      ...dir,
+    ]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/2 errors occurred/);
     expect(r.stderr).toMatch(/^\s+title: title must be at most 120 characters$/m);
@@ -304,9 +431,14 @@ describe('folio CLI over a project with a broken schema', { timeout: 30_000 }, (
   afterAll(() => project.cleanup());
 
   it('still lists the good types and reports the broken one on stderr', async () => {
-    writeFileSync(join(project.contentDir, 'types', 'broken.json'), JSON.stringify({
-      kind: 'collectionType', info: { singularName: 'broken', pluralName: 'brokens', displayName: 'Broken' }, attributes: { x: { type: 'hologram' } },
-    }));
+    writeFileSync(
+      join(project.contentDir, 'types', 'broken.json'),
+      JSON.stringify({
+        kind: 'collectionType',
+        info: { singularName: 'broken', pluralName: 'brokens', displayName: 'Broken' },
+        attributes: { x: { type: 'hologram' } },
+      }),
+    );
     const r = await folio(['types', 'list', '--json', '--dir', project.dir]);
     expect(r.code).toBe(0);
     const uids = (JSON.parse(r.stdout) as Array<{ uid: string }>).map((t) => t.uid);
@@ -336,22 +468,31 @@ describe('folio serve', { timeout: 30_000 }, () => {
   });
 
   it('prints its URL and serves the documents the CLI wrote', async () => {
-    child = spawn('node', [BIN, 'serve', '--port', '0', '--no-watch', '--dir', project.dir], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn('node', [BIN, 'serve', '--port', '0', '--no-watch', '--dir', project.dir], {
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 15_000);
       child!.stdout!.on('data', (d: Buffer) => {
         out += d.toString();
         const m = /(http:\/\/[^\s]+)\/api\b/.exec(out);
-        if (m) { clearTimeout(timer); resolve(m[1]); }
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
       });
-      child!.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}: ${out}`)); });
+      child!.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`serve exited with ${code}: ${out}`));
+      });
     });
     expect(url).toMatch(/^http:\/\/localhost:\d+$/);
     // The public role may find categories (fixtures/blog/README.md).
     const res = await fetch(`${url}/api/categories`);
     expect(res.status).toBe(200);
-    const body = await res.json() as { data: Array<{ name: string }>; meta: unknown };
+    const body = (await res.json()) as { data: Array<{ name: string }>; meta: unknown };
     expect(body.data.map((d) => d.name)).toEqual(['Served']);
     expect(body.meta).toEqual({ pagination: { page: 1, pageSize: 25, pageCount: 1, total: 1 } });
     const exited = new Promise<number | null>((r) => child!.once('exit', (code) => r(code)));

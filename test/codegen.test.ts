@@ -6,9 +6,12 @@ import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { BIN, REPO, startTestServer, type TestServer } from './helpers/project.js';
 
-const run = (cmd: string, args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-  execFile(cmd, args, { maxBuffer: 20 * 1024 * 1024 }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr }));
-});
+const run = (cmd: string, args: string[]) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(cmd, args, { maxBuffer: 20 * 1024 * 1024 }, (err, stdout, stderr) =>
+      resolve({ code: err ? 1 : 0, stdout, stderr }),
+    );
+  });
 
 describe('generated types and OpenAPI', () => {
   let s: TestServer;
@@ -17,13 +20,25 @@ describe('generated types and OpenAPI', () => {
     s = await startTestServer();
     work = mkdtempSync(join(tmpdir(), 'folio-codegen-'));
     const author = await s.api('/api/authors', { method: 'POST', body: { data: { name: 'Ann' } } });
-    await s.api('/api/articles', { method: 'POST', body: { data: {
-      title: 'Typed', views: 3, author: author.body.data.documentId, seo: { metaTitle: 'T', metaDescription: 'D' },
-      blocks: [{ __component: 'shared.quote', title: 'Q', body: 'B' }], links: [{ label: 'L', url: 'https://example.com' }],
-      body: [{ type: 'paragraph', children: [{ type: 'text', text: 'Hi' }] }],
-    } } });
+    await s.api('/api/articles', {
+      method: 'POST',
+      body: {
+        data: {
+          title: 'Typed',
+          views: 3,
+          author: author.body.data.documentId,
+          seo: { metaTitle: 'T', metaDescription: 'D' },
+          blocks: [{ __component: 'shared.quote', title: 'Q', body: 'B' }],
+          links: [{ label: 'L', url: 'https://example.com' }],
+          body: [{ type: 'paragraph', children: [{ type: 'text', text: 'Hi' }] }],
+        },
+      },
+    });
   });
-  afterAll(async () => { await s.stop(); rmSync(work, { recursive: true, force: true }); });
+  afterAll(async () => {
+    await s.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
 
   it('compiles real responses against the generated types with tsc', async () => {
     const gen = await run('node', [BIN, 'generate', 'types', '--dir', s.dir, '--out', join(work, 'folio-types.ts')]);
@@ -31,17 +46,43 @@ describe('generated types and OpenAPI', () => {
     const list = (await s.api('/api/articles?populate=*')).body;
     const one = (await s.api(`/api/articles/${list.data[0].documentId}?populate[author]=true&populate[seo]=true`)).body;
     const authors = (await s.api('/api/authors?populate=articles')).body;
-    writeFileSync(join(work, 'use.ts'), `import type { ArticleListResponse, ArticleResponse, AuthorListResponse } from './folio-types';
+    writeFileSync(
+      join(work, 'use.ts'),
+      `import type { ArticleListResponse, ArticleResponse, AuthorListResponse } from './folio-types';
 export const list: ArticleListResponse = ${JSON.stringify(list)};
 export const one: ArticleResponse = ${JSON.stringify(one)};
 export const authors: AuthorListResponse = ${JSON.stringify(authors)};
 export const title: string | null = list.data[0].title;
-`);
-    const tsc = await run('node', [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--target', 'es2022', '--moduleResolution', 'bundler', '--module', 'esnext', join(work, 'use.ts')]);
+`,
+    );
+    const tsc = await run('node', [
+      join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '--noEmit',
+      '--strict',
+      '--target',
+      'es2022',
+      '--moduleResolution',
+      'bundler',
+      '--module',
+      'esnext',
+      join(work, 'use.ts'),
+    ]);
     expect(tsc.stdout + tsc.stderr).toBe('');
     // And a response that does not match is refused: the types are not `any`.
-    writeFileSync(join(work, 'bad.ts'), `import type { ArticleResponse } from './folio-types';\nexport const bad: ArticleResponse = { data: { id: 'x', documentId: 1 }, meta: {} };\n`);
-    const refused = await run('node', [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--moduleResolution', 'bundler', '--module', 'esnext', join(work, 'bad.ts')]);
+    writeFileSync(
+      join(work, 'bad.ts'),
+      `import type { ArticleResponse } from './folio-types';\nexport const bad: ArticleResponse = { data: { id: 'x', documentId: 1 }, meta: {} };\n`,
+    );
+    const refused = await run('node', [
+      join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '--noEmit',
+      '--strict',
+      '--moduleResolution',
+      'bundler',
+      '--module',
+      'esnext',
+      join(work, 'bad.ts'),
+    ]);
     expect(refused.code).not.toBe(0);
   }, 60_000);
 
@@ -50,23 +91,42 @@ export const title: string | null = list.data[0].title;
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     await SwaggerParser.validate(structuredClone(res.body));
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/articles', '/api/articles/{documentId}', '/api/global', '/api/about']));
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/api/articles', '/api/articles/{documentId}', '/api/global', '/api/about']),
+    );
     const cli = await run('node', [BIN, 'generate', 'openapi', '--dir', s.dir]);
     expect(JSON.parse(cli.stdout)).toEqual(res.body);
   });
 
   it('lists the users & permissions and upload routes, each one a route the server answers', async () => {
-    const doc = (await s.api('/api/openapi.json', { anonymous: true })).body as { paths: Record<string, Record<string, unknown>> };
-    const plugin = Object.keys(doc.paths).filter((p) => !/^\/api\/(articles|authors|categories|tags|global|about)\b/.test(p));
-    expect(plugin).toEqual(expect.arrayContaining(['/api/auth/local', '/api/auth/local/register', '/api/users/me', '/api/users/{id}',
-      '/api/users-permissions/roles/{id}', '/api/upload', '/api/upload/files/{id}']));
+    const doc = (await s.api('/api/openapi.json', { anonymous: true })).body as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const plugin = Object.keys(doc.paths).filter(
+      (p) => !/^\/api\/(articles|authors|categories|tags|global|about)\b/.test(p),
+    );
+    expect(plugin).toEqual(
+      expect.arrayContaining([
+        '/api/auth/local',
+        '/api/auth/local/register',
+        '/api/users/me',
+        '/api/users/{id}',
+        '/api/users-permissions/roles/{id}',
+        '/api/upload',
+        '/api/upload/files/{id}',
+      ]),
+    );
     // Refresh-token routes answer only in that mode (they 404 otherwise, as in Strapi).
     const always = plugin.filter((p) => !/\/api\/auth\/(refresh|logout|sessions)/.test(p));
     expect(always.length).toBeGreaterThan(15);
     for (const path of always) {
       for (const method of Object.keys(doc.paths[path])) {
         const url = path.replace(/\{[^}]+\}/g, '999999');
-        const res = await s.api(url, { method: method.toUpperCase(), anonymous: true, ...(method === 'get' ? {} : { body: {} }) });
+        const res = await s.api(url, {
+          method: method.toUpperCase(),
+          anonymous: true,
+          ...(method === 'get' ? {} : { body: {} }),
+        });
         const what = `${method.toUpperCase()} ${url}: ${res.status} ${res.text.slice(0, 120)}`;
         expect(res.status, what).not.toBe(405);
         if (res.status === 404) expect(res.body?.error?.message, what).not.toBe('Not Found');

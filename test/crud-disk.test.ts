@@ -6,8 +6,12 @@ import { startTestServer, type TestServer } from './helpers/project.js';
 /** CRUD over HTTP with the document files on disk checked after every write. */
 describe('CRUD over HTTP and the files on disk', () => {
   let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
-  afterAll(async () => { await s.stop(); });
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
 
   const fileOf = (plural: string, id: string) => join(s.contentDir, 'documents', plural, `${id}.json`);
   const readDoc = (plural: string, id: string) => JSON.parse(readFileSync(fileOf(plural, id), 'utf8'));
@@ -24,11 +28,17 @@ describe('CRUD over HTTP and the files on disk', () => {
     const text = readFileSync(fileOf('categories', data.documentId), 'utf8');
     expect(text.endsWith('}\n')).toBe(true);
     expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
-    expect(JSON.parse(text)).toMatchObject({ documentId: data.documentId, published: { name: 'Tech', slug: 'tech', description: null } });
+    expect(JSON.parse(text)).toMatchObject({
+      documentId: data.documentId,
+      published: { name: 'Tech', slug: 'tech', description: null },
+    });
   });
 
   it('updates only the given attributes and rewrites the file; the same data gives the same bytes', async () => {
-    const { body } = await s.api('/api/categories', { method: 'POST', body: { data: { name: 'News', description: 'Old' } } });
+    const { body } = await s.api('/api/categories', {
+      method: 'POST',
+      body: { data: { name: 'News', description: 'Old' } },
+    });
     const id = body.data.documentId;
     const upd = await s.api(`/api/categories/${id}`, { method: 'PUT', body: { data: { description: 'New' } } });
     expect(upd.status).toBe(200);
@@ -42,7 +52,10 @@ describe('CRUD over HTTP and the files on disk', () => {
   });
 
   it('keeps drafts and published versions in one file and follows the draft & publish rules', async () => {
-    const draft = await s.api('/api/articles?status=draft', { method: 'POST', body: { data: { title: 'Draft first' } } });
+    const draft = await s.api('/api/articles?status=draft', {
+      method: 'POST',
+      body: { data: { title: 'Draft first' } },
+    });
     expect(draft.status).toBe(201);
     const id = draft.body.data.documentId;
     expect(draft.body.data.publishedAt).toBeNull();
@@ -63,7 +76,7 @@ describe('CRUD over HTTP and the files on disk', () => {
     expect(file.published.title).toBe('Draft first');
   });
 
-  it('deletes the file and answers 204 with no body, then 404 with Strapi\'s body', async () => {
+  it("deletes the file and answers 204 with no body, then 404 with Strapi's body", async () => {
     const { body } = await s.api('/api/tags', { method: 'POST', body: { data: { name: 'gone' } } });
     const id = body.data.documentId;
     const del = await s.api(`/api/tags/${id}`, { method: 'DELETE' });
@@ -72,13 +85,17 @@ describe('CRUD over HTTP and the files on disk', () => {
     expect(existsSync(fileOf('tags', id))).toBe(false);
     const again = await s.api(`/api/tags/${id}`);
     expect(again.status).toBe(404);
-    expect(again.body).toEqual({ data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } });
+    expect(again.body).toEqual({
+      data: null,
+      error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} },
+    });
     expect((await s.api(`/api/tags/${id}`, { method: 'DELETE' })).status).toBe(204);
   });
 
   it('removes a deleted document from the relations that pointed at it, on disk too', async () => {
     const tag = (await s.api('/api/tags', { method: 'POST', body: { data: { name: 'linked' } } })).body.data.documentId;
-    const art = (await s.api('/api/articles', { method: 'POST', body: { data: { title: 'Tagged', tags: [tag] } } })).body.data.documentId;
+    const art = (await s.api('/api/articles', { method: 'POST', body: { data: { title: 'Tagged', tags: [tag] } } }))
+      .body.data.documentId;
     expect(readDoc('articles', art).locales.en.published.tags).toEqual([tag]);
     await s.api(`/api/tags/${tag}`, { method: 'DELETE' });
     const en = readDoc('articles', art).locales.en;
@@ -105,29 +122,48 @@ describe('CRUD over HTTP and the files on disk', () => {
     ['data as an array', { body: { data: [] } }, 400, 'ValidationError'],
     ['an unknown attribute', { body: { data: { name: 'x', nope: 1 } } }, 400, 'ValidationError'],
     ['an id', { body: { data: { name: 'x', id: 3 } } }, 400, 'ValidationError'],
-    ['a prototype key', { rawBody: '{"data":{"name":"x","__proto__":{"polluted":true}}}', headers: { 'content-type': 'application/json' } }, 400, 'ValidationError'],
+    [
+      'a prototype key',
+      {
+        rawBody: '{"data":{"name":"x","__proto__":{"polluted":true}}}',
+        headers: { 'content-type': 'application/json' },
+      },
+      400,
+      'ValidationError',
+    ],
     ['a body over 1 MB', { body: { data: { name: 'x'.repeat(1_100_000) } } }, 413, 'PayloadTooLargeError'],
   ])('refuses %s with a clear error and writes nothing', async (_label, init, status, name) => {
-    const before = existsSync(join(s.contentDir, 'documents', 'authors')) ? readdirSync(join(s.contentDir, 'documents', 'authors')).length : 0;
+    const before = existsSync(join(s.contentDir, 'documents', 'authors'))
+      ? readdirSync(join(s.contentDir, 'documents', 'authors')).length
+      : 0;
     const res = await s.api('/api/authors', { method: 'POST', ...(init as object) });
     expect(res.status).toBe(status);
     expect(res.body.data).toBeNull();
     expect(res.body.error).toMatchObject({ status, name });
-    const after = existsSync(join(s.contentDir, 'documents', 'authors')) ? readdirSync(join(s.contentDir, 'documents', 'authors')).length : 0;
+    const after = existsSync(join(s.contentDir, 'documents', 'authors'))
+      ? readdirSync(join(s.contentDir, 'documents', 'authors')).length
+      : 0;
     expect(after).toBe(before);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('gives malformed JSON Strapi\'s SyntaxError shape without details', async () => {
-    const res = await s.api('/api/authors', { method: 'POST', rawBody: '{"data":', headers: { 'content-type': 'application/json' } });
+  it("gives malformed JSON Strapi's SyntaxError shape without details", async () => {
+    const res = await s.api('/api/authors', {
+      method: 'POST',
+      rawBody: '{"data":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(Object.keys(res.body.error).sort()).toEqual(['message', 'name', 'status']);
   });
 
-  it.each(['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'ABC', '..', 'a.json'])('answers 404 for the path-like documentId %s', async (id) => {
-    const res = await s.api(`/api/articles/${id}`, { method: 'PUT', body: { data: { title: 'x' } } });
-    expect(res.status).toBe(404);
-    expect(res.body.error.name).toBe('NotFoundError');
-  });
+  it.each(['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'ABC', '..', 'a.json'])(
+    'answers 404 for the path-like documentId %s',
+    async (id) => {
+      const res = await s.api(`/api/articles/${id}`, { method: 'PUT', body: { data: { title: 'x' } } });
+      expect(res.status).toBe(404);
+      expect(res.body.error.name).toBe('NotFoundError');
+    },
+  );
 
   it('answers HEAD like GET without a body, with the same ETag', async () => {
     const get = await fetch(`${s.url}/api/categories`, { headers: s.auth });

@@ -17,10 +17,24 @@ async function until(fn: () => Promise<boolean> | boolean, ms = 3000) {
   throw new Error('condition not met in time');
 }
 
-const authorFile = (id: string, name: string, n = 1) => `${JSON.stringify({
-  documentId: id,
-  published: { id: n, name, email: null, avatar: null, bio: null, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z', publishedAt: '2024-01-01T00:00:00.000Z' },
-}, null, 2)}\n`;
+const authorFile = (id: string, name: string, n = 1) =>
+  `${JSON.stringify(
+    {
+      documentId: id,
+      published: {
+        id: n,
+        name,
+        email: null,
+        avatar: null,
+        bio: null,
+        createdAt: '2024-01-01T00:00:00.000Z',
+        updatedAt: '2024-01-01T00:00:00.000Z',
+        publishedAt: '2024-01-01T00:00:00.000Z',
+      },
+    },
+    null,
+    2,
+  )}\n`;
 
 describe('hot reload', () => {
   let s: TestServer;
@@ -29,12 +43,20 @@ describe('hot reload', () => {
   beforeAll(async () => {
     s = await startTestServer();
     mkdirSync(join(s.contentDir, 'documents', 'authors'), { recursive: true });
-    watcher = await watchProject(s.project, { onChange: (c) => { if (c.problem) problems.push(`${c.file}: ${c.problem}`); } });
+    watcher = await watchProject(s.project, {
+      onChange: (c) => {
+        if (c.problem) problems.push(`${c.file}: ${c.problem}`);
+      },
+    });
     await watcher.ready;
   });
-  afterAll(async () => { await watcher.close(); await s.stop(); });
+  afterAll(async () => {
+    await watcher.close();
+    await s.stop();
+  });
 
-  const names = async () => ((await s.api('/api/authors')).body.data as Array<{ name: string }>).map((a) => a.name).sort();
+  const names = async () =>
+    ((await s.api('/api/authors')).body.data as Array<{ name: string }>).map((a) => a.name).sort();
 
   it('picks up a document file added, edited and deleted by hand', async () => {
     const file = join(s.contentDir, 'documents', 'authors', 'handmadeauthor0000000001.json');
@@ -70,7 +92,10 @@ describe('hot reload', () => {
       const id = `branchauthor${String(i).padStart(12, '0')}`;
       writeFileSync(join(dir, `${id}.json`), authorFile(id, `Branch ${i}`, 1000 + i));
     }
-    await until(async () => (await s.api('/api/authors?pagination[pageSize]=1')).body.meta.pagination.total === 150, 5000);
+    await until(
+      async () => (await s.api('/api/authors?pagination[pageSize]=1')).body.meta.pagination.total === 150,
+      5000,
+    );
     expect((await names()).every((n) => n.startsWith('Branch'))).toBe(true);
   });
 
@@ -79,8 +104,10 @@ describe('hot reload', () => {
     const dir = join(s.contentDir, 'documents', 'categories');
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir);
-    const category = (id: string, name: string) => `${JSON.stringify({ documentId: id, published: { id: 2, name, slug: null, description: null, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z', publishedAt: '2024-01-01T00:00:00.000Z' } }, null, 2)}\n`;
-    const categories = async () => ((await s.api('/api/categories')).body.data as Array<{ name: string }>).map((c) => c.name).sort();
+    const category = (id: string, name: string) =>
+      `${JSON.stringify({ documentId: id, published: { id: 2, name, slug: null, description: null, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z', publishedAt: '2024-01-01T00:00:00.000Z' } }, null, 2)}\n`;
+    const categories = async () =>
+      ((await s.api('/api/categories')).body.data as Array<{ name: string }>).map((c) => c.name).sort();
     writeFileSync(join(dir, 'newfoldercategory0000001.json'), category('newfoldercategory0000001', 'In New Folder'));
     await until(async () => (await categories()).includes('In New Folder'));
     // A later file in that folder is seen through the folder's own watcher.
@@ -93,7 +120,12 @@ describe('hot reload', () => {
 
   it('reloads schemas: a new content-type gets its routes, a deleted one loses them', async () => {
     expect((await s.api('/api/notes')).status).toBe(404);
-    const schema = { kind: 'collectionType', info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' }, options: {}, attributes: { text: { type: 'string' } } };
+    const schema = {
+      kind: 'collectionType',
+      info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' },
+      options: {},
+      attributes: { text: { type: 'string' } },
+    };
     writeFileSync(join(s.contentDir, 'types', 'note.json'), JSON.stringify(schema));
     await until(async () => (await s.api('/api/notes')).status === 200);
     rmSync(join(s.contentDir, 'types', 'note.json'));
@@ -109,11 +141,17 @@ describe('hot reload in a project that has no documents/ folder yet', () => {
     await watcher.ready;
     try {
       mkdirSync(join(s.contentDir, 'documents', 'authors'), { recursive: true });
-      writeFileSync(join(s.contentDir, 'documents', 'authors', 'firstauthorever000000001.json'), authorFile('firstauthorever000000001', 'First Ever'));
+      writeFileSync(
+        join(s.contentDir, 'documents', 'authors', 'firstauthorever000000001.json'),
+        authorFile('firstauthorever000000001', 'First Ever'),
+      );
       const names = async () => ((await s.api('/api/authors')).body.data as Array<{ name: string }>).map((a) => a.name);
       await until(async () => (await names()).includes('First Ever'));
       await new Promise((r) => setTimeout(r, 100));
-      writeFileSync(join(s.contentDir, 'documents', 'authors', 'secondauthorever00000002.json'), authorFile('secondauthorever00000002', 'Second Ever', 2));
+      writeFileSync(
+        join(s.contentDir, 'documents', 'authors', 'secondauthorever00000002.json'),
+        authorFile('secondauthorever00000002', 'Second Ever', 2),
+      );
       await until(async () => (await names()).includes('Second Ever'));
     } finally {
       await watcher.close();
@@ -124,8 +162,12 @@ describe('hot reload in a project that has no documents/ folder yet', () => {
 
 describe('live events and webhooks', () => {
   let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
-  afterAll(async () => { await s.stop(); });
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
 
   it('streams entry events over SSE at /_folio/events', async () => {
     const controller = new AbortController();
@@ -150,11 +192,15 @@ describe('live events and webhooks', () => {
       const res = await fetch(`${s.url}/_folio/events`, { signal: controller.signal, headers });
       const reader = res.body!.getReader();
       // Tags are private in the fixture permissions, categories public.
-      const tag = (await s.api('/api/tags', { method: 'POST', body: { data: { name: `secret ${Math.random()}` } } })).body.data.documentId as string;
-      const category = (await s.api('/api/categories', { method: 'POST', body: { data: { name: `open ${Math.random()}` } } })).body.data.documentId as string;
+      const tag = (await s.api('/api/tags', { method: 'POST', body: { data: { name: `secret ${Math.random()}` } } }))
+        .body.data.documentId as string;
+      const category = (
+        await s.api('/api/categories', { method: 'POST', body: { data: { name: `open ${Math.random()}` } } })
+      ).body.data.documentId as string;
       let text = '';
       const end = Date.now() + 3000;
-      while (!text.includes(category) && Date.now() < end) text += new TextDecoder().decode((await reader.read()).value);
+      while (!text.includes(category) && Date.now() < end)
+        text += new TextDecoder().decode((await reader.read()).value);
       controller.abort();
       return { text, tag, category };
     };
@@ -176,14 +222,27 @@ describe('live events and webhooks', () => {
       let body = '';
       req.on('data', (c) => (body += c));
       req.on('end', () => {
-        if (failFirst) { failFirst = false; res.statusCode = 503; res.end(); return; }
+        if (failFirst) {
+          failFirst = false;
+          res.statusCode = 503;
+          res.end();
+          return;
+        }
         received.push({ headers: req.headers, body: JSON.parse(body) });
         res.end('ok');
       });
     });
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()));
     const port = (hook.address() as AddressInfo).port;
-    s.project.config.webhooks = [{ name: 'site', url: `http://127.0.0.1:${port}/hook`, headers: { 'x-secret': 's3' }, events: ['entry.create', 'entry.publish'], enabled: true }];
+    s.project.config.webhooks = [
+      {
+        name: 'site',
+        url: `http://127.0.0.1:${port}/hook`,
+        headers: { 'x-secret': 's3' },
+        events: ['entry.create', 'entry.publish'],
+        enabled: true,
+      },
+    ];
     const dispatcher = new WebhookDispatcher(s.project);
     const stop = dispatcher.start();
     const author = await s.api('/api/authors', { method: 'POST', body: { data: { name: 'Hooked' } } });
@@ -195,7 +254,12 @@ describe('live events and webhooks', () => {
     const first = received[0];
     expect(first.headers['x-strapi-event']).toBe('entry.create');
     expect(first.headers['x-secret']).toBe('s3');
-    expect(first.body).toMatchObject({ event: 'entry.create', model: 'author', uid: 'api::author.author', entry: { documentId: author.body.data.documentId, name: 'Hooked' } });
+    expect(first.body).toMatchObject({
+      event: 'entry.create',
+      model: 'author',
+      uid: 'api::author.author',
+      entry: { documentId: author.body.data.documentId, name: 'Hooked' },
+    });
     expect(typeof first.body.createdAt).toBe('string');
   });
 });
@@ -206,13 +270,22 @@ describe('server basics', () => {
   beforeAll(async () => {
     s = await startTestServer();
     const author = await s.api('/api/authors', { method: 'POST', body: { data: { name: 'Ann' } } });
-    const art = await s.api('/api/articles', { method: 'POST', body: { data: { title: 'V4', author: author.body.data.documentId, seo: { metaTitle: 'M', metaDescription: 'D' } } } });
+    const art = await s.api('/api/articles', {
+      method: 'POST',
+      body: {
+        data: { title: 'V4', author: author.body.data.documentId, seo: { metaTitle: 'M', metaDescription: 'D' } },
+      },
+    });
     articleId = art.body.data.documentId;
   });
-  afterAll(async () => { await s.stop(); });
+  afterAll(async () => {
+    await s.stop();
+  });
 
   it('answers the v4 format when asked with Strapi-Response-Format: v4', async () => {
-    const one = await s.api(`/api/articles/${articleId}?populate[0]=author&populate[1]=seo&populate[2]=cover`, { headers: { 'Strapi-Response-Format': 'v4' } });
+    const one = await s.api(`/api/articles/${articleId}?populate[0]=author&populate[1]=seo&populate[2]=cover`, {
+      headers: { 'Strapi-Response-Format': 'v4' },
+    });
     expect(one.status).toBe(200);
     const d = one.body.data;
     expect(Object.keys(d)).toEqual(['id', 'documentId', 'attributes']);
@@ -229,7 +302,10 @@ describe('server basics', () => {
     const res = await s.api('/api/articles', { headers: { origin: 'http://site.test' } });
     expect(res.headers.get('access-control-allow-origin')).toBe('http://site.test');
     expect(res.headers.get('access-control-allow-credentials')).toBe('true');
-    const pre = await fetch(`${s.url}/api/articles`, { method: 'OPTIONS', headers: { origin: 'http://site.test', 'access-control-request-method': 'POST' } });
+    const pre = await fetch(`${s.url}/api/articles`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://site.test', 'access-control-request-method': 'POST' },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-methods')).toContain('POST');
   });
@@ -243,10 +319,19 @@ describe('server basics', () => {
   });
 
   it('compresses large JSON answers for clients that accept gzip', async () => {
-    for (let i = 0; i < 10; i++) await s.api('/api/categories', { method: 'POST', body: { data: { name: `Category number ${i}`, description: 'x'.repeat(200) } } });
+    for (let i = 0; i < 10; i++)
+      await s.api('/api/categories', {
+        method: 'POST',
+        body: { data: { name: `Category number ${i}`, description: 'x'.repeat(200) } },
+      });
     const { request } = await import('node:http');
     const encoding = await new Promise<string | undefined>((resolve, reject) => {
-      request(`${s.url}/api/categories`, { headers: { 'accept-encoding': 'gzip' } }, (res) => { res.resume(); resolve(res.headers['content-encoding']); }).on('error', reject).end();
+      request(`${s.url}/api/categories`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        res.resume();
+        resolve(res.headers['content-encoding']);
+      })
+        .on('error', reject)
+        .end();
     });
     expect(encoding).toBe('gzip');
   });
@@ -259,7 +344,9 @@ describe('server basics', () => {
       expect(w.body.error.name).toBe('ForbiddenError');
       expect((await ro.api('/api/authors')).status).toBe(200);
       expect(() => readdirSync(join(ro.contentDir, 'documents', 'authors'))).toThrow();
-    } finally { await ro.stop(); }
+    } finally {
+      await ro.stop();
+    }
   });
 });
 

@@ -16,10 +16,21 @@ const ts = '2025-01-01T00:00:00.000Z';
 function doc(n: number, slots: Array<[string, number, number]>): DocumentRecord {
   const documentId = `d${n}`;
   const map = new SlotMap();
-  const version = (id: number, locale: string, status: 'draft' | 'published'): Version =>
-    ({ id, documentId, locale, status, createdAt: ts, updatedAt: ts, publishedAt: status === 'draft' ? null : ts, data: {} });
+  const version = (id: number, locale: string, status: 'draft' | 'published'): Version => ({
+    id,
+    documentId,
+    locale,
+    status,
+    createdAt: ts,
+    updatedAt: ts,
+    publishedAt: status === 'draft' ? null : ts,
+    data: {},
+  });
   for (const [locale, draft, published] of slots) {
-    map.set(locale, { draft: version(draft, locale, 'draft'), ...(published ? { published: version(published, locale, 'published') } : {}) });
+    map.set(locale, {
+      draft: version(draft, locale, 'draft'),
+      ...(published ? { published: version(published, locale, 'published') } : {}),
+    });
   }
   return { uid: article.uid, documentId, slots: map };
 }
@@ -32,37 +43,60 @@ function articleIndex(): DocumentIndex {
 }
 
 describe('rows in id order', () => {
-  it.each(['put', 'add'] as const)('across the array and the Map, by status and locale, after deletes and replacements (%s)', (how) => {
-    const index = articleIndex();
-    const all: Array<{ id: number; locale: string; status: string; documentId: string }> = [];
-    // Ids on both sides of the array's default range (65,536), given in a scrambled order.
-    const order = Array.from({ length: 36_000 }, (_, i) => (i * 7919) % 36_000);
-    for (const i of order) {
-      const base = 2 * i + 1 + (i % 2 ? 0 : 1000);
-      const d = doc(i, i % 3 ? [['en', base, base + 1]] : [['en', base, 0], ['fr', base + 100_000, base + 100_001]]);
-      index[how](d);
-    }
-    expect(index.count(article.uid)).toBe(36_000);
-    index.remove(article.uid, 'd4');
-    index.put(doc(9, [['fr', 5, 6]]));
-    for (const d of index.documents(article.uid)) {
-      d.slots.forEach((slot, locale) => {
-        for (const v of [slot.draft, slot.published]) if (v) all.push({ id: v.id, locale, status: v.status, documentId: d.documentId });
-      });
-    }
-    for (const [status, locale] of [['published', 'en'], ['draft', 'fr'], ['published', '*'], ['draft', 'de']] as const) {
-      const expected = all.filter((v) => v.status === status && (locale === '*' || v.locale === locale)).sort((a, b) => a.id - b.id);
-      const rows = index.rows(article.uid, { status, locale }).slice();
-      expect(rows.map((v) => [v.id, v.documentId]), `${status} ${locale}`).toEqual(expected.map((v) => [v.id, v.documentId]));
-      if (locale === 'de') expect(rows).toEqual([]);
-      else expect(rows.length).toBeGreaterThan(1000);
-    }
-    expect(all.some((v) => v.id >= 65_536)).toBe(true);
-    expect(index.byId(article.uid, 5)?.documentId).toBe('d9');
-    // The removed document's ids and the replaced one's old ids (one of them in the Map) are free again.
-    for (const id of [1009, 1010, 19, 100_019, 100_020]) expect(index.byId(article.uid, id), String(id)).toBeUndefined();
-    expect(index.byId(article.uid, 101_025)?.documentId).toBe('d12');
-  });
+  it.each(['put', 'add'] as const)(
+    'across the array and the Map, by status and locale, after deletes and replacements (%s)',
+    (how) => {
+      const index = articleIndex();
+      const all: Array<{ id: number; locale: string; status: string; documentId: string }> = [];
+      // Ids on both sides of the array's default range (65,536), given in a scrambled order.
+      const order = Array.from({ length: 36_000 }, (_, i) => (i * 7919) % 36_000);
+      for (const i of order) {
+        const base = 2 * i + 1 + (i % 2 ? 0 : 1000);
+        const d = doc(
+          i,
+          i % 3
+            ? [['en', base, base + 1]]
+            : [
+                ['en', base, 0],
+                ['fr', base + 100_000, base + 100_001],
+              ],
+        );
+        index[how](d);
+      }
+      expect(index.count(article.uid)).toBe(36_000);
+      index.remove(article.uid, 'd4');
+      index.put(doc(9, [['fr', 5, 6]]));
+      for (const d of index.documents(article.uid)) {
+        d.slots.forEach((slot, locale) => {
+          for (const v of [slot.draft, slot.published])
+            if (v) all.push({ id: v.id, locale, status: v.status, documentId: d.documentId });
+        });
+      }
+      for (const [status, locale] of [
+        ['published', 'en'],
+        ['draft', 'fr'],
+        ['published', '*'],
+        ['draft', 'de'],
+      ] as const) {
+        const expected = all
+          .filter((v) => v.status === status && (locale === '*' || v.locale === locale))
+          .sort((a, b) => a.id - b.id);
+        const rows = index.rows(article.uid, { status, locale }).slice();
+        expect(
+          rows.map((v) => [v.id, v.documentId]),
+          `${status} ${locale}`,
+        ).toEqual(expected.map((v) => [v.id, v.documentId]));
+        if (locale === 'de') expect(rows).toEqual([]);
+        else expect(rows.length).toBeGreaterThan(1000);
+      }
+      expect(all.some((v) => v.id >= 65_536)).toBe(true);
+      expect(index.byId(article.uid, 5)?.documentId).toBe('d9');
+      // The removed document's ids and the replaced one's old ids (one of them in the Map) are free again.
+      for (const id of [1009, 1010, 19, 100_019, 100_020])
+        expect(index.byId(article.uid, id), String(id)).toBeUndefined();
+      expect(index.byId(article.uid, 101_025)?.documentId).toBe('d12');
+    },
+  );
 
   it('keeps every id reachable when the array range widens after ids went to the Map', () => {
     const index = articleIndex();
@@ -71,26 +105,58 @@ describe('rows in id order', () => {
     index.expect(article.uid, 20_000);
     index.put(doc(3, [['en', 5, 6]]));
     expect(index.byId(article.uid, 70_001)?.documentId).toBe('d1');
-    expect(index.rows(article.uid, { status: 'published', locale: 'en' }).slice().map((v) => v.id)).toEqual([4, 6, 70_001]);
+    expect(
+      index
+        .rows(article.uid, { status: 'published', locale: 'en' })
+        .slice()
+        .map((v) => v.id),
+    ).toEqual([4, 6, 70_001]);
     index.remove(article.uid, 'd1');
     expect(index.byId(article.uid, 70_000)).toBeUndefined();
-    expect(index.rows(article.uid, { status: 'draft', locale: 'en' }).slice().map((v) => v.id)).toEqual([3, 5]);
+    expect(
+      index
+        .rows(article.uid, { status: 'draft', locale: 'en' })
+        .slice()
+        .map((v) => v.id),
+    ).toEqual([3, 5]);
   });
 });
 
 describe('ids that clash', () => {
   const view = (index: DocumentIndex, status: 'draft' | 'published') =>
-    index.rows(article.uid, { status, locale: '*' }).slice().map((v) => `${v.documentId}/${v.locale}/${v.status}#${v.id}`);
+    index
+      .rows(article.uid, { status, locale: '*' })
+      .slice()
+      .map((v) => `${v.documentId}/${v.locale}/${v.status}#${v.id}`);
 
   it('are renumbered without losing a version, whether added at load or put', () => {
     // d2's en draft clashes with d1's: the fresh id it gets is past d2's own published id (5) and fr draft
     // id (6). d3's draft has none, and its published id (7) is taken by then. d4's two versions hold the same id.
-    const docs = () => [doc(1, [['en', 3, 4]]), doc(2, [['en', 3, 5], ['fr', 6, 0]]), doc(3, [['en', 0, 7]]), doc(4, [['en', 10, 10]])];
+    const docs = () => [
+      doc(1, [['en', 3, 4]]),
+      doc(2, [
+        ['en', 3, 5],
+        ['fr', 6, 0],
+      ]),
+      doc(3, [['en', 0, 7]]),
+      doc(4, [['en', 10, 10]]),
+    ];
     for (const how of ['add', 'put'] as const) {
       const index = articleIndex();
       for (const d of docs()) index[how](d);
-      expect(view(index, 'draft'), how).toEqual(['d1/en/draft#3', 'd2/fr/draft#6', 'd2/en/draft#7', 'd3/en/draft#8', 'd4/en/draft#10']);
-      expect(view(index, 'published'), how).toEqual(['d1/en/published#4', 'd2/en/published#5', 'd3/en/published#9', 'd4/en/published#11']);
+      expect(view(index, 'draft'), how).toEqual([
+        'd1/en/draft#3',
+        'd2/fr/draft#6',
+        'd2/en/draft#7',
+        'd3/en/draft#8',
+        'd4/en/draft#10',
+      ]);
+      expect(view(index, 'published'), how).toEqual([
+        'd1/en/published#4',
+        'd2/en/published#5',
+        'd3/en/published#9',
+        'd4/en/published#11',
+      ]);
       expect(index.byId(article.uid, 7)?.status).toBe('draft');
     }
   });
@@ -134,7 +200,12 @@ describe('documents added at load', () => {
     index.put(doc(3, [['en', 7, 8]]));
     expect(index.get(article.uid, 'd6')?.documentId).toBe('d6');
     expect(index.count(article.uid)).toBe(5);
-    expect(index.rows(article.uid, { status: 'draft', locale: 'en' }).slice().map((v) => v.id)).toEqual([3, 7, 9, 11, 13]);
+    expect(
+      index
+        .rows(article.uid, { status: 'draft', locale: 'en' })
+        .slice()
+        .map((v) => v.id),
+    ).toEqual([3, 7, 9, 11, 13]);
   });
 
   it('have their relations linked when first asked for, unless removed before', () => {
@@ -171,7 +242,8 @@ describe('documents indexed by their summary alone', () => {
       make(place: number): DocumentRecord {
         const [n, triples] = byPlace.get(place)!;
         const slots: Array<[string, number, number]> = [];
-        for (let i = 0; i < triples.length; i += 3) slots.push([table[triples[i]], triples[i + 1], triples[i + 2] < 0 ? 0 : triples[i + 2]]);
+        for (let i = 0; i < triples.length; i += 3)
+          slots.push([table[triples[i]], triples[i + 1], triples[i + 2] < 0 ? 0 : triples[i + 2]]);
         const d = doc(n, slots);
         d.slots.get(table[triples[0]])!.draft!.data = { author: `a${n % 2}` };
         d.lazy = { loaded: false, load() {}, linkPending: false };
@@ -179,7 +251,10 @@ describe('documents indexed by their summary alone', () => {
         return d;
       },
     };
-    const addAll = (index: DocumentIndex) => list.forEach((entry, k) => index.addSummary(article.uid, source, at[k], summary, at[k], at[k] + entry[1].length, table));
+    const addAll = (index: DocumentIndex) =>
+      list.forEach((entry, k) =>
+        index.addSummary(article.uid, source, at[k], summary, at[k], at[k] + entry[1].length, table),
+      );
     return { addAll, made };
   }
 
@@ -200,7 +275,10 @@ describe('documents indexed by their summary alone', () => {
     expect(made).toEqual([]);
     const page = published.slice(25, 50);
     expect(made.length).toBe(25);
-    const expected = list.filter(([n]) => n % 4).map(([n, t]) => ({ id: t[2], documentId: `d${n}` })).sort((a, b) => a.id - b.id);
+    const expected = list
+      .filter(([n]) => n % 4)
+      .map(([n, t]) => ({ id: t[2], documentId: `d${n}` }))
+      .sort((a, b) => a.id - b.id);
     expect(page.map((v) => ({ id: v.id, documentId: v.documentId }))).toEqual(expected.slice(25, 50));
     expect(page.every((v) => v.status === 'published' && v.locale === 'en')).toBe(true);
     // By id: the document holding it is made, once.
@@ -214,7 +292,12 @@ describe('documents indexed by their summary alone', () => {
     expect(index.get(article.uid, 'd999')?.documentId).toBe('d999');
     expect(made.length).toBe(1000);
     expect([...index.documents(article.uid)].map((d) => d.documentId)).toEqual(list.map(([n]) => `d${n}`));
-    expect(drafts.slice().map((v) => v.id)).toEqual(index.rows(article.uid, { status: 'draft', locale: '*' }).slice().map((v) => v.id));
+    expect(drafts.slice().map((v) => v.id)).toEqual(
+      index
+        .rows(article.uid, { status: 'draft', locale: '*' })
+        .slice()
+        .map((v) => v.id),
+    );
   });
 
   it('are made at once, and renumbered as by `add`, when their ids are not all their own', () => {
@@ -222,10 +305,20 @@ describe('documents indexed by their summary alone', () => {
     index.add(doc(1, [['en', 3, 4]]));
     // d2 clashes with d1 on 3; d3 holds 7 twice; d4 has a version without an id (0); d5's ids are past the
     // array's range. Each gets fresh ids as it is added, past every id seen; d6 waits.
-    const { addAll, made } = summaries([[2, [0, 3, 5]], [3, [0, 7, 7]], [4, [0, 0, 9]], [5, [0, 70_000, 70_001]], [6, [0, 11, 12]]]);
+    const { addAll, made } = summaries([
+      [2, [0, 3, 5]],
+      [3, [0, 7, 7]],
+      [4, [0, 0, 9]],
+      [5, [0, 70_000, 70_001]],
+      [6, [0, 11, 12]],
+    ]);
     addAll(index);
     expect(made).toEqual(['d2', 'd3', 'd4', 'd5']);
-    const view = (status: 'draft' | 'published') => index.rows(article.uid, { status, locale: 'en' }).slice().map((v) => `${v.documentId}#${v.id}`);
+    const view = (status: 'draft' | 'published') =>
+      index
+        .rows(article.uid, { status, locale: 'en' })
+        .slice()
+        .map((v) => `${v.documentId}#${v.id}`);
     expect(view('draft')).toEqual(['d1#3', 'd2#6', 'd3#7', 'd4#10', 'd6#11', 'd5#70000']);
     expect(view('published')).toEqual(['d1#4', 'd2#5', 'd3#8', 'd4#9', 'd6#12', 'd5#70001']);
     expect(made).toEqual(['d2', 'd3', 'd4', 'd5', 'd6']);
@@ -237,23 +330,40 @@ describe('documents indexed by their summary alone', () => {
     const { addAll, made } = summaries([[1, [0, 1, 2, 0, 3, 4]]]);
     addAll(index);
     expect(made).toEqual(['d1']);
-    expect(index.rows(article.uid, { status: 'draft', locale: '*' }).slice().map((v) => v.id)).toEqual([3]);
+    expect(
+      index
+        .rows(article.uid, { status: 'draft', locale: '*' })
+        .slice()
+        .map((v) => v.id),
+    ).toEqual([3]);
     expect(index.byId(article.uid, 1)).toBeUndefined();
   });
 
   it('can be removed, replaced and linked while still waiting', () => {
     const index = articleIndex();
-    const { addAll, made } = summaries([[1, [0, 1, 2]], [2, [0, 3, 4]], [3, [0, 5, 6]]]);
+    const { addAll, made } = summaries([
+      [1, [0, 1, 2]],
+      [2, [0, 3, 4]],
+      [3, [0, 5, 6]],
+    ]);
     addAll(index);
     index.remove(article.uid, 'd2');
     index.put(doc(3, [['en', 5, 8]]));
-    expect(index.rows(article.uid, { status: 'published', locale: 'en' }).slice().map((v) => `${v.documentId}#${v.id}`)).toEqual(['d1#2', 'd3#8']);
+    expect(
+      index
+        .rows(article.uid, { status: 'published', locale: 'en' })
+        .slice()
+        .map((v) => `${v.documentId}#${v.id}`),
+    ).toEqual(['d1#2', 'd3#8']);
     expect(index.byId(article.uid, 4)).toBeUndefined();
     expect(index.byId(article.uid, 6)).toBeUndefined();
     expect(index.count(article.uid)).toBe(2);
     expect(made).toEqual(['d1', 'd2', 'd3']);
     // Made lazily, their relations are linked when first asked for (d3 was replaced by one with none).
-    const more = summaries([[7, [0, 20, 21]], [8, [0, 22, 23]]]);
+    const more = summaries([
+      [7, [0, 20, 21]],
+      [8, [0, 22, 23]],
+    ]);
     more.addAll(index);
     expect(more.made).toEqual([]);
     expect([...index.referrers(article.uid, 'author', 'a1')].sort()).toEqual(['d1', 'd7']);

@@ -33,12 +33,23 @@ function snapshot(dir: string): Record<string, string> {
 function rawRequest(url: string, method: string, path: string, headers: Record<string, string>, body?: string) {
   const { hostname, port } = new URL(url);
   return new Promise<{ status: number; text: string; headers: Record<string, unknown> }>((resolve, reject) => {
-    const req = request({ hostname, port, method, path, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => { text += c; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
-    });
+    const req = request(
+      {
+        hostname,
+        port,
+        method,
+        path,
+        headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -46,13 +57,18 @@ function rawRequest(url: string, method: string, path: string, headers: Record<s
 
 describe('HTTP CRUD on collection types', () => {
   let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
-  afterAll(async () => { await s.stop(); });
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
 
   const fileOf = (plural: string, id: string) => join(s.contentDir, 'documents', plural, `${id}.json`);
   const textOf = (plural: string, id: string) => readFileSync(fileOf(plural, id), 'utf8');
   const readDoc = (plural: string, id: string) => JSON.parse(textOf(plural, id));
-  const post = (plural: string, data: unknown, query = '') => s.api(`/api/${plural}${query}`, { method: 'POST', body: { data } });
+  const post = (plural: string, data: unknown, query = '') =>
+    s.api(`/api/${plural}${query}`, { method: 'POST', body: { data } });
   const put = (path: string, data: unknown) => s.api(path, { method: 'PUT', body: { data } });
 
   it('POST answers 201 with the document, no id, a cuid-like documentId, ISO timestamps and meta {}', async () => {
@@ -66,7 +82,15 @@ describe('HTTP CRUD on collection types', () => {
     expect(d.documentId).toMatch(DOCUMENT_ID);
     // Attributes in schema order, then the timestamps; unset scalars are null; relations are absent; no locale on
     // a type that is not localized.
-    expect(Object.keys(d)).toEqual(['documentId', 'name', 'slug', 'description', 'createdAt', 'updatedAt', 'publishedAt']);
+    expect(Object.keys(d)).toEqual([
+      'documentId',
+      'name',
+      'slug',
+      'description',
+      'createdAt',
+      'updatedAt',
+      'publishedAt',
+    ]);
     expect(d).toMatchObject({ name: 'Tech', slug: 'tech', description: null });
     for (const k of ['createdAt', 'updatedAt', 'publishedAt']) expect(d[k]).toMatch(ISO_MS);
     expect(Math.abs(Date.parse(d.createdAt) - Date.now())).toBeLessThan(60_000);
@@ -106,8 +130,13 @@ describe('HTTP CRUD on collection types', () => {
     expect(parsed).toEqual({
       documentId: id,
       published: {
-        id: expect.any(Number), name: 'Format', slug: null, description: 'Line one\nline "two" — ünïcode',
-        createdAt: res.body.data.createdAt, updatedAt: res.body.data.updatedAt, publishedAt: res.body.data.publishedAt,
+        id: expect.any(Number),
+        name: 'Format',
+        slug: null,
+        description: 'Line one\nline "two" — ünïcode',
+        createdAt: res.body.data.createdAt,
+        updatedAt: res.body.data.updatedAt,
+        publishedAt: res.body.data.publishedAt,
       },
     });
     // Reading the file back and writing the same data again gives identical bytes.
@@ -120,7 +149,8 @@ describe('HTTP CRUD on collection types', () => {
   });
 
   it('round-trips a localized draft & publish file through decode and encode byte for byte', async () => {
-    const id = (await post('articles', { title: 'Round trip', description: 'd', views: 1, publishDate: '2024-05-06' })).body.data.documentId;
+    const id = (await post('articles', { title: 'Round trip', description: 'd', views: 1, publishDate: '2024-05-06' }))
+      .body.data.documentId;
     await s.api(`/api/articles/${id}?status=draft`, { method: 'PUT', body: { data: { title: 'Round trip (draft)' } } });
     const text = textOf('articles', id);
     const ct = s.project.schemas.find('article')!;
@@ -146,12 +176,21 @@ describe('HTTP CRUD on collection types', () => {
     const res = await s.api(`/api/categories/${created.documentId}`);
     expect(res.status).toBe(200);
     expect(res.body.meta).toEqual({});
-    expect(Object.keys(res.body.data)).toEqual(['id', 'documentId', 'name', 'slug', 'description', 'createdAt', 'updatedAt', 'publishedAt']);
+    expect(Object.keys(res.body.data)).toEqual([
+      'id',
+      'documentId',
+      'name',
+      'slug',
+      'description',
+      'createdAt',
+      'updatedAt',
+      'publishedAt',
+    ]);
     expect(res.body.data).toEqual({ id: expect.any(Number), ...created });
     expect(res.body.data.id).toBe(readDoc('categories', created.documentId).published.id);
   });
 
-  it('GET one of an unknown or numeric id answers Strapi\'s exact 404 body', async () => {
+  it("GET one of an unknown or numeric id answers Strapi's exact 404 body", async () => {
     for (const path of ['/api/categories/abcdefghijklmnopqrstuvwx', '/api/categories/1']) {
       const res = await s.api(path);
       expect(res.status, path).toBe(404);
@@ -167,13 +206,26 @@ describe('HTTP CRUD on collection types', () => {
     const res = await put(`/api/categories/${id}`, { description: 'New' });
     expect(res.status).toBe(200);
     expect(res.body.meta).toEqual({});
-    expect(res.body.data).toMatchObject({ id: expect.any(Number), documentId: id, name: 'Partial', slug: 'partial', description: 'New', createdAt: created.createdAt });
+    expect(res.body.data).toMatchObject({
+      id: expect.any(Number),
+      documentId: id,
+      name: 'Partial',
+      slug: 'partial',
+      description: 'New',
+      createdAt: created.createdAt,
+    });
     expect(Date.parse(res.body.data.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));
     // Types without draft & publish get publishedAt refreshed on every update (§2).
     expect(res.body.data.publishedAt).toMatch(ISO_MS);
     expect(Date.parse(res.body.data.publishedAt)).toBeGreaterThan(Date.parse(created.publishedAt));
     const after = readDoc('categories', id);
-    expect(after.published).toMatchObject({ name: 'Partial', slug: 'partial', description: 'New', createdAt: created.createdAt, updatedAt: res.body.data.updatedAt });
+    expect(after.published).toMatchObject({
+      name: 'Partial',
+      slug: 'partial',
+      description: 'New',
+      createdAt: created.createdAt,
+      updatedAt: res.body.data.updatedAt,
+    });
     expect(after.published.updatedAt).not.toBe(before.published.updatedAt);
     expect((await s.api(`/api/categories/${id}`)).body.data).toEqual(res.body.data);
 
@@ -219,7 +271,7 @@ describe('HTTP CRUD on collection types', () => {
     expect((await s.api(`/api/articles/${id}?status=draft`)).status).toBe(404);
   });
 
-  it('answers unknown routes with Strapi\'s exact 404 body', async () => {
+  it("answers unknown routes with Strapi's exact 404 body", async () => {
     for (const path of ['/api/nothing-here', '/api/nothing-here/abc', '/api/articles/a/b', '/api']) {
       const res = await s.api(path);
       expect(res.status, path).toBe(404);
@@ -255,8 +307,12 @@ describe('HTTP CRUD on collection types', () => {
 
 describe('HTTP pagination defaults', () => {
   let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
-  afterAll(async () => { await s.stop(); });
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
 
   it('an empty collection has total 0 and pageCount 0', async () => {
     const res = await s.api('/api/tags');
@@ -266,7 +322,10 @@ describe('HTTP pagination defaults', () => {
 
   it('pages of 25 by default, with pageCount = ceil(total / 25)', async () => {
     for (let i = 0; i < 27; i++) {
-      expect((await s.api('/api/tags', { method: 'POST', body: { data: { name: `t${String(i).padStart(2, '0')}` } } })).status).toBe(201);
+      expect(
+        (await s.api('/api/tags', { method: 'POST', body: { data: { name: `t${String(i).padStart(2, '0')}` } } }))
+          .status,
+      ).toBe(201);
     }
     const first = await s.api('/api/tags');
     expect(first.body.meta.pagination).toEqual({ page: 1, pageSize: 25, pageCount: 2, total: 27 });
@@ -281,8 +340,12 @@ describe('HTTP pagination defaults', () => {
 
 describe('HTTP CRUD on single types', () => {
   let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
-  afterAll(async () => { await s.stop(); });
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
 
   const files = (plural: string) => {
     const dir = join(s.contentDir, 'documents', plural);
@@ -295,7 +358,10 @@ describe('HTTP CRUD on single types', () => {
     expect(empty.body).toEqual(NOT_FOUND);
     expect(files('globals')).toEqual([]);
 
-    const created = await s.api('/api/global', { method: 'PUT', body: { data: { siteName: 'My site', siteDescription: 'About it' } } });
+    const created = await s.api('/api/global', {
+      method: 'PUT',
+      body: { data: { siteName: 'My site', siteDescription: 'About it' } },
+    });
     expect(created.status).toBe(200);
     expect(created.body.meta).toEqual({});
     const d = created.body.data;
@@ -311,7 +377,12 @@ describe('HTTP CRUD on single types', () => {
 
     const updated = await s.api('/api/global', { method: 'PUT', body: { data: { siteName: 'Renamed' } } });
     expect(updated.status).toBe(200);
-    expect(updated.body.data).toMatchObject({ documentId: d.documentId, siteName: 'Renamed', siteDescription: 'About it', createdAt: d.createdAt });
+    expect(updated.body.data).toMatchObject({
+      documentId: d.documentId,
+      siteName: 'Renamed',
+      siteDescription: 'About it',
+      createdAt: d.createdAt,
+    });
     expect(files('globals')).toEqual([`${d.documentId}.json`]);
     const onDisk = JSON.parse(readFileSync(join(s.contentDir, 'documents', 'globals', `${d.documentId}.json`), 'utf8'));
     expect(onDisk.published).toMatchObject({ siteName: 'Renamed', siteDescription: 'About it' });
@@ -334,7 +405,11 @@ describe('HTTP CRUD on single types', () => {
     expect((await s.api('/api/about?status=draft')).body.data.title).toBe('About (draft)');
     const published = await s.api('/api/about', { method: 'PUT', body: { data: {} } });
     expect(published.status).toBe(200);
-    expect(published.body.data).toMatchObject({ documentId: draft.body.data.documentId, title: 'About (draft)', publishedAt: expect.stringMatching(ISO_MS) });
+    expect(published.body.data).toMatchObject({
+      documentId: draft.body.data.documentId,
+      title: 'About (draft)',
+      publishedAt: expect.stringMatching(ISO_MS),
+    });
     expect((await s.api('/api/about')).body.data.title).toBe('About (draft)');
     expect(files('abouts')).toEqual([`${draft.body.data.documentId}.json`]);
   });
@@ -342,11 +417,17 @@ describe('HTTP CRUD on single types', () => {
 
 describe('draft & publish over HTTP', () => {
   let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
-  afterAll(async () => { await s.stop(); });
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
 
-  const readDoc = (plural: string, id: string) => JSON.parse(readFileSync(join(s.contentDir, 'documents', plural, `${id}.json`), 'utf8'));
-  const ids = async (path: string) => (await s.api(path)).body.data.map((d: { documentId: string }) => d.documentId) as string[];
+  const readDoc = (plural: string, id: string) =>
+    JSON.parse(readFileSync(join(s.contentDir, 'documents', plural, `${id}.json`), 'utf8'));
+  const ids = async (path: string) =>
+    (await s.api(path)).body.data.map((d: { documentId: string }) => d.documentId) as string[];
 
   it('POST without status publishes: a draft and a published version, both readable', async () => {
     const res = await s.api('/api/articles', { method: 'POST', body: { data: { title: 'Live' } } });
@@ -368,7 +449,10 @@ describe('draft & publish over HTTP', () => {
   });
 
   it('POST ?status=draft creates a draft that published reads do not see', async () => {
-    const res = await s.api('/api/articles?status=draft', { method: 'POST', body: { data: { title: 'Hidden draft' } } });
+    const res = await s.api('/api/articles?status=draft', {
+      method: 'POST',
+      body: { data: { title: 'Hidden draft' } },
+    });
     expect(res.status).toBe(201);
     const id = res.body.data.documentId;
     expect(res.body.data).not.toHaveProperty('id');
@@ -384,21 +468,29 @@ describe('draft & publish over HTTP', () => {
   });
 
   it('ignores a publishedAt sent in data (drafts stay unpublished)', async () => {
-    const res = await s.api('/api/articles?status=draft', { method: 'POST', body: { data: { title: 'Sneaky', publishedAt: '2020-01-01T00:00:00.000Z' } } });
+    const res = await s.api('/api/articles?status=draft', {
+      method: 'POST',
+      body: { data: { title: 'Sneaky', publishedAt: '2020-01-01T00:00:00.000Z' } },
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.publishedAt).toBeNull();
     expect((await s.api(`/api/articles/${res.body.data.documentId}`)).status).toBe(404);
   });
 
   it('PUT ?status=draft changes the draft only; the published version stays as it was, on disk too', async () => {
-    const created = (await s.api('/api/articles', { method: 'POST', body: { data: { title: 'Original', views: 1 } } })).body.data;
+    const created = (await s.api('/api/articles', { method: 'POST', body: { data: { title: 'Original', views: 1 } } }))
+      .body.data;
     const id = created.documentId;
     const publishedBefore = readDoc('articles', id).locales.en.published;
     const res = await s.api(`/api/articles/${id}?status=draft`, { method: 'PUT', body: { data: { title: 'Edited' } } });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ documentId: id, title: 'Edited', views: 1, publishedAt: null });
     const pub = await s.api(`/api/articles/${id}`);
-    expect(pub.body.data).toMatchObject({ title: 'Original', publishedAt: created.publishedAt, updatedAt: created.updatedAt });
+    expect(pub.body.data).toMatchObject({
+      title: 'Original',
+      publishedAt: created.publishedAt,
+      updatedAt: created.updatedAt,
+    });
     expect((await s.api(`/api/articles/${id}?status=draft`)).body.data.title).toBe('Edited');
     const file = readDoc('articles', id).locales.en;
     expect(file.draft.title).toBe('Edited');
@@ -406,14 +498,20 @@ describe('draft & publish over HTTP', () => {
   });
 
   it('PUT without status applies the data to the draft and publishes it', async () => {
-    const created = (await s.api('/api/articles', { method: 'POST', body: { data: { title: 'v1', views: 1 } } })).body.data;
+    const created = (await s.api('/api/articles', { method: 'POST', body: { data: { title: 'v1', views: 1 } } })).body
+      .data;
     const id = created.documentId;
     await s.api(`/api/articles/${id}?status=draft`, { method: 'PUT', body: { data: { title: 'v2 (draft)' } } });
     await new Promise((r) => setTimeout(r, 5));
     const res = await s.api(`/api/articles/${id}`, { method: 'PUT', body: { data: { views: 2 } } });
     expect(res.status).toBe(200);
     // The whole draft is published: the earlier draft-only title comes along.
-    expect(res.body.data).toMatchObject({ documentId: id, title: 'v2 (draft)', views: 2, createdAt: created.createdAt });
+    expect(res.body.data).toMatchObject({
+      documentId: id,
+      title: 'v2 (draft)',
+      views: 2,
+      createdAt: created.createdAt,
+    });
     expect(res.body.data.publishedAt).toMatch(ISO_MS);
     expect(Date.parse(res.body.data.publishedAt)).toBeGreaterThan(Date.parse(created.publishedAt));
     const pub = await s.api(`/api/articles/${id}`);
@@ -424,7 +522,8 @@ describe('draft & publish over HTTP', () => {
   });
 
   it('PUT {"data":{}} publishes a draft-only document as it is', async () => {
-    const id = (await s.api('/api/articles?status=draft', { method: 'POST', body: { data: { title: 'Publish me' } } })).body.data.documentId;
+    const id = (await s.api('/api/articles?status=draft', { method: 'POST', body: { data: { title: 'Publish me' } } }))
+      .body.data.documentId;
     const res = await s.api(`/api/articles/${id}`, { method: 'PUT', body: { data: {} } });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ title: 'Publish me', publishedAt: expect.stringMatching(ISO_MS) });
@@ -439,7 +538,10 @@ describe('draft & publish over HTTP', () => {
     const id = res.body.data.documentId;
     expect((await s.api(`/api/categories/${id}`)).body.data.publishedAt).toMatch(ISO_MS);
     expect(await ids('/api/categories')).toContain(id);
-    const upd = await s.api(`/api/categories/${id}?status=draft`, { method: 'PUT', body: { data: { description: 'still live' } } });
+    const upd = await s.api(`/api/categories/${id}?status=draft`, {
+      method: 'PUT',
+      body: { data: { description: 'still live' } },
+    });
     expect(upd.status).toBe(200);
     expect(upd.body.data.publishedAt).toMatch(ISO_MS);
     expect((await s.api(`/api/categories/${id}`)).body.data.description).toBe('still live');
@@ -451,8 +553,12 @@ describe('draft & publish over HTTP', () => {
 
 describe('HTTP error shapes', () => {
   let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
-  afterAll(async () => { await s.stop(); });
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
 
   const json = { 'content-type': 'application/json' };
 
@@ -467,7 +573,11 @@ describe('HTTP error shapes', () => {
   it('malformed JSON is a 400 SyntaxError with the parser message and no details', async () => {
     for (const raw of ['{"data":', '{x', '{"data":{"name":"a",}}']) {
       let message = '';
-      try { JSON.parse(raw); } catch (err) { message = (err as Error).message; }
+      try {
+        JSON.parse(raw);
+      } catch (err) {
+        message = (err as Error).message;
+      }
       const res = await refused('/api/categories', { method: 'POST', rawBody: raw, headers: json });
       expect(res.status, raw).toBe(400);
       expect(res.body, raw).toEqual({ data: null, error: { status: 400, name: 'SyntaxError', message } });
@@ -486,7 +596,10 @@ describe('HTTP error shapes', () => {
   it.each(['"just a string"', '42', 'true', 'null'])('a top-level JSON %s is a 400 SyntaxError', async (raw) => {
     const res = await refused('/api/categories', { method: 'POST', rawBody: raw, headers: json });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ data: null, error: { status: 400, name: 'SyntaxError', message: 'invalid JSON, only supports object and array' } });
+    expect(res.body).toEqual({
+      data: null,
+      error: { status: 400, name: 'SyntaxError', message: 'invalid JSON, only supports object and array' },
+    });
   });
 
   it.each([
@@ -497,7 +610,15 @@ describe('HTTP error shapes', () => {
     ['no body at all', {}],
     ['a body of another content type', { rawBody: '{"data":{"name":"x"}}', headers: { 'content-type': 'text/plain' } }],
   ])('%s is a 400 Missing "data" payload', async (_label, init) => {
-    const expected = { data: null, error: { status: 400, name: 'ValidationError', message: 'Missing "data" payload in the request body', details: {} } };
+    const expected = {
+      data: null,
+      error: {
+        status: 400,
+        name: 'ValidationError',
+        message: 'Missing "data" payload in the request body',
+        details: {},
+      },
+    };
     const post = await refused('/api/categories', { method: 'POST', ...(init as object) });
     expect(post.status).toBe(400);
     expect(post.body).toEqual(expected);
@@ -506,55 +627,102 @@ describe('HTTP error shapes', () => {
   });
 
   it('PUT without data on an existing document is refused and changes nothing', async () => {
-    const id = (await s.api('/api/categories', { method: 'POST', body: { data: { name: 'Keep' } } })).body.data.documentId;
+    const id = (await s.api('/api/categories', { method: 'POST', body: { data: { name: 'Keep' } } })).body.data
+      .documentId;
     const res = await refused(`/api/categories/${id}`, { method: 'PUT', body: { name: 'Changed' } });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe('Missing "data" payload in the request body');
     expect((await s.api(`/api/categories/${id}`)).body.data.name).toBe('Keep');
   });
 
-  it('data that is an array is a 400 with yup\'s object message', async () => {
+  it("data that is an array is a 400 with yup's object message", async () => {
     const res = await refused('/api/categories', { method: 'POST', body: { data: [] } });
     expect(res.status).toBe(400);
     expect(res.body.error.name).toBe('ValidationError');
-    expect(res.body.error.message).toBe('this must be a `object` type, but the final value was: `null` (cast from the value `[]`).');
+    expect(res.body.error.message).toBe(
+      'this must be a `object` type, but the final value was: `null` (cast from the value `[]`).',
+    );
   });
 
   it('an unknown attribute is a 400 Invalid key with details {key, path: null, source: body}', async () => {
     const res = await refused('/api/categories', { method: 'POST', body: { data: { name: 'x', nope: 1 } } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ data: null, error: { status: 400, name: 'ValidationError', message: 'Invalid key nope', details: { key: 'nope', path: null, source: 'body' } } });
-    const id = (await s.api('/api/categories', { method: 'POST', body: { data: { name: 'Target' } } })).body.data.documentId;
+    expect(res.body).toEqual({
+      data: null,
+      error: {
+        status: 400,
+        name: 'ValidationError',
+        message: 'Invalid key nope',
+        details: { key: 'nope', path: null, source: 'body' },
+      },
+    });
+    const id = (await s.api('/api/categories', { method: 'POST', body: { data: { name: 'Target' } } })).body.data
+      .documentId;
     const upd = await refused(`/api/categories/${id}`, { method: 'PUT', body: { data: { nope: 1 } } });
-    expect(upd.body.error).toEqual({ status: 400, name: 'ValidationError', message: 'Invalid key nope', details: { key: 'nope', path: null, source: 'body' } });
+    expect(upd.body.error).toEqual({
+      status: 400,
+      name: 'ValidationError',
+      message: 'Invalid key nope',
+      details: { key: 'nope', path: null, source: 'body' },
+    });
   });
 
   it('id and documentId in data are refused with Invalid key, without a path', async () => {
     const id = await refused('/api/categories', { method: 'POST', body: { data: { name: 'x', id: 3 } } });
     expect(id.status).toBe(400);
-    expect(id.body.error).toEqual({ status: 400, name: 'ValidationError', message: 'Invalid key id', details: { key: 'id', source: 'body' } });
-    const did = await refused('/api/categories', { method: 'POST', body: { data: { name: 'x', documentId: 'abcdefghijklmnopqrstuvwx' } } });
+    expect(id.body.error).toEqual({
+      status: 400,
+      name: 'ValidationError',
+      message: 'Invalid key id',
+      details: { key: 'id', source: 'body' },
+    });
+    const did = await refused('/api/categories', {
+      method: 'POST',
+      body: { data: { name: 'x', documentId: 'abcdefghijklmnopqrstuvwx' } },
+    });
     expect(did.status).toBe(400);
-    expect(did.body.error).toEqual({ status: 400, name: 'ValidationError', message: 'Invalid key documentId', details: { key: 'documentId', source: 'body' } });
+    expect(did.body.error).toEqual({
+      status: 400,
+      name: 'ValidationError',
+      message: 'Invalid key documentId',
+      details: { key: 'documentId', source: 'body' },
+    });
   });
 
   it('non-writable timestamps in data are refused with Invalid key and their path', async () => {
     for (const key of ['createdAt', 'updatedAt']) {
-      const res = await refused('/api/categories', { method: 'POST', body: { data: { name: 'x', [key]: '2020-01-01T00:00:00.000Z' } } });
+      const res = await refused('/api/categories', {
+        method: 'POST',
+        body: { data: { name: 'x', [key]: '2020-01-01T00:00:00.000Z' } },
+      });
       expect(res.status).toBe(400);
-      expect(res.body.error).toEqual({ status: 400, name: 'ValidationError', message: `Invalid key ${key}`, details: { key, path: key, source: 'body' } });
+      expect(res.body.error).toEqual({
+        status: 400,
+        name: 'ValidationError',
+        message: `Invalid key ${key}`,
+        details: { key, path: key, source: 'body' },
+      });
     }
   });
 
   it('a body over 1 MB is a 413 PayloadTooLargeError without details, and nothing is written', async () => {
-    const res = await refused('/api/categories', { method: 'POST', body: { data: { name: 'x', description: 'y'.repeat(1_100_000) } } });
+    const res = await refused('/api/categories', {
+      method: 'POST',
+      body: { data: { name: 'x', description: 'y'.repeat(1_100_000) } },
+    });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ data: null, error: { status: 413, name: 'PayloadTooLargeError', message: 'request entity too large' } });
+    expect(res.body).toEqual({
+      data: null,
+      error: { status: 413, name: 'PayloadTooLargeError', message: 'request entity too large' },
+    });
   });
 
   it('a body just under 1 MB is accepted', async () => {
     const description = 'y'.repeat(1_000_000);
-    const res = await s.api('/api/categories', { method: 'POST', body: { data: { name: 'Big but fine', description } } });
+    const res = await s.api('/api/categories', {
+      method: 'POST',
+      body: { data: { name: 'Big but fine', description } },
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.description).toHaveLength(1_000_000);
   });
@@ -571,18 +739,31 @@ describe('HTTP error shapes', () => {
     ['DELETE', '/api/categories/%2e%2e%2f%2e%2e%2ffolio'],
   ])('%s %s (a path-like documentId) answers 404 and writes nothing', async (method, path) => {
     const before = snapshot(s.dir);
-    const res = await rawRequest(s.url, method, path, s.auth, method === 'PUT' ? JSON.stringify({ data: { title: 'pwned', name: 'pwned' } }) : undefined);
+    const res = await rawRequest(
+      s.url,
+      method,
+      path,
+      s.auth,
+      method === 'PUT' ? JSON.stringify({ data: { title: 'pwned', name: 'pwned' } }) : undefined,
+    );
     expect(res.status).toBe(404);
     expect(JSON.parse(res.text)).toEqual(NOT_FOUND);
     expect(snapshot(s.dir)).toEqual(before);
   });
 
-  it('a path-like documentId cannot reach another collection\'s file', async () => {
-    const id = (await s.api('/api/categories', { method: 'POST', body: { data: { name: 'Safe' } } })).body.data.documentId;
+  it("a path-like documentId cannot reach another collection's file", async () => {
+    const id = (await s.api('/api/categories', { method: 'POST', body: { data: { name: 'Safe' } } })).body.data
+      .documentId;
     const file = join(s.contentDir, 'documents', 'categories', `${id}.json`);
     const text = readFileSync(file, 'utf8');
     for (const method of ['DELETE', 'PUT', 'GET']) {
-      const res = await rawRequest(s.url, method, `/api/articles/..%2Fcategories%2F${id}`, s.auth, method === 'PUT' ? JSON.stringify({ data: { name: 'pwned' } }) : undefined);
+      const res = await rawRequest(
+        s.url,
+        method,
+        `/api/articles/..%2Fcategories%2F${id}`,
+        s.auth,
+        method === 'PUT' ? JSON.stringify({ data: { name: 'pwned' } }) : undefined,
+      );
       expect(res.status, method).toBe(404);
     }
     expect(readFileSync(file, 'utf8')).toBe(text);

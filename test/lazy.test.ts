@@ -17,7 +17,13 @@ const body = { documentId: 't1', published: { id: 2, name: 'news', createdAt: TS
 
 function indexed() {
   let reads = 0;
-  const ctx = { ct: tags, read: () => { reads++; return { documentId: 't1', file: 't1.json', body }; } };
+  const ctx = {
+    ct: tags,
+    read: () => {
+      reads++;
+      return { documentId: 't1', file: 't1.json', body };
+    },
+  };
   // One slot (no locale): no draft (-1), published id 2.
   const summary = [0, -1, 2];
   const doc = lazyDocument(ctx, 't1', summary, [NO_LOCALE], undefined, 0, 3);

@@ -5,10 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, REPO, makeProject } from './helpers/project.js';
 import { RED_PNG, SVG, filesUnder, png, sha256 } from './helpers/media.js';
 
-const hasSharp = await import('sharp').then(() => true, () => false);
+const hasSharp = await import('sharp').then(
+  () => true,
+  () => false,
+);
 
 function folio(dir: string, args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [BIN, '--dir', dir, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
+  const r = spawnSync(process.execPath, [BIN, '--dir', dir, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...env },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -25,12 +31,31 @@ describe('folio media', () => {
   afterAll(() => project.cleanup());
 
   it('adds files with --alt and --caption and prints file objects with --json', () => {
-    const r = folio(project.dir, ['media', 'add', join(project.dir, 'red.png'), join(project.dir, 'notes.txt'), '--alt', 'Red', '--caption', 'A caption', '--json']);
+    const r = folio(project.dir, [
+      'media',
+      'add',
+      join(project.dir, 'red.png'),
+      join(project.dir, 'notes.txt'),
+      '--alt',
+      'Red',
+      '--caption',
+      'A caption',
+      '--json',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const files = JSON.parse(r.stdout);
     expect(files).toHaveLength(2);
-    expect(files[0]).toMatchObject({ id: 1, name: 'red.png', alternativeText: 'Red', caption: 'A caption', width: 4, height: 4, mime: 'image/png', ext: '.png' });
+    expect(files[0]).toMatchObject({
+      id: 1,
+      name: 'red.png',
+      alternativeText: 'Red',
+      caption: 'A caption',
+      width: 4,
+      height: 4,
+      mime: 'image/png',
+      ext: '.png',
+    });
     expect(files[0].hash).toBe(`red_${sha256(RED_PNG).slice(0, 10)}`);
     expect(files[1]).toMatchObject({ id: 2, name: 'notes.txt', mime: 'text/plain', width: null });
     expect(files[0].isUrlSigned).toBeUndefined();
@@ -46,7 +71,9 @@ describe('folio media', () => {
     if (!hasSharp) return;
     const on = folio(project.dir, ['media', 'add', join(project.dir, 'big.png')]);
     expect(on.code).toBe(0);
-    expect(on.stdout).toMatch(/^added 4 [a-z0-9]{24} \/uploads\/big_[0-9a-f]{10}\.png \(image\/png, [\d.]+ KB, 800x400, formats: thumbnail medium small\)\n$/);
+    expect(on.stdout).toMatch(
+      /^added 4 [a-z0-9]{24} \/uploads\/big_[0-9a-f]{10}\.png \(image\/png, [\d.]+ KB, 800x400, formats: thumbnail medium small\)\n$/,
+    );
   });
 
   it('refuses an SVG and leaves nothing behind', () => {
@@ -75,14 +102,23 @@ describe('folio media', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^id\s+documentId\s+name\s+mime\s+size\s+url$/);
-    expect(lines[1]).toMatch(/^1\s+[a-z0-9]{24}\s+red\.png\s+image\/png\s+0\.07 KB\s+\/uploads\/red_[0-9a-f]{10}\.png$/);
+    expect(lines[1]).toMatch(
+      /^1\s+[a-z0-9]{24}\s+red\.png\s+image\/png\s+0\.07 KB\s+\/uploads\/red_[0-9a-f]{10}\.png$/,
+    );
     const json = JSON.parse(folio(project.dir, ['media', 'list', '--json']).stdout);
     expect(json.map((f: { id: number }) => f.id)).toEqual(hasSharp ? [1, 2, 3, 4] : [1, 2, 3]);
   });
 
   it('removes a file by documentId or id, clearing it from documents', () => {
     const [red] = JSON.parse(folio(project.dir, ['media', 'list', '--json']).stdout);
-    const created = folio(project.dir, ['docs', 'create', 'authors', '--data', JSON.stringify({ name: 'Ann', avatar: red.documentId }), '--json']);
+    const created = folio(project.dir, [
+      'docs',
+      'create',
+      'authors',
+      '--data',
+      JSON.stringify({ name: 'Ann', avatar: red.documentId }),
+      '--json',
+    ]);
     expect(created.code).toBe(0);
     const authorId = JSON.parse(created.stdout).data.documentId;
     const docFile = join(project.contentDir, 'documents', 'authors', `${authorId}.json`);

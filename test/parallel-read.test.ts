@@ -21,8 +21,18 @@ const typeOf = (plural: string) => [...schemas.contentTypes.values()].find((ct) 
 
 /** What the reader threads compute, next to what a full decode gives: equal, or the same error. */
 function both(ct: ContentType, documentId: string, body: Record<string, unknown>) {
-  const run = (f: () => number[]) => { try { return { summary: f() }; } catch (err) { return { error: (err as Error).message }; } };
-  const quick = run(() => { const out: number[] = []; summarizeBody(ct, body, new Map(), out); return out; });
+  const run = (f: () => number[]) => {
+    try {
+      return { summary: f() };
+    } catch (err) {
+      return { error: (err as Error).message };
+    }
+  };
+  const quick = run(() => {
+    const out: number[] = [];
+    summarizeBody(ct, body, new Map(), out);
+    return out;
+  });
   const full = run(() => summarize(decodeDocument(ct, documentId, body), new Map()));
   return { quick, full };
 }
@@ -44,29 +54,91 @@ describe('summarizeBody checks what decodeDocument checks', () => {
   });
 
   const ts = '2025-01-01T00:00:00.000Z';
-  const version = (extra: Record<string, unknown> = {}) => ({ id: 3, title: 'T', createdAt: ts, updatedAt: ts, publishedAt: ts, ...extra });
+  const version = (extra: Record<string, unknown> = {}) => ({
+    id: 3,
+    title: 'T',
+    createdAt: ts,
+    updatedAt: ts,
+    publishedAt: ts,
+    ...extra,
+  });
   const draft = (extra: Record<string, unknown> = {}) => version({ id: 2, publishedAt: null, ...extra });
   // [what, plural, body, expected summary or error fragment]
   const CASES: Array<[string, string, Record<string, unknown>, number[] | string]> = [
     ['draft and published', 'articles', { locales: { en: { draft: draft(), published: version() } } }, [0, 2, 3]],
-    ['two locales', 'articles', { locales: { en: { draft: draft() }, fr: { draft: draft({ id: 9 }) } } }, [0, 2, -1, 1, 9, -1]],
-    ['published only: the draft is recreated (id 0, given at load)', 'articles', { locales: { en: { published: version() } } }, [0, 0, 3]],
-    ['ids that are not positive safe integers become 0', 'articles', { locales: { en: { draft: draft({ id: -5 }), published: version({ id: '7' }) } } }, [0, 0, 0]],
+    [
+      'two locales',
+      'articles',
+      { locales: { en: { draft: draft() }, fr: { draft: draft({ id: 9 }) } } },
+      [0, 2, -1, 1, 9, -1],
+    ],
+    [
+      'published only: the draft is recreated (id 0, given at load)',
+      'articles',
+      { locales: { en: { published: version() } } },
+      [0, 0, 3],
+    ],
+    [
+      'ids that are not positive safe integers become 0',
+      'articles',
+      { locales: { en: { draft: draft({ id: -5 }), published: version({ id: '7' }) } } },
+      [0, 0, 0],
+    ],
     ['a fractional id', 'articles', { locales: { en: { draft: draft({ id: 1.5 }) } } }, [0, 0, -1]],
-    ['timestamps in another ISO form', 'articles', { locales: { en: { draft: draft({ createdAt: '2025-01-01T00:00:00Z' }) } } }, [0, 2, -1]],
-    ['non-localized, no D&P', 'tags', { published: { id: 4, name: 'x', createdAt: ts, updatedAt: ts, publishedAt: ts } }, [0, -1, 4]],
+    [
+      'timestamps in another ISO form',
+      'articles',
+      { locales: { en: { draft: draft({ createdAt: '2025-01-01T00:00:00Z' }) } } },
+      [0, 2, -1],
+    ],
+    [
+      'non-localized, no D&P',
+      'tags',
+      { published: { id: 4, name: 'x', createdAt: ts, updatedAt: ts, publishedAt: ts } },
+      [0, -1, 4],
+    ],
     ['no locales', 'articles', {}, '"locales" must be an object'],
     ['locales as an array', 'articles', { locales: [] }, '"locales" must be an object'],
     ['no locale at all', 'articles', { locales: {} }, 'holds no version'],
     ['a bad locale code', 'articles', { locales: { 'e n': { draft: draft() } } }, 'is not a locale code'],
     ['a slot that is not an object', 'articles', { locales: { en: null } }, 'locales.en must be an object'],
     ['an empty slot', 'articles', { locales: { en: {} } }, 'locales.en holds no version'],
-    ['a slot with another key', 'articles', { locales: { en: { draft: draft(), old: {} } } }, 'locales.en.old is not a version'],
-    ['a version that is not an object', 'articles', { locales: { en: { draft: 'x' } } }, 'locales.en.draft must be an object'],
-    ['an unknown attribute', 'articles', { locales: { en: { draft: draft({ subtitle: 'x' }) } } }, 'locales.en.draft.subtitle is not an attribute'],
-    ['a broken createdAt', 'articles', { locales: { en: { draft: draft({ createdAt: 'yesterday' }) } } }, 'locales.en.draft.createdAt must be an ISO date'],
-    ['a published version without publishedAt', 'articles', { locales: { en: { draft: draft(), published: version({ publishedAt: null }) } } }, 'locales.en.published.publishedAt must be an ISO date'],
-    ['a draft on a type without D&P', 'tags', { draft: { id: 4, name: 'x', createdAt: ts, updatedAt: ts, publishedAt: null } }, 'has no draft & publish'],
+    [
+      'a slot with another key',
+      'articles',
+      { locales: { en: { draft: draft(), old: {} } } },
+      'locales.en.old is not a version',
+    ],
+    [
+      'a version that is not an object',
+      'articles',
+      { locales: { en: { draft: 'x' } } },
+      'locales.en.draft must be an object',
+    ],
+    [
+      'an unknown attribute',
+      'articles',
+      { locales: { en: { draft: draft({ subtitle: 'x' }) } } },
+      'locales.en.draft.subtitle is not an attribute',
+    ],
+    [
+      'a broken createdAt',
+      'articles',
+      { locales: { en: { draft: draft({ createdAt: 'yesterday' }) } } },
+      'locales.en.draft.createdAt must be an ISO date',
+    ],
+    [
+      'a published version without publishedAt',
+      'articles',
+      { locales: { en: { draft: draft(), published: version({ publishedAt: null }) } } },
+      'locales.en.published.publishedAt must be an ISO date',
+    ],
+    [
+      'a draft on a type without D&P',
+      'tags',
+      { draft: { id: 4, name: 'x', createdAt: ts, updatedAt: ts, publishedAt: null } },
+      'has no draft & publish',
+    ],
     ['nothing in a non-localized file', 'tags', {}, 'document holds no version'],
   ];
   it.each(CASES)('%s', (_what, plural, body, expected) => {
@@ -89,9 +161,10 @@ describe('reading a folder in blocks', () => {
     const documentId = `t${String(i).padStart(6, '0')}`;
     ids.push(documentId);
     if (i === 5) continue; // listed, but gone before it was read
-    const text = i === here.BLOCK_FILES + 1
-      ? '{ "documentId": '
-      : `${JSON.stringify({ documentId, published: { id: i + 1, name: `tag ${i}`, createdAt: ts, updatedAt: ts, publishedAt: ts } }, null, 2)}\n`;
+    const text =
+      i === here.BLOCK_FILES + 1
+        ? '{ "documentId": '
+        : `${JSON.stringify({ documentId, published: { id: i + 1, name: `tag ${i}`, createdAt: ts, updatedAt: ts, publishedAt: ts } }, null, 2)}\n`;
     writeFileSync(join(dir, `${documentId}.json`), text);
   }
   const tag = typeOf('tags');
@@ -121,7 +194,11 @@ describe('reading a folder in blocks', () => {
     expect(blockSizes).toEqual([here.BLOCK_FILES, here.BLOCK_FILES, 7]);
     // Every readable file, in documentId order, with its id (and its exact text when kept); the broken one reported.
     expect(out.map((d) => d.documentId)).toEqual(ids.filter((_, i) => i !== 5 && i !== here.BLOCK_FILES + 1));
-    expect(out.every((d, k) => d.id === Number(d.documentId.slice(1)) + 1 && (k === 0 || d.documentId > out[k - 1].documentId))).toBe(true);
+    expect(
+      out.every(
+        (d, k) => d.id === Number(d.documentId.slice(1)) + 1 && (k === 0 || d.documentId > out[k - 1].documentId),
+      ),
+    ).toBe(true);
     const text = readFileSync(join(dir, `${ids[11]}.json`), 'utf8');
     expect(out[10]).toEqual(keep ? { documentId: ids[11], id: 12, text } : { documentId: ids[11], id: 12 });
     expect(out.filter((d) => d.text !== undefined).length).toBe(keep ? out.length : 0);
@@ -136,13 +213,13 @@ describe('reading a folder in blocks', () => {
   it('on reader threads (the compiled build)', async () => {
     const built = join(REPO, 'dist', 'documents', 'parallel-read.js');
     expect(existsSync(built), 'npm install builds dist/').toBe(true);
-    const dist = await import(pathToFileURL(built).href) as typeof here;
+    const dist = (await import(pathToFileURL(built).href)) as typeof here;
     expect(dist.parallelReadAvailable()).toBe(true);
     for (const keep of [false, true]) check(await collect(dist.readInWorkers, keep), keep);
   });
 
   it('on this thread for what reader threads stopped part way did not deliver', async () => {
-    const dist = await import(pathToFileURL(join(REPO, 'dist', 'documents', 'parallel-read.js')).href) as typeof here;
+    const dist = (await import(pathToFileURL(join(REPO, 'dist', 'documents', 'parallel-read.js')).href)) as typeof here;
     // Stopped before, while and after claiming and reading blocks (here the threads take about 50 ms to
     // start and tens to read them): each block still comes once, in order, from one side or the other.
     for (let stopAfterMs = 0; stopAfterMs <= 150; stopAfterMs += 10) {

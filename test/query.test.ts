@@ -13,10 +13,14 @@ describe('filters, sort, pagination, fields and populate', () => {
   ];
   beforeAll(async () => {
     s = await startTestServer();
-    const author = (await s.api('/api/authors', { method: 'POST', body: { data: { name: 'Ada' } } })).body.data.documentId;
-    for (const [i, d] of data.entries()) await s.api('/api/articles', { method: 'POST', body: { data: { ...d, author: i % 2 ? author : null } } });
+    const author = (await s.api('/api/authors', { method: 'POST', body: { data: { name: 'Ada' } } })).body.data
+      .documentId;
+    for (const [i, d] of data.entries())
+      await s.api('/api/articles', { method: 'POST', body: { data: { ...d, author: i % 2 ? author : null } } });
   });
-  afterAll(async () => { await s.stop(); });
+  afterAll(async () => {
+    await s.stop();
+  });
 
   const titles = async (qs: string) => {
     const res = await s.api(`/api/articles?${qs}`);
@@ -70,12 +74,18 @@ describe('filters, sort, pagination, fields and populate', () => {
     ['filters[$not][views][$gt]=10', ['Alpha', 'Gamma ray']],
     ['filters[$not][description][$eq]=Science', ['Alpha', 'Élan', 'delta']],
     ['filters[$not][$or][0][views][$eq]=0&filters[$not][$or][1][rating][$gt]=4', ['beta']],
-    ['filters[$not][$and][0][views][$gt]=100&filters[$not][$and][1][featured]=true', ['Alpha', 'beta', 'Gamma ray', 'delta']],
+    [
+      'filters[$not][$and][0][views][$gt]=100&filters[$not][$and][1][featured]=true',
+      ['Alpha', 'beta', 'Gamma ray', 'delta'],
+    ],
     ['filters[$not][views][$in][0]=10&filters[$not][views][$in][1]=0', ['beta', 'Élan']],
     ['filters[$not][rating][$null]=true', ['Alpha', 'beta', 'Élan', 'delta']],
     ['filters[$not][publishDate][$eq]', ['Alpha', 'beta', 'Gamma ray', 'Élan']],
     ['filters[$not][$not][views][$gt]=100', ['beta', 'Élan']],
-    ['filters[$or][0][$and][0][featured]=true&filters[$or][0][$and][1][views][$lt]=100&filters[$or][1][title]=delta', ['Alpha', 'delta']],
+    [
+      'filters[$or][0][$and][0][featured]=true&filters[$or][0][$and][1][views][$lt]=100&filters[$or][1][title]=delta',
+      ['Alpha', 'delta'],
+    ],
     ['filters[author][name][$eq]=Ada', ['beta', 'Élan']],
     ['filters[author][$null]=true', ['Alpha', 'Gamma ray', 'delta']],
     ['filters[createdAt][$gt]=2000-01-01T00:00:00.000Z&filters[title]=beta', ['beta']],
@@ -97,11 +107,19 @@ describe('filters, sort, pagination, fields and populate', () => {
   });
 
   it.each([
-    ['pagination[page]=2&pagination[pageSize]=2', ['Gamma ray', 'Élan'], { page: 2, pageSize: 2, pageCount: 3, total: 5 }],
+    [
+      'pagination[page]=2&pagination[pageSize]=2',
+      ['Gamma ray', 'Élan'],
+      { page: 2, pageSize: 2, pageCount: 3, total: 5 },
+    ],
     ['pagination[start]=4&pagination[limit]=10', ['delta'], { start: 4, limit: 10, total: 5 }],
     ['pagination[pageSize]=2&pagination[withCount]=false', ['Alpha', 'beta'], { page: 1, pageSize: 2 }],
     ['pagination[page]=9&pagination[pageSize]=2', [], { page: 9, pageSize: 2, pageCount: 3, total: 5 }],
-    ['pagination[pageSize]=1000', ['Alpha', 'beta', 'Gamma ray', 'Élan', 'delta'], { page: 1, pageSize: 100, pageCount: 1, total: 5 }],
+    [
+      'pagination[pageSize]=1000',
+      ['Alpha', 'beta', 'Gamma ray', 'Élan', 'delta'],
+      { page: 1, pageSize: 100, pageCount: 1, total: 5 },
+    ],
     ['pagination[limit]=-1', ['Alpha'], { start: 0, limit: 1, total: 5 }],
   ])('%s', async (qs, expected, meta) => {
     const res = await s.api(`/api/articles?${qs}`);
@@ -130,22 +148,45 @@ describe('filters, sort, pagination, fields and populate', () => {
     ['unknown=1', 'Invalid key unknown'],
   ])('refuses %s with a 400', async (qs, message) => {
     const res = await s.api(`/api/articles?${qs}`);
-    if (message === null) { expect([200, 400]).toContain(res.status); return; }
+    if (message === null) {
+      expect([200, 400]).toContain(res.status);
+      return;
+    }
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe(message);
   });
 
   it('returns only the asked fields plus id and documentId, and populates with nested options', async () => {
     const res = await s.api('/api/articles?fields[0]=title&populate[author][fields][0]=name&filters[title]=beta');
-    expect(res.body.data[0]).toEqual({ id: expect.any(Number), documentId: expect.any(String), title: 'beta', author: { id: expect.any(Number), documentId: expect.any(String), name: 'Ada' } });
-    const author = await s.api('/api/authors?populate[articles][sort]=title:desc&populate[articles][fields][0]=title&populate[articles][filters][views][$gt]=100');
+    expect(res.body.data[0]).toEqual({
+      id: expect.any(Number),
+      documentId: expect.any(String),
+      title: 'beta',
+      author: { id: expect.any(Number), documentId: expect.any(String), name: 'Ada' },
+    });
+    const author = await s.api(
+      '/api/authors?populate[articles][sort]=title:desc&populate[articles][fields][0]=title&populate[articles][filters][views][$gt]=100',
+    );
     expect(author.body.data[0].articles.map((a: { title: string }) => a.title)).toEqual(['Élan', 'beta']);
     const count = await s.api('/api/authors?populate[articles][count]=true');
     expect(count.body.data[0].articles).toEqual({ count: 2 });
   });
 
   it('on fragments pick components of a dynamic zone', async () => {
-    const id = (await s.api('/api/articles', { method: 'POST', body: { data: { title: 'Zone', blocks: [{ __component: 'shared.quote', title: 'q', body: 'b' }, { __component: 'shared.rich-text', body: 'r' }] } } })).body.data.documentId;
+    const id = (
+      await s.api('/api/articles', {
+        method: 'POST',
+        body: {
+          data: {
+            title: 'Zone',
+            blocks: [
+              { __component: 'shared.quote', title: 'q', body: 'b' },
+              { __component: 'shared.rich-text', body: 'r' },
+            ],
+          },
+        },
+      })
+    ).body.data.documentId;
     const res = await s.api(`/api/articles/${id}?populate[blocks][on][shared.quote][fields][0]=title`);
     expect(res.body.data.blocks).toEqual([{ title: 'q', __component: 'shared.quote' }]);
     const bad = await s.api(`/api/articles/${id}?populate[blocks]=*`);

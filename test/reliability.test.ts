@@ -11,58 +11,107 @@ import { parseInput } from '../src/documents/input.js';
 import { FolioError } from '../src/errors.js';
 import { TEMP_MARK } from '../src/store/atomic.js';
 
-const jsonFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json') && !f.startsWith(TEMP_MARK)) : []);
+const jsonFiles = (dir: string) =>
+  existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json') && !f.startsWith(TEMP_MARK)) : [];
 
 describe('concurrent writes', () => {
   let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
-  afterAll(async () => { await s.stop(); });
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
 
   it('serialises parallel PUTs to one document: no acknowledged write is lost, file and index agree', async () => {
-    const id = (await s.api('/api/articles', { method: 'POST', body: { data: { title: 'Race', views: 0 } } })).body.data.documentId;
-    const tags = await Promise.all(Array.from({ length: 30 }, (_, i) => s.api('/api/tags', { method: 'POST', body: { data: { name: `race-${i}` } } })));
+    const id = (await s.api('/api/articles', { method: 'POST', body: { data: { title: 'Race', views: 0 } } })).body.data
+      .documentId;
+    const tags = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        s.api('/api/tags', { method: 'POST', body: { data: { name: `race-${i}` } } }),
+      ),
+    );
     const tagIds = tags.map((t) => t.body.data.documentId as string);
     // Each PUT connects one more tag: a lost update (two writes from the same old state) would drop a tag.
-    const results = await Promise.all(tagIds.map((tag, i) => s.api(`/api/articles/${id}`, { method: 'PUT', body: { data: { views: i + 1, tags: { connect: [tag] } } } })));
+    const results = await Promise.all(
+      tagIds.map((tag, i) =>
+        s.api(`/api/articles/${id}`, { method: 'PUT', body: { data: { views: i + 1, tags: { connect: [tag] } } } }),
+      ),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     const served = (await s.api(`/api/articles/${id}?populate=tags&pagination[pageSize]=100`)).body.data;
     expect(served.tags.map((t: { documentId: string }) => t.documentId).sort()).toEqual([...tagIds].sort());
-    const onDisk = JSON.parse(readFileSync(join(s.contentDir, 'documents', 'articles', `${id}.json`), 'utf8')).locales.en;
+    const onDisk = JSON.parse(readFileSync(join(s.contentDir, 'documents', 'articles', `${id}.json`), 'utf8')).locales
+      .en;
     expect([...onDisk.published.tags].sort()).toEqual([...tagIds].sort());
     expect([...onDisk.draft.tags].sort()).toEqual([...tagIds].sort());
     expect(onDisk.published.views).toBe(served.views);
     const reloaded = await openProject(s.dir);
-    expect(reloaded.documents.findVersion(reloaded.schemas.find('article')!, id, 'published', 'en')!.data.views).toBe(served.views);
+    expect(reloaded.documents.findVersion(reloaded.schemas.find('article')!, id, 'published', 'en')!.data.views).toBe(
+      served.views,
+    );
   });
 
   it('keeps every acknowledged create and delete under parallel load', async () => {
-    const creates = await Promise.all(Array.from({ length: 60 }, (_, i) => s.api('/api/tags', { method: 'POST', body: { data: { name: `tag-${i}` } } })));
+    const creates = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        s.api('/api/tags', { method: 'POST', body: { data: { name: `tag-${i}` } } }),
+      ),
+    );
     expect(creates.every((r) => r.status === 201)).toBe(true);
     const ids = creates.map((r) => r.body.data.documentId as string);
     const deleted = ids.filter((_, i) => i % 3 === 0);
     const mixed = await Promise.all([
       ...deleted.map((id) => s.api(`/api/tags/${id}`, { method: 'DELETE' })),
-      ...ids.filter((_, i) => i % 3 === 1).map((id) => s.api(`/api/tags/${id}`, { method: 'PUT', body: { data: { name: `renamed-${id}` } } })),
+      ...ids
+        .filter((_, i) => i % 3 === 1)
+        .map((id) => s.api(`/api/tags/${id}`, { method: 'PUT', body: { data: { name: `renamed-${id}` } } })),
     ]);
     expect(mixed.every((r) => r.status === 204 || r.status === 200)).toBe(true);
     const mine = new Set(ids);
-    const files = jsonFiles(join(s.contentDir, 'documents', 'tags')).map((f) => f.slice(0, -5)).filter((id) => mine.has(id)).sort();
+    const files = jsonFiles(join(s.contentDir, 'documents', 'tags'))
+      .map((f) => f.slice(0, -5))
+      .filter((id) => mine.has(id))
+      .sort();
     expect(files).toEqual(ids.filter((id) => !deleted.includes(id)).sort());
-    const listed = (await s.api('/api/tags?pagination[pageSize]=100')).body.data.map((t: { documentId: string }) => t.documentId).filter((id: string) => mine.has(id)).sort();
+    const listed = (await s.api('/api/tags?pagination[pageSize]=100')).body.data
+      .map((t: { documentId: string }) => t.documentId)
+      .filter((id: string) => mine.has(id))
+      .sort();
     expect(listed).toEqual(files);
   });
 
-  it('takes writes from the CLI in another process at the same time as the server\'s', async () => {
-    const cli = Promise.all(Array.from({ length: 5 }, (_, i) => new Promise<number>((resolve) => {
-      const child = spawn('node', [join(REPO, 'bin', 'folio'), 'docs', 'create', 'categories', '--dir', s.dir, '--data', JSON.stringify({ name: `cli-${i}` })]);
-      child.on('exit', (code) => resolve(code ?? 1));
-    })));
-    const api = Promise.all(Array.from({ length: 20 }, (_, i) => s.api('/api/categories', { method: 'POST', body: { data: { name: `api-${i}` } } })));
+  it("takes writes from the CLI in another process at the same time as the server's", async () => {
+    const cli = Promise.all(
+      Array.from(
+        { length: 5 },
+        (_, i) =>
+          new Promise<number>((resolve) => {
+            const child = spawn('node', [
+              join(REPO, 'bin', 'folio'),
+              'docs',
+              'create',
+              'categories',
+              '--dir',
+              s.dir,
+              '--data',
+              JSON.stringify({ name: `cli-${i}` }),
+            ]);
+            child.on('exit', (code) => resolve(code ?? 1));
+          }),
+      ),
+    );
+    const api = Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        s.api('/api/categories', { method: 'POST', body: { data: { name: `api-${i}` } } }),
+      ),
+    );
     const [codes, answers] = await Promise.all([cli, api]);
     expect(codes.every((c) => c === 0)).toBe(true);
     expect(answers.every((r) => r.status === 201)).toBe(true);
-    const names = jsonFiles(join(s.contentDir, 'documents', 'categories'))
-      .map((f) => JSON.parse(readFileSync(join(s.contentDir, 'documents', 'categories', f), 'utf8')).published.name);
+    const names = jsonFiles(join(s.contentDir, 'documents', 'categories')).map(
+      (f) => JSON.parse(readFileSync(join(s.contentDir, 'documents', 'categories', f), 'utf8')).published.name,
+    );
     expect(names.filter((n: string) => n.startsWith('cli-'))).toHaveLength(5);
     expect(names.filter((n: string) => n.startsWith('api-'))).toHaveLength(20);
   });
@@ -112,7 +161,11 @@ describe('crash safety', () => {
         // The last acknowledged write of each document is on disk (a later, unacknowledged one may be too).
         const bio = String(v!.data.bio);
         const onDisk = bio.split(' ')[0];
-        if (stamp !== 'start') expect(onDisk === stamp || laterThan(onDisk, stamp), `${id}: ${onDisk} is older than acknowledged ${stamp}`).toBe(true);
+        if (stamp !== 'start')
+          expect(
+            onDisk === stamp || laterThan(onDisk, stamp),
+            `${id}: ${onDisk} is older than acknowledged ${stamp}`,
+          ).toBe(true);
       }
     } finally {
       project.cleanup();
@@ -142,10 +195,13 @@ describe('disk failures', () => {
   it('answers a failed write with a 5xx that says so, leaves no partial file, and keeps the in-memory state', async () => {
     const s = await startTestServer();
     try {
-      const id = (await s.api('/api/authors', { method: 'POST', body: { data: { name: 'Before' } } })).body.data.documentId;
+      const id = (await s.api('/api/authors', { method: 'POST', body: { data: { name: 'Before' } } })).body.data
+        .documentId;
       const store = s.project.documents.store as unknown as { write: (...a: unknown[]) => Promise<void> };
       const original = store.write.bind(store);
-      store.write = async () => { throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }); };
+      store.write = async () => {
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      };
       const res = await s.api(`/api/authors/${id}`, { method: 'PUT', body: { data: { name: 'After' } } });
       expect(res.status).toBe(507);
       expect(res.body.error.message).toMatch(/cannot be written \(ENOSPC\)/);
@@ -168,46 +224,130 @@ describe('hostile input (property-based)', () => {
   let reg: Awaited<ReturnType<typeof openProject>>;
   beforeAll(async () => {
     reg = await openProject(project.dir);
-    ctx = { schemas: reg.schemas, index: reg.documents.index, config: reg.config, media: reg.documents.media, canFind: () => true };
+    ctx = {
+      schemas: reg.schemas,
+      index: reg.documents.index,
+      config: reg.config,
+      media: reg.documents.media,
+      canFind: () => true,
+    };
   });
   afterAll(() => project.cleanup());
 
-  const key = fc.oneof(fc.constantFrom('filters', 'sort', 'fields', 'populate', 'pagination', 'locale', 'status', '__proto__', 'constructor', '$or', '$in', 'title', 'author', '[', ']', '%5B'), fc.string({ maxLength: 8 }));
-  const segment = fc.array(key, { minLength: 1, maxLength: 25 }).map((ks) => ks[0] + ks.slice(1).map((k) => `[${k}]`).join(''));
-  const pair = fc.tuple(segment, fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('', 'null', '1e400', '-1', 'abc', '*', 'title:desc'))).map(([k, v]) => `${k}=${encodeURIComponent(v)}`);
+  const key = fc.oneof(
+    fc.constantFrom(
+      'filters',
+      'sort',
+      'fields',
+      'populate',
+      'pagination',
+      'locale',
+      'status',
+      '__proto__',
+      'constructor',
+      '$or',
+      '$in',
+      'title',
+      'author',
+      '[',
+      ']',
+      '%5B',
+    ),
+    fc.string({ maxLength: 8 }),
+  );
+  const segment = fc.array(key, { minLength: 1, maxLength: 25 }).map(
+    (ks) =>
+      ks[0] +
+      ks
+        .slice(1)
+        .map((k) => `[${k}]`)
+        .join(''),
+  );
+  const pair = fc
+    .tuple(
+      segment,
+      fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('', 'null', '1e400', '-1', 'abc', '*', 'title:desc')),
+    )
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`);
   const queryString = fc.array(pair, { maxLength: 30 }).map((ps) => ps.join('&'));
 
   it('answers every query string with a result or a 400, never a crash or a polluted prototype', () => {
-    fc.assert(fc.property(queryString, (qs) => {
-      try {
-        const q = parseQueryString(qs);
-        parseReadQuery(ctx, reg.schemas.find('article')!, q, 'find');
-      } catch (err) {
-        if (!(err instanceof FolioError) || err.status !== 400) throw err;
-      }
-      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-      expect(Object.prototype).not.toHaveProperty('title');
-    }), { numRuns: 400 });
+    fc.assert(
+      fc.property(queryString, (qs) => {
+        try {
+          const q = parseQueryString(qs);
+          parseReadQuery(ctx, reg.schemas.find('article')!, q, 'find');
+        } catch (err) {
+          if (!(err instanceof FolioError) || err.status !== 400) throw err;
+        }
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        expect(Object.prototype).not.toHaveProperty('title');
+      }),
+      { numRuns: 400 },
+    );
   });
 
   const json = fc.letrec((tie) => ({
-    value: fc.oneof({ depthSize: 'small' }, fc.string({ maxLength: 10 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null),
-      fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(fc.oneof(fc.constantFrom('__proto__', 'id', 'title', 'seo', 'blocks', '__component', 'connect', 'views'), fc.string({ maxLength: 6 })), tie('value'), { maxKeys: 4 })),
+    value: fc.oneof(
+      { depthSize: 'small' },
+      fc.string({ maxLength: 10 }),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(
+        fc.oneof(
+          fc.constantFrom('__proto__', 'id', 'title', 'seo', 'blocks', '__component', 'connect', 'views'),
+          fc.string({ maxLength: 6 }),
+        ),
+        tie('value'),
+        { maxKeys: 4 },
+      ),
+    ),
   })).value;
 
   it('answers every write body with a parsed value or a 4xx error', () => {
-    fc.assert(fc.property(fc.dictionary(fc.constantFrom('title', 'views', 'rating', 'featured', 'publishDate', 'seo', 'links', 'blocks', 'tags', 'author', 'body', 'slug', 'nope', '__proto__'), json, { maxKeys: 6 }), (data) => {
-      try {
-        parseInput(reg.schemas, reg.schemas.find('article')!.attributes, data);
-      } catch (err) {
-        if (!(err instanceof FolioError) || err.status >= 500) throw err;
-      }
-    }), { numRuns: 400 });
+    fc.assert(
+      fc.property(
+        fc.dictionary(
+          fc.constantFrom(
+            'title',
+            'views',
+            'rating',
+            'featured',
+            'publishDate',
+            'seo',
+            'links',
+            'blocks',
+            'tags',
+            'author',
+            'body',
+            'slug',
+            'nope',
+            '__proto__',
+          ),
+          json,
+          { maxKeys: 6 },
+        ),
+        (data) => {
+          try {
+            parseInput(reg.schemas, reg.schemas.find('article')!.attributes, data);
+          } catch (err) {
+            if (!(err instanceof FolioError) || err.status >= 500) throw err;
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 
   it.each([
     ['a deeply nested filter', `filters${'[$and][0]'.repeat(30)}[title]=x`],
-    ['a huge $in list', `filters[title][$in]=${Array.from({ length: 500 }, (_, i) => `x${i}`).join('&filters[title][$in]=')}`],
+    [
+      'a huge $in list',
+      `filters[title][$in]=${Array.from({ length: 500 }, (_, i) => `x${i}`).join('&filters[title][$in]=')}`,
+    ],
     ['too many parameters', Array.from({ length: 1500 }, (_, i) => `a${i}=1`).join('&')],
     ['a prototype key', 'filters[__proto__][polluted]=1'],
     ['numbers past safe range', 'filters[views][$gt]=1e400'],
@@ -219,6 +359,8 @@ describe('hostile input (property-based)', () => {
       if (res.status === 400) expect(res.body.error.name).toBe('ValidationError');
       expect((await s.api('/api/articles')).status).toBe(200);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    } finally { await s.stop(); }
+    } finally {
+      await s.stop();
+    }
   });
 });

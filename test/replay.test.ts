@@ -11,7 +11,15 @@ import { createApiToken } from '../src/auth/service.js';
  * compares status and body after normalisation (ids, timestamps, tokens). Deliberate differences are
  * applied to the recording (folio-decisions.md) or listed with their reason in replay/pending.ts.
  */
-const SCENARIOS = ['01-crud', '02-relations', '03-pagination-sort', '05-fields-populate', '06-i18n-draft', '07-single-types', '10-upload'];
+const SCENARIOS = [
+  '01-crud',
+  '02-relations',
+  '03-pagination-sort',
+  '05-fields-populate',
+  '06-i18n-draft',
+  '07-single-types',
+  '10-upload',
+];
 const REPORT = process.env.FOLIO_REPLAY_REPORT;
 
 /** The tokens of the instance under test (full-access and read-only API tokens). */
@@ -25,7 +33,8 @@ async function createVars(server: TestServer): Promise<Record<string, string>> {
 function overrideFor(scenario: string, step: { name: string; note?: string }) {
   const listed = OVERRIDES[scenario]?.[step.name];
   if (listed) return listed;
-  if (step.note?.includes('KNOWN-500')) return { reason: 'Strapi answers 500 here; Folio a clear 400', status: 400, errorName: 'ValidationError' };
+  if (step.note?.includes('KNOWN-500'))
+    return { reason: 'Strapi answers 500 here; Folio a clear 400', status: 400, errorName: 'ValidationError' };
   return undefined;
 }
 
@@ -35,7 +44,15 @@ function expected(name: string, step: { path: string; method?: string }, golden:
     const schema = schemaForPath(step.path);
     const data = stripComponentIds((body as { data: unknown }).data, schema);
     // Folio's create responses carry no `id` (folio-decisions.md §2).
-    if ((step.method ?? 'GET') === 'POST' && status === 201 && data && typeof data === 'object' && !Array.isArray(data) && step.path.startsWith('/api/') && !step.path.startsWith('/api/upload')) {
+    if (
+      (step.method ?? 'GET') === 'POST' &&
+      status === 201 &&
+      data &&
+      typeof data === 'object' &&
+      !Array.isArray(data) &&
+      step.path.startsWith('/api/') &&
+      !step.path.startsWith('/api/upload')
+    ) {
       delete (data as Record<string, unknown>).id;
     }
     body = { ...(body as object), data };
@@ -57,7 +74,11 @@ for (const scenario of SCENARIOS) {
     beforeAll(async () => {
       server = await startTestServer();
       // Skipped steps are not sent: they would change what later steps see (a refused upload stores nothing).
-      const notSent = new Set(Object.entries(OVERRIDES[scenario] ?? {}).filter(([, o]) => o.skip).map(([n]) => n));
+      const notSent = new Set(
+        Object.entries(OVERRIDES[scenario] ?? {})
+          .filter(([, o]) => o.skip)
+          .map(([n]) => n),
+      );
       results = await runScenario(server, scenario, await createVars(server), notSent);
       // Normalise in step order on both sides, so documentIds map by order of first appearance.
       for (const { step } of steps) {
@@ -70,7 +91,9 @@ for (const scenario of SCENARIOS) {
         compared.set(step.name, { want, got });
       }
     }, 120_000);
-    afterAll(async () => { await server?.stop(); });
+    afterAll(async () => {
+      await server?.stop();
+    });
 
     for (const { step } of steps) {
       const override = overrideFor(scenario, step);
@@ -90,7 +113,11 @@ for (const scenario of SCENARIOS) {
           else if (g.response.bodyType === 'text') expect(r.body).toBe(g.response.body);
           else if (g.response.bodyType === 'empty') expect(r.bodyType).toBe('empty');
         } catch (err) {
-          if (REPORT) appendFileSync(REPORT, `### ${scenario} ${step.name} ${step.method ?? 'GET'} ${step.path}?${step.query ?? ''}\nstatus want ${g.response.status} got ${r.status}\nwant ${JSON.stringify(pair.want).slice(0, 1500)}\ngot  ${JSON.stringify(pair.got).slice(0, 1500)}\n\n`);
+          if (REPORT)
+            appendFileSync(
+              REPORT,
+              `### ${scenario} ${step.name} ${step.method ?? 'GET'} ${step.path}?${step.query ?? ''}\nstatus want ${g.response.status} got ${r.status}\nwant ${JSON.stringify(pair.want).slice(0, 1500)}\ngot  ${JSON.stringify(pair.got).slice(0, 1500)}\n\n`,
+            );
           throw err;
         }
       });

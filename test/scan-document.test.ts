@@ -31,7 +31,10 @@ const PLANS = new Map<ContentType, ScanPlan>(TYPES.map((ct) => [ct, scanPlan(ct)
 // Running both paths
 
 /** The table and `out` a call starts from (reading a block, both already hold earlier files' summaries). */
-interface Start { table: Array<[string, number]>; out: number[] }
+interface Start {
+  table: Array<[string, number]>;
+  out: number[];
+}
 const FRESH: Start = { table: [], out: [] };
 
 type SlowResult = { summary: number[]; table: Array<[string, number]> } | { error: string };
@@ -70,7 +73,14 @@ const decode = (bytes: Uint8Array, from: number, to: number) =>
  * Runs both paths on `bytes[from, to)` and asserts the contract. Returns which way the scanner went and
  * whether the slow path accepted the text.
  */
-function check(ct: ContentType, bytes: Uint8Array, documentId: string, start: Start = FRESH, from = 0, to = bytes.length) {
+function check(
+  ct: ContentType,
+  bytes: Uint8Array,
+  documentId: string,
+  start: Start = FRESH,
+  from = 0,
+  to = bytes.length,
+) {
   const text = decode(bytes, from, to);
   const label = `${ct.pluralName}/${documentId}: ${JSON.stringify(text.length > 3000 ? `${text.slice(0, 3000)}…` : text)}`;
   const slow = slowPath(ct, text, documentId, start);
@@ -78,14 +88,18 @@ function check(ct: ContentType, bytes: Uint8Array, documentId: string, start: St
   expect(fast.n === -1 || (Number.isInteger(fast.n) && fast.n >= 0), `${label}: answer ${fast.n}`).toBe(true);
   expect(fast.out.slice(0, start.out.length), `${label}: earlier summaries`).toEqual(start.out);
   if (fast.n >= 0) {
-    expect(slow, `${label}: fast path took it`).toEqual({ summary: fast.out.slice(start.out.length), table: [...fast.table] });
+    expect(slow, `${label}: fast path took it`).toEqual({
+      summary: fast.out.slice(start.out.length),
+      table: [...fast.table],
+    });
     expect(fast.n, label).toBe(fast.out.length - start.out.length);
   } else {
     expect(fast.out.length, `${label}: unsure but out grew`).toBe(start.out.length);
     // The reader then runs the slow path on the table the scanner left: it must come out as if alone.
-    if ('summary' in slow) expect(slowPath(ct, text, documentId, { table: [...fast.table], out: fast.out }), label).toEqual(slow);
+    if ('summary' in slow)
+      expect(slowPath(ct, text, documentId, { table: [...fast.table], out: fast.out }), label).toEqual(slow);
   }
-  return { way: fast.n >= 0 ? 'fast' as const : 'unsure' as const, slowOk: 'summary' in slow, n: fast.n };
+  return { way: fast.n >= 0 ? ('fast' as const) : ('unsure' as const), slowOk: 'summary' in slow, n: fast.n };
 }
 
 const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
@@ -108,20 +122,30 @@ function embed(bytes: Uint8Array, prefix: Uint8Array, suffix: Uint8Array) {
 // ---------------------------------------------------------------------------------------------------------
 // 1. The example documents
 
-interface Source { ct: ContentType; documentId: string; bytes: Uint8Array }
+interface Source {
+  ct: ContentType;
+  documentId: string;
+  bytes: Uint8Array;
+}
 
 /** content/documents/<plural>/<documentId>.json, as bytes. */
 const EXAMPLES: Source[] = readdirSync(join(REPO, 'content', 'documents')).flatMap((plural) =>
-  readdirSync(join(REPO, 'content', 'documents', plural)).filter((f) => f.endsWith('.json')).map((f) => ({
-    ct: typeOf(plural), documentId: f.slice(0, -5), bytes: new Uint8Array(readFileSync(join(REPO, 'content', 'documents', plural, f))),
-  })));
+  readdirSync(join(REPO, 'content', 'documents', plural))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => ({
+      ct: typeOf(plural),
+      documentId: f.slice(0, -5),
+      bytes: new Uint8Array(readFileSync(join(REPO, 'content', 'documents', plural, f))),
+    })),
+);
 
 describe('the example documents', () => {
   const files = EXAMPLES;
 
   it('all take the fast path and agree with the slow path', () => {
     expect(files.length).toBeGreaterThan(20);
-    for (const { ct, documentId, bytes } of files) expect(check(ct, bytes, documentId).way, `${ct.pluralName}/${documentId}`).toBe('fast');
+    for (const { ct, documentId, bytes } of files)
+      expect(check(ct, bytes, documentId).way, `${ct.pluralName}/${documentId}`).toBe('fast');
   });
 
   it('agree when read one after another into one table and one summary, as a block is read', () => {
@@ -151,12 +175,31 @@ const TS1 = '2025-01-01T00:00:00.000Z';
 const TS2 = '2025-01-02T00:00:00.000Z';
 const TS3 = '2025-01-03T00:00:00.000Z';
 
-function version(ct: ContentType, id: number, status: 'draft' | 'published', locale: string | null, data: Record<string, unknown>): Version {
-  return { id, documentId: 'd1', locale, status, createdAt: TS1, updatedAt: TS2, publishedAt: status === 'draft' ? null : TS3, data };
+function version(
+  ct: ContentType,
+  id: number,
+  status: 'draft' | 'published',
+  locale: string | null,
+  data: Record<string, unknown>,
+): Version {
+  return {
+    id,
+    documentId: 'd1',
+    locale,
+    status,
+    createdAt: TS1,
+    updatedAt: TS2,
+    publishedAt: status === 'draft' ? null : TS3,
+    data,
+  };
 }
 
 /** Files as Folio writes them (encodeDocument, serialize). */
-function written(ct: ContentType, documentId: string, slots: Array<[string, { draft?: Version; published?: Version }]>) {
+function written(
+  ct: ContentType,
+  documentId: string,
+  slots: Array<[string, { draft?: Version; published?: Version }]>,
+) {
   const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new SlotMap() };
   for (const [code, slot] of slots) doc.slots.set(code, slot);
   return serialize(encodeDocument(ct, doc));
@@ -164,10 +207,23 @@ function written(ct: ContentType, documentId: string, slots: Array<[string, { dr
 
 const articles = typeOf('articles');
 const tags = typeOf('tags');
-const ARTICLE_DATA = { title: 'Hello', tags: ['t1', 't2'], seo: { metaTitle: 'Hi', shareImage: null }, views: 3, rating: 4.5, featured: true };
+const ARTICLE_DATA = {
+  title: 'Hello',
+  tags: ['t1', 't2'],
+  seo: { metaTitle: 'Hi', shareImage: null },
+  views: 3,
+  rating: 4.5,
+  featured: true,
+};
 /** en: draft 2 and published 3; fr: published 5 only (its draft is recreated at load). */
 const ARTICLE = written(articles, 'a1', [
-  ['en', { draft: version(articles, 2, 'draft', 'en', ARTICLE_DATA), published: version(articles, 3, 'published', 'en', ARTICLE_DATA) }],
+  [
+    'en',
+    {
+      draft: version(articles, 2, 'draft', 'en', ARTICLE_DATA),
+      published: version(articles, 3, 'published', 'en', ARTICLE_DATA),
+    },
+  ],
   ['fr', { published: version(articles, 5, 'published', 'fr', { title: 'Bonjour' }) }],
 ]);
 const TAG = written(tags, 't1', [['', { published: version(tags, 4, 'published', null, { name: 'x' }) }]]);
@@ -184,7 +240,8 @@ const tagId = (raw: string) => sub(TAG, '"id": 4', `"id": ${raw}`);
 /** The tag file with its createdAt value as raw JSON text. */
 const tagCreated = (raw: string) => sub(TAG, `"createdAt": "${TS1}"`, `"createdAt": ${raw}`);
 const TAG_VERSION = TAG.slice(TAG.indexOf('"published": ') + 13, TAG.lastIndexOf('}'));
-const nested = (depth: number, open: string, close: string, inner: string) => open.repeat(depth) + inner + close.repeat(depth);
+const nested = (depth: number, open: string, close: string, inner: string) =>
+  open.repeat(depth) + inner + close.repeat(depth);
 
 type Way = 'fast' | 'unsure';
 type Slow = 'ok' | 'throws';
@@ -196,34 +253,133 @@ const CASES: Array<[string, string, string | Uint8Array, Way, Slow]> = [
   ['compact JSON, no trailing newline', 'tags', JSON.stringify(JSON.parse(TAG)), 'fast', 'ok'],
   ['CRLF line ends and tab indents', 'tags', TAG.replace(/\n/g, '\r\n').replace(/ {2}/g, '\t'), 'fast', 'ok'],
   ['leading and trailing white space', 'tags', `\n \t${TAG}\r\n  `, 'fast', 'ok'],
-  ['locales before documentId', 'articles', JSON.stringify({ locales: JSON.parse(ARTICLE).locales, documentId: 'a1' }, null, 2), 'fast', 'ok'],
-  ['published before draft in a slot', 'articles', JSON.stringify({ documentId: 'a1', locales: { en: { published: JSON.parse(ARTICLE).locales.en.published, draft: JSON.parse(ARTICLE).locales.en.draft } } }, null, 2), 'fast', 'ok'],
+  [
+    'locales before documentId',
+    'articles',
+    JSON.stringify({ locales: JSON.parse(ARTICLE).locales, documentId: 'a1' }, null, 2),
+    'fast',
+    'ok',
+  ],
+  [
+    'published before draft in a slot',
+    'articles',
+    JSON.stringify(
+      {
+        documentId: 'a1',
+        locales: {
+          en: { published: JSON.parse(ARTICLE).locales.en.published, draft: JSON.parse(ARTICLE).locales.en.draft },
+        },
+      },
+      null,
+      2,
+    ),
+    'fast',
+    'ok',
+  ],
   ['no documentId in the file', 'tags', sub(TAG, '"documentId": "t1",', ''), 'fast', 'ok'],
-  ['locale codes with a region and in upper case', 'articles', sub(sub(ARTICLE, '"en":', '"zh-Hant":'), '"fr":', '"PT-br":'), 'fast', 'ok'],
+  [
+    'locale codes with a region and in upper case',
+    'articles',
+    sub(sub(ARTICLE, '"en":', '"zh-Hant":'), '"fr":', '"PT-br":'),
+    'fast',
+    'ok',
+  ],
   // Keys
-  ['keys of a version in another order', 'tags', sub(TAG, '"id": 4,\n    "name": "x",', '"name": "x",\n    "id": 4,'), 'unsure', 'ok'],
-  ['timestamps in another order', 'tags', sub(TAG, `"createdAt": "${TS1}",\n    "updatedAt": "${TS2}"`, `"updatedAt": "${TS2}",\n    "createdAt": "${TS1}"`), 'unsure', 'ok'],
+  [
+    'keys of a version in another order',
+    'tags',
+    sub(TAG, '"id": 4,\n    "name": "x",', '"name": "x",\n    "id": 4,'),
+    'unsure',
+    'ok',
+  ],
+  [
+    'timestamps in another order',
+    'tags',
+    sub(TAG, `"createdAt": "${TS1}",\n    "updatedAt": "${TS2}"`, `"updatedAt": "${TS2}",\n    "createdAt": "${TS1}"`),
+    'unsure',
+    'ok',
+  ],
   ['a missing optional attribute', 'tags', sub(TAG, '"name": "x",', ''), 'fast', 'ok'],
   ['a missing id (taken as 0)', 'tags', sub(TAG, '"id": 4,', ''), 'fast', 'ok'],
   ['an unknown attribute', 'tags', sub(TAG, '"name": "x",', '"name": "x",\n    "subtitle": "y",'), 'unsure', 'throws'],
-  ['a key that begins with the next one expected', 'tags', sub(TAG, '"name": "x",', '"names": "x",'), 'unsure', 'throws'],
+  [
+    'a key that begins with the next one expected',
+    'tags',
+    sub(TAG, '"name": "x",', '"names": "x",'),
+    'unsure',
+    'throws',
+  ],
   ['a key that the next one expected begins with', 'tags', sub(TAG, '"name": "x",', '"nam": "x",'), 'unsure', 'throws'],
-  ['the inverse side of a relation (not stored)', 'tags', sub(TAG, '"name": "x",', '"name": "x",\n    "articles": [],'), 'unsure', 'throws'],
-  ['a duplicate attribute inside a version', 'tags', sub(TAG, '"name": "x",', '"name": "x",\n    "name": "y",'), 'unsure', 'ok'],
-  ['a duplicate timestamp inside a version', 'tags', sub(TAG, `"updatedAt": "${TS2}",`, `"updatedAt": "${TS2}",\n    "updatedAt": "${TS1}",`), 'unsure', 'ok'],
+  [
+    'the inverse side of a relation (not stored)',
+    'tags',
+    sub(TAG, '"name": "x",', '"name": "x",\n    "articles": [],'),
+    'unsure',
+    'throws',
+  ],
+  [
+    'a duplicate attribute inside a version',
+    'tags',
+    sub(TAG, '"name": "x",', '"name": "x",\n    "name": "y",'),
+    'unsure',
+    'ok',
+  ],
+  [
+    'a duplicate timestamp inside a version',
+    'tags',
+    sub(TAG, `"updatedAt": "${TS2}",`, `"updatedAt": "${TS2}",\n    "updatedAt": "${TS1}",`),
+    'unsure',
+    'ok',
+  ],
   ['a duplicate id, the second one bad', 'tags', sub(TAG, '"id": 4,', '"id": 4,\n    "id": -1,'), 'unsure', 'ok'],
-  ['a duplicate published version', 'tags', sub(TAG, '"documentId": "t1",', `"documentId": "t1",\n  "published": ${TAG_VERSION},`), 'unsure', 'ok'],
-  ['a duplicate documentId', 'tags', sub(TAG, '"documentId": "t1",', '"documentId": "t1",\n  "documentId": "t1",'), 'unsure', 'ok'],
+  [
+    'a duplicate published version',
+    'tags',
+    sub(TAG, '"documentId": "t1",', `"documentId": "t1",\n  "published": ${TAG_VERSION},`),
+    'unsure',
+    'ok',
+  ],
+  [
+    'a duplicate documentId',
+    'tags',
+    sub(TAG, '"documentId": "t1",', '"documentId": "t1",\n  "documentId": "t1",'),
+    'unsure',
+    'ok',
+  ],
   ['a duplicate locale', 'articles', sub(ARTICLE, '"fr":', '"en":'), 'unsure', 'ok'],
-  ['a duplicate locales object', 'articles', sub(ARTICLE, '"locales":', '"locales": {"de": {"published": {}}},\n  "locales":'), 'unsure', 'ok'],
+  [
+    'a duplicate locales object',
+    'articles',
+    sub(ARTICLE, '"locales":', '"locales": {"de": {"published": {}}},\n  "locales":'),
+    'unsure',
+    'ok',
+  ],
   ['an escaped character in a version key', 'tags', sub(TAG, '"name"', '"n\\u0061me"'), 'unsure', 'ok'],
   ['an escaped character in a slot key', 'tags', sub(TAG, '"published"', '"publi\\u0073hed"'), 'unsure', 'ok'],
   ['an escaped character in a locale code', 'articles', sub(ARTICLE, '"fr"', '"f\\u0072"'), 'unsure', 'ok'],
   ['a non-ASCII key', 'tags', sub(TAG, '"name"', '"nämé"'), 'unsure', 'throws'],
-  ['__proto__ as a version key', 'tags', sub(TAG, '"name": "x",', '"name": "x",\n    "__proto__": {},'), 'unsure', 'throws'],
+  [
+    '__proto__ as a version key',
+    'tags',
+    sub(TAG, '"name": "x",', '"name": "x",\n    "__proto__": {},'),
+    'unsure',
+    'throws',
+  ],
   ['__proto__ as a locale code', 'articles', sub(ARTICLE, '"fr":', '"__proto__":'), 'unsure', 'throws'],
-  ['__proto__ as a top-level key', 'tags', sub(TAG, '"documentId": "t1",', '"documentId": "t1",\n  "__proto__": {"published": {}},'), 'unsure', 'throws'],
-  ['__proto__ inside an attribute value', 'tags', tagName('{"__proto__": {"id": 1}, "constructor": null}'), 'fast', 'ok'],
+  [
+    '__proto__ as a top-level key',
+    'tags',
+    sub(TAG, '"documentId": "t1",', '"documentId": "t1",\n  "__proto__": {"published": {}},'),
+    'unsure',
+    'throws',
+  ],
+  [
+    '__proto__ inside an attribute value',
+    'tags',
+    tagName('{"__proto__": {"id": 1}, "constructor": null}'),
+    'fast',
+    'ok',
+  ],
   // Ids
   ['id 0', 'tags', tagId('0'), 'unsure', 'ok'],
   ['a negative id', 'tags', tagId('-4'), 'unsure', 'ok'],
@@ -242,7 +398,13 @@ const CASES: Array<[string, string, string | Uint8Array, Way, Slow]> = [
   ['a timestamp with an offset', 'tags', tagCreated('"2025-01-01T02:00:00.000+02:00"'), 'unsure', 'ok'],
   ['a date without a time', 'tags', tagCreated('"2025-01-01"'), 'unsure', 'ok'],
   ['a timestamp with an escaped character', 'tags', tagCreated('"2025-01-01T00:00:00.000\\u005a"'), 'unsure', 'ok'],
-  ['an impossible date in the canonical form (both take it as stored)', 'tags', tagCreated('"2025-13-45T99:99:99.999Z"'), 'fast', 'ok'],
+  [
+    'an impossible date in the canonical form (both take it as stored)',
+    'tags',
+    tagCreated('"2025-13-45T99:99:99.999Z"'),
+    'fast',
+    'ok',
+  ],
   ['a timestamp without its closing quote', 'tags', tagCreated('"2025-01-01T00:00:00.000ZZ'), 'unsure', 'throws'],
   ['a timestamp that is not a date', 'tags', tagCreated('"yesterday"'), 'unsure', 'throws'],
   ['an empty timestamp', 'tags', tagCreated('""'), 'unsure', 'throws'],
@@ -251,12 +413,36 @@ const CASES: Array<[string, string, string | Uint8Array, Way, Slow]> = [
   ['a null createdAt', 'tags', tagCreated('null'), 'unsure', 'throws'],
   ['a numeric createdAt', 'tags', tagCreated('0'), 'unsure', 'throws'],
   ['a missing createdAt', 'tags', sub(TAG, `"createdAt": "${TS1}",`, ''), 'unsure', 'throws'],
-  ['a missing publishedAt on a published version', 'tags', sub(TAG, `,\n    "publishedAt": "${TS3}"`, ''), 'unsure', 'throws'],
-  ['a null publishedAt on a published version', 'tags', sub(TAG, `"publishedAt": "${TS3}"`, '"publishedAt": null'), 'unsure', 'throws'],
-  ['any publishedAt on a draft (not checked)', 'articles', sub(ARTICLE, '"publishedAt": null', '"publishedAt": [1, {"a": "garbage"}]'), 'fast', 'ok'],
+  [
+    'a missing publishedAt on a published version',
+    'tags',
+    sub(TAG, `,\n    "publishedAt": "${TS3}"`, ''),
+    'unsure',
+    'throws',
+  ],
+  [
+    'a null publishedAt on a published version',
+    'tags',
+    sub(TAG, `"publishedAt": "${TS3}"`, '"publishedAt": null'),
+    'unsure',
+    'throws',
+  ],
+  [
+    'any publishedAt on a draft (not checked)',
+    'articles',
+    sub(ARTICLE, '"publishedAt": null', '"publishedAt": [1, {"a": "garbage"}]'),
+    'fast',
+    'ok',
+  ],
   ['no publishedAt on a draft', 'articles', sub(ARTICLE, `,\n        "publishedAt": null`, ''), 'fast', 'ok'],
   // Slots and versions
-  ['a draft on a type without draft & publish', 'tags', sub(TAG, '"published":', `"draft": ${TAG_VERSION},\n  "published":`), 'unsure', 'throws'],
+  [
+    'a draft on a type without draft & publish',
+    'tags',
+    sub(TAG, '"published":', `"draft": ${TAG_VERSION},\n  "published":`),
+    'unsure',
+    'throws',
+  ],
   ['an empty version', 'tags', sub(TAG, TAG_VERSION, '{}'), 'unsure', 'throws'],
   ['a version that is a string', 'tags', sub(TAG, TAG_VERSION, '"v"'), 'unsure', 'throws'],
   ['a null version', 'tags', sub(TAG, TAG_VERSION, 'null'), 'unsure', 'throws'],
@@ -268,8 +454,20 @@ const CASES: Array<[string, string, string | Uint8Array, Way, Slow]> = [
   ['an empty slot', 'articles', sub(ARTICLE, '"locales": {', '"locales": {\n    "de": {},'), 'unsure', 'throws'],
   ['a null slot', 'articles', sub(ARTICLE, '"locales": {', '"locales": {\n    "de": null,'), 'unsure', 'throws'],
   ['a slot with another key', 'articles', sub(ARTICLE, '"fr": {', '"fr": {\n      "old": {},'), 'unsure', 'throws'],
-  ['documentId inside a slot', 'articles', sub(ARTICLE, '"fr": {', '"fr": {\n      "documentId": "a1",'), 'unsure', 'throws'],
-  ['a non-localized file shaped as a localized one', 'tags', `{"documentId": "t1", "locales": {"en": {"published": ${TAG_VERSION}}}}`, 'unsure', 'throws'],
+  [
+    'documentId inside a slot',
+    'articles',
+    sub(ARTICLE, '"fr": {', '"fr": {\n      "documentId": "a1",'),
+    'unsure',
+    'throws',
+  ],
+  [
+    'a non-localized file shaped as a localized one',
+    'tags',
+    `{"documentId": "t1", "locales": {"en": {"published": ${TAG_VERSION}}}}`,
+    'unsure',
+    'throws',
+  ],
   // documentId
   ['a documentId that differs from the file name', 'tags', sub(TAG, '"t1"', '"t2"'), 'unsure', 'throws'],
   ['a documentId that is a prefix of the file name', 'tags', sub(TAG, '"t1"', '"t"'), 'unsure', 'throws'],
@@ -279,7 +477,13 @@ const CASES: Array<[string, string, string | Uint8Array, Way, Slow]> = [
   ['a null documentId', 'tags', sub(TAG, '"t1"', 'null'), 'unsure', 'throws'],
   ['a documentId spelt with escapes', 'tags', sub(TAG, '"t1"', '"\\u0074\\u0031"'), 'unsure', 'ok'],
   // String values
-  ['escaped characters in a value', 'tags', tagName(String.raw`"a\"b\\c\/d\b\f\n\r\t\u00e9\uD83D\ude00"`), 'fast', 'ok'],
+  [
+    'escaped characters in a value',
+    'tags',
+    tagName(String.raw`"a\"b\\c\/d\b\f\n\r\t\u00e9\uD83D\ude00"`),
+    'fast',
+    'ok',
+  ],
   ['a lone surrogate escape in a value', 'tags', tagName('"\\ud800"'), 'fast', 'ok'],
   ['an invalid escape in a value', 'tags', tagName('"a\\x41"'), 'unsure', 'throws'],
   ['a short \\u escape in a value', 'tags', tagName('"\\u12"'), 'unsure', 'throws'],
@@ -290,15 +494,51 @@ const CASES: Array<[string, string, string | Uint8Array, Way, Slow]> = [
   ['a raw NUL in a key', 'tags', sub(TAG, '"name"', '"na\u0000me"'), 'unsure', 'throws'],
   ['a raw DEL in a value (allowed)', 'tags', tagName('"a\u007fb"'), 'fast', 'ok'],
   ['non-ASCII UTF-8 in a value', 'tags', tagName('"Ünïcödé – 東京 😀 \u2028"'), 'fast', 'ok'],
-  ['invalid UTF-8 bytes in a value', 'tags', Buffer.concat([utf8(TAG.slice(0, TAG.indexOf('"x"') + 2)), Uint8Array.from([0xff, 0xc3, 0xe2, 0x80]), utf8(TAG.slice(TAG.indexOf('"x"') + 2))]), 'fast', 'ok'],
-  ['a truncated UTF-8 sequence right before a closing quote', 'tags', Buffer.concat([utf8(TAG.slice(0, TAG.indexOf('"x"') + 2)), Uint8Array.from([0xf0, 0x9f, 0x98]), utf8(TAG.slice(TAG.indexOf('"x"') + 2))]), 'fast', 'ok'],
+  [
+    'invalid UTF-8 bytes in a value',
+    'tags',
+    Buffer.concat([
+      utf8(TAG.slice(0, TAG.indexOf('"x"') + 2)),
+      Uint8Array.from([0xff, 0xc3, 0xe2, 0x80]),
+      utf8(TAG.slice(TAG.indexOf('"x"') + 2)),
+    ]),
+    'fast',
+    'ok',
+  ],
+  [
+    'a truncated UTF-8 sequence right before a closing quote',
+    'tags',
+    Buffer.concat([
+      utf8(TAG.slice(0, TAG.indexOf('"x"') + 2)),
+      Uint8Array.from([0xf0, 0x9f, 0x98]),
+      utf8(TAG.slice(TAG.indexOf('"x"') + 2)),
+    ]),
+    'fast',
+    'ok',
+  ],
   ['a single-quoted value', 'tags', tagName("'x'"), 'unsure', 'throws'],
   ['an unterminated value', 'tags', tagName('"x'), 'unsure', 'throws'],
   // Other values
   ['deeply nested arrays', 'tags', tagName(nested(3000, '[', ']', '1')), 'fast', 'ok'],
   ['deeply nested objects', 'tags', tagName(nested(3000, '{"a":', '}', '[]')), 'fast', 'ok'],
-  ['mixed nesting with every kind of value', 'articles', sub(ARTICLE, '"blocks": null', '"blocks": [{"a": [1, -2.5e-3, "s", true, false, null, {}, [], [[]], {"b": {"c": [{}]}}]}, [ ], { }]'), 'fast', 'ok'],
-  ['numbers with fractions and exponents', 'tags', tagName('[0, -0, 0.0, 1.5, -12.25e-3, 1E+10, 6.02e23, 1e400, -0.0e-0]'), 'fast', 'ok'],
+  [
+    'mixed nesting with every kind of value',
+    'articles',
+    sub(
+      ARTICLE,
+      '"blocks": null',
+      '"blocks": [{"a": [1, -2.5e-3, "s", true, false, null, {}, [], [[]], {"b": {"c": [{}]}}]}, [ ], { }]',
+    ),
+    'fast',
+    'ok',
+  ],
+  [
+    'numbers with fractions and exponents',
+    'tags',
+    tagName('[0, -0, 0.0, 1.5, -12.25e-3, 1E+10, 6.02e23, 1e400, -0.0e-0]'),
+    'fast',
+    'ok',
+  ],
   ['a bare number', 'tags', tagName('-12.5E3'), 'fast', 'ok'],
   ['true, false and null', 'tags', tagName('[true, false, null]'), 'fast', 'ok'],
   ['a leading zero', 'tags', tagName('01'), 'unsure', 'throws'],
@@ -366,13 +606,29 @@ describe('hand-written texts', () => {
     // next bytes would complete a file cut short.
     for (const after of SUFFIXES) {
       const { buf, from, to } = embed(bytes, utf8('{"x": ['), after);
-      const inside = check(ct, buf, documentId, { table: [['de', 0], ['fr', 1]], out: [0, 9, -1, 1, -1, 8] }, from, to);
+      const inside = check(
+        ct,
+        buf,
+        documentId,
+        {
+          table: [
+            ['de', 0],
+            ['fr', 1],
+          ],
+          out: [0, 9, -1, 1, -1, 8],
+        },
+        from,
+        to,
+      );
       expect(inside.way).toBe(way);
     }
   });
 
   it('give the summaries summarizeBody gives', () => {
-    expect(fastPath(articles, utf8(ARTICLE), 0, utf8(ARTICLE).length, 'a1', FRESH)).toMatchObject({ n: 6, out: [0, 2, 3, 1, 0, 5] });
+    expect(fastPath(articles, utf8(ARTICLE), 0, utf8(ARTICLE).length, 'a1', FRESH)).toMatchObject({
+      n: 6,
+      out: [0, 2, 3, 1, 0, 5],
+    });
     expect(fastPath(tags, utf8(TAG), 0, utf8(TAG).length, 't1', FRESH)).toMatchObject({ n: 3, out: [0, -1, 4] });
   });
 });
@@ -381,37 +637,58 @@ describe('hand-written texts', () => {
 // 3. Mutated files
 
 const LOCALE_POOL = ['en', 'fr', 'de', 'pt-BR', 'zh-Hant'];
-const timestampArb = fc.date({ min: new Date('1970-01-01'), max: new Date('2999-12-31'), noInvalidDate: true }).map((d) => d.toISOString());
+const timestampArb = fc
+  .date({ min: new Date('1970-01-01'), max: new Date('2999-12-31'), noInvalidDate: true })
+  .map((d) => d.toISOString());
 /** Any attribute value, or left out (a file written before the attribute was added). */
 const valueArb = fc.option(fc.jsonValue({ maxDepth: 3, stringUnit: 'binary' }), { nil: undefined, freq: 4 });
 
 /** A version as Folio writes it: id, attributes in schema order (some perhaps missing), timestamps. */
 function versionArb(ct: ContentType, status: 'draft' | 'published') {
   const names = storedAttributes(ct);
-  return fc.record({
-    id: fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 999_999_999_999_999 })),
-    values: fc.tuple(...names.map(() => valueArb)),
-    createdAt: timestampArb, updatedAt: timestampArb, publishedAt: timestampArb,
-  }).map((v) => {
-    const out: Record<string, unknown> = { id: v.id };
-    names.forEach((n, k) => { out[n] = v.values[k]; });
-    return { ...out, createdAt: v.createdAt, updatedAt: v.updatedAt, publishedAt: status === 'draft' ? null : v.publishedAt };
-  });
+  return fc
+    .record({
+      id: fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 999_999_999_999_999 })),
+      values: fc.tuple(...names.map(() => valueArb)),
+      createdAt: timestampArb,
+      updatedAt: timestampArb,
+      publishedAt: timestampArb,
+    })
+    .map((v) => {
+      const out: Record<string, unknown> = { id: v.id };
+      names.forEach((n, k) => {
+        out[n] = v.values[k];
+      });
+      return {
+        ...out,
+        createdAt: v.createdAt,
+        updatedAt: v.updatedAt,
+        publishedAt: status === 'draft' ? null : v.publishedAt,
+      };
+    });
 }
 
 function slotArb(ct: ContentType) {
   if (!ct.draftAndPublish) return fc.record({ published: versionArb(ct, 'published') });
-  return fc.record({ draft: versionArb(ct, 'draft'), published: versionArb(ct, 'published') }, { requiredKeys: [] })
-    .filter((s) => s.draft !== undefined || s.published !== undefined)
-    // Folio writes draft first.
-    .map((s) => JSON.parse(JSON.stringify({ draft: s.draft, published: s.published })) as Record<string, unknown>);
+  return (
+    fc
+      .record({ draft: versionArb(ct, 'draft'), published: versionArb(ct, 'published') }, { requiredKeys: [] })
+      .filter((s) => s.draft !== undefined || s.published !== undefined)
+      // Folio writes draft first.
+      .map((s) => JSON.parse(JSON.stringify({ draft: s.draft, published: s.published })) as Record<string, unknown>)
+  );
 }
 
 /** A generated document file in Folio's format. */
 const generatedArb: fc.Arbitrary<Source> = fc.constantFrom(...TYPES).chain((ct) => {
   const body = ct.localized
-    ? fc.uniqueArray(fc.constantFrom(...LOCALE_POOL), { minLength: 1, maxLength: 3 }).chain((codes) =>
-      fc.tuple(...codes.map(() => slotArb(ct))).map((slots) => ({ locales: Object.fromEntries(codes.map((c, k) => [c, slots[k]])) })))
+    ? fc
+        .uniqueArray(fc.constantFrom(...LOCALE_POOL), { minLength: 1, maxLength: 3 })
+        .chain((codes) =>
+          fc
+            .tuple(...codes.map(() => slotArb(ct)))
+            .map((slots) => ({ locales: Object.fromEntries(codes.map((c, k) => [c, slots[k]])) })),
+        )
     : slotArb(ct);
   return body.map((b) => ({ ct, documentId: 'g1', bytes: utf8(serialize({ documentId: 'g1', ...b })) }));
 });
@@ -429,10 +706,18 @@ type Mutation =
   | { op: 'truncate'; at: number };
 
 const STRUCTURAL = [...'{}[]:,"\\0123456789-.eE+tfnul '].map((ch) => ch.charCodeAt(0));
-const byteArb = fc.oneof(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0x20, max: 0x7e }), fc.constantFrom(...STRUCTURAL, 0x0a, 0x09, 0x00, 0xef, 0xff));
+const byteArb = fc.oneof(
+  fc.integer({ min: 0, max: 255 }),
+  fc.integer({ min: 0x20, max: 0x7e }),
+  fc.constantFrom(...STRUCTURAL, 0x0a, 0x09, 0x00, 0xef, 0xff),
+);
 const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ op: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 12 }) }),
-  fc.record({ op: fc.constant('insert' as const), at: fc.nat(), bytes: fc.array(byteArb, { minLength: 1, maxLength: 3 }) }),
+  fc.record({
+    op: fc.constant('insert' as const),
+    at: fc.nat(),
+    bytes: fc.array(byteArb, { minLength: 1, maxLength: 3 }),
+  }),
   fc.record({ op: fc.constant('replace' as const), at: fc.nat(), byte: byteArb }),
   fc.record({ op: fc.constant('hit' as const), nth: fc.nat(), byte: fc.option(byteArb) }),
   fc.record({ op: fc.constant('duplicateLine' as const), line: fc.nat() }),
@@ -442,7 +727,10 @@ const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
 
 const lines = (b: number[]) => {
   const out: number[][] = [[]];
-  for (const c of b) { out[out.length - 1].push(c); if (c === 0x0a) out.push([]); }
+  for (const c of b) {
+    out[out.length - 1].push(c);
+    if (c === 0x0a) out.push([]);
+  }
   return out;
 };
 
@@ -450,21 +738,36 @@ function mutate(bytes: Uint8Array, m: Mutation): Uint8Array {
   const b = Array.from(bytes);
   const at = (n: number) => n % (b.length + 1);
   switch (m.op) {
-    case 'delete': b.splice(at(m.at), m.length); break;
-    case 'insert': b.splice(at(m.at), 0, ...m.bytes); break;
-    case 'replace': if (b.length) b[m.at % b.length] = m.byte; break;
+    case 'delete':
+      b.splice(at(m.at), m.length);
+      break;
+    case 'insert':
+      b.splice(at(m.at), 0, ...m.bytes);
+      break;
+    case 'replace':
+      if (b.length) b[m.at % b.length] = m.byte;
+      break;
     case 'hit': {
       const spots = b.flatMap((c, k) => (STRUCTURAL.includes(c) && c !== 0x20 ? [k] : []));
       if (spots.length) b.splice(spots[m.nth % spots.length], 1, ...(m.byte === null ? [] : [m.byte]));
       break;
     }
-    case 'duplicateLine': case 'swapLines': {
+    case 'duplicateLine':
+    case 'swapLines': {
       const ls = lines(b);
-      if (m.op === 'duplicateLine') { const k = m.line % ls.length; ls.splice(k, 0, ls[k]); }
-      else { const x = m.a % ls.length; const y = m.b % ls.length; [ls[x], ls[y]] = [ls[y], ls[x]]; }
+      if (m.op === 'duplicateLine') {
+        const k = m.line % ls.length;
+        ls.splice(k, 0, ls[k]);
+      } else {
+        const x = m.a % ls.length;
+        const y = m.b % ls.length;
+        [ls[x], ls[y]] = [ls[y], ls[x]];
+      }
       return Uint8Array.from(ls.flat());
     }
-    case 'truncate': b.length = at(m.at); break;
+    case 'truncate':
+      b.length = at(m.at);
+      break;
   }
   return Uint8Array.from(b);
 }
@@ -477,24 +780,39 @@ const startArb: fc.Arbitrary<Start> = fc.subarray(['en', 'fr', 'de', '']).map((c
 const aroundArb = fc.array(fc.oneof(fc.constantFrom(...HOSTILE), fc.integer({ min: 0, max: 255 })), { maxLength: 8 });
 
 describe('mutated files', () => {
-  it('files generated in Folio\'s format take the fast path', () => {
-    fc.assert(fc.property(generatedArb, startArb, ({ ct, documentId, bytes }, start) => {
-      expect(check(ct, bytes, documentId, start).way).toBe('fast');
-    }), { numRuns: 300 });
+  it("files generated in Folio's format take the fast path", () => {
+    fc.assert(
+      fc.property(generatedArb, startArb, ({ ct, documentId, bytes }, start) => {
+        expect(check(ct, bytes, documentId, start).way).toBe('fast');
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('are never accepted where the slow path differs, wherever they sit in a buffer', () => {
     const seen = { fast: 0, unsure: 0, fastMutated: 0 };
-    fc.assert(fc.property(sourceArb, fc.array(mutationArb, { minLength: 1, maxLength: 3 }), startArb, aroundArb, aroundArb,
-      ({ ct, documentId, bytes }, mutations, start, before, after) => {
-        const text = mutations.reduce(mutate, bytes);
-        const alone = check(ct, text, documentId, start);
-        const { buf, from, to } = embed(text, Uint8Array.from(before), Uint8Array.from(after));
-        // The bytes around the range change nothing: the scanner never reads past `end` into an answer.
-        expect(check(ct, buf, documentId, start, from, to).n, `${JSON.stringify(decode(buf, 0, buf.length))} [${from}, ${to})`).toBe(alone.n);
-        seen[alone.way]++;
-        if (alone.way === 'fast' && !sameBytes(text, bytes)) seen.fastMutated++;
-      }), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        sourceArb,
+        fc.array(mutationArb, { minLength: 1, maxLength: 3 }),
+        startArb,
+        aroundArb,
+        aroundArb,
+        ({ ct, documentId, bytes }, mutations, start, before, after) => {
+          const text = mutations.reduce(mutate, bytes);
+          const alone = check(ct, text, documentId, start);
+          const { buf, from, to } = embed(text, Uint8Array.from(before), Uint8Array.from(after));
+          // The bytes around the range change nothing: the scanner never reads past `end` into an answer.
+          expect(
+            check(ct, buf, documentId, start, from, to).n,
+            `${JSON.stringify(decode(buf, 0, buf.length))} [${from}, ${to})`,
+          ).toBe(alone.n);
+          seen[alone.way]++;
+          if (alone.way === 'fast' && !sameBytes(text, bytes)) seen.fastMutated++;
+        },
+      ),
+      { numRuns: 500 },
+    );
     // Both answers were exercised, including files that were changed and still taken.
     expect(seen.fast).toBeGreaterThan(15);
     expect(seen.unsure).toBeGreaterThan(15);
@@ -504,12 +822,18 @@ describe('mutated files', () => {
 
 describe('files cut short', () => {
   it('are never accepted on the strength of the bytes after `end`, however they were cut', () => {
-    const cutArb = fc.oneof(fc.nat(), fc.integer({ min: 1, max: 64 }).map((back) => -back));
-    fc.assert(fc.property(sourceArb, cutArb, startArb, ({ ct, documentId, bytes }, cut, start) => {
-      // The whole file is in the buffer; the range ends early (near the end, or anywhere).
-      const to = cut < 0 ? Math.max(0, bytes.length + cut) : cut % (bytes.length + 1);
-      check(ct, bytes, documentId, start, 0, to);
-    }), { numRuns: 300 });
+    const cutArb = fc.oneof(
+      fc.nat(),
+      fc.integer({ min: 1, max: 64 }).map((back) => -back),
+    );
+    fc.assert(
+      fc.property(sourceArb, cutArb, startArb, ({ ct, documentId, bytes }, cut, start) => {
+        // The whole file is in the buffer; the range ends early (near the end, or anywhere).
+        const to = cut < 0 ? Math.max(0, bytes.length + cut) : cut % (bytes.length + 1);
+        check(ct, bytes, documentId, start, 0, to);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -517,13 +841,56 @@ describe('files cut short', () => {
 // 4. Edited documents: still JSON, but with keys and values changed where the checks look
 
 type Json = Record<string, unknown> | unknown[];
-interface Edit { path: number[]; at: number; kind: 'delete' | 'set' | 'rename' | 'add'; key: string; value: unknown }
+interface Edit {
+  path: number[];
+  at: number;
+  kind: 'delete' | 'set' | 'rename' | 'add';
+  key: string;
+  value: unknown;
+}
 
-const EDIT_KEYS = ['id', 'name', 'title', 'createdAt', 'updatedAt', 'publishedAt', 'draft', 'published', 'documentId', 'locales', 'en', 'fr', '__proto__', 'e n', 'other'];
-const EDIT_VALUES: unknown[] = [null, 0, -1, 1.5, 4, 1e21, '', 'x', TS1, '2025-01-01T00:00:00Z', 'not a date', {}, [], true, 'g1', 'g2', { published: {} }];
+const EDIT_KEYS = [
+  'id',
+  'name',
+  'title',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
+  'draft',
+  'published',
+  'documentId',
+  'locales',
+  'en',
+  'fr',
+  '__proto__',
+  'e n',
+  'other',
+];
+const EDIT_VALUES: unknown[] = [
+  null,
+  0,
+  -1,
+  1.5,
+  4,
+  1e21,
+  '',
+  'x',
+  TS1,
+  '2025-01-01T00:00:00Z',
+  'not a date',
+  {},
+  [],
+  true,
+  'g1',
+  'g2',
+  { published: {} },
+];
 const editArb: fc.Arbitrary<Edit> = fc.record({
-  path: fc.array(fc.nat(), { maxLength: 5 }), at: fc.nat(), kind: fc.constantFrom('delete' as const, 'set' as const, 'rename' as const, 'add' as const),
-  key: fc.constantFrom(...EDIT_KEYS), value: fc.constantFrom(...EDIT_VALUES),
+  path: fc.array(fc.nat(), { maxLength: 5 }),
+  at: fc.nat(),
+  kind: fc.constantFrom('delete' as const, 'set' as const, 'rename' as const, 'add' as const),
+  key: fc.constantFrom(...EDIT_KEYS),
+  value: fc.constantFrom(...EDIT_VALUES),
 });
 
 /** Sets an own property, even one named __proto__ (plain assignment would change the prototype). */
@@ -559,10 +926,18 @@ function applyEdit(body: Json, e: Edit): Json {
 describe('edited documents', () => {
   it('are never accepted where the slow path differs', () => {
     const seen = { fast: 0, unsure: 0 };
-    fc.assert(fc.property(sourceArb, fc.array(editArb, { minLength: 1, maxLength: 3 }), startArb, ({ ct, documentId, bytes }, edits, start) => {
-      const body = edits.reduce(applyEdit, JSON.parse(decode(bytes, 0, bytes.length)) as Json);
-      seen[check(ct, utf8(serialize(body)), documentId, start).way]++;
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        sourceArb,
+        fc.array(editArb, { minLength: 1, maxLength: 3 }),
+        startArb,
+        ({ ct, documentId, bytes }, edits, start) => {
+          const body = edits.reduce(applyEdit, JSON.parse(decode(bytes, 0, bytes.length)) as Json);
+          seen[check(ct, utf8(serialize(body)), documentId, start).way]++;
+        },
+      ),
+      { numRuns: 300 },
+    );
     expect(seen.fast).toBeGreaterThan(10);
     expect(seen.unsure).toBeGreaterThan(10);
   });
@@ -579,8 +954,20 @@ describe('bytes checked several at a time', () => {
 
   it('find a quote, a backslash or a control character at any position in a string', () => {
     // Strings of every length around a word boundary, with the byte that ends a plain run at each position.
-    const specials: Array<[string, Way]> = [['\\"', 'fast'], ['\\\\', 'fast'], ['\\n', 'fast'], ['\\u00e9', 'fast'], ['é', 'fast'], ['😀', 'fast'],
-      ['\u0001', 'unsure'], ['\t', 'unsure'], ['\u001f', 'unsure'], ['\\x', 'unsure'], ['\\u00g0', 'unsure'], ['"', 'unsure']];
+    const specials: Array<[string, Way]> = [
+      ['\\"', 'fast'],
+      ['\\\\', 'fast'],
+      ['\\n', 'fast'],
+      ['\\u00e9', 'fast'],
+      ['é', 'fast'],
+      ['😀', 'fast'],
+      ['\u0001', 'unsure'],
+      ['\t', 'unsure'],
+      ['\u001f', 'unsure'],
+      ['\\x', 'unsure'],
+      ['\\u00g0', 'unsure'],
+      ['"', 'unsure'],
+    ];
     for (let length = 0; length <= 13; length++) {
       for (let at = 0; at <= length; at++) {
         for (const [special, way] of specials) {
@@ -618,7 +1005,10 @@ describe('bytes checked several at a time', () => {
     // A reader's layout is the first version it reads; files indented otherwise go the general way.
     const other = JSON.stringify(JSON.parse(ARTICLE), null, '\t');
     const crlf = ARTICLE.replace(/\n/g, '\r\n');
-    for (const order of [[other, ARTICLE, crlf, ARTICLE], [ARTICLE, other, ARTICLE, crlf]]) {
+    for (const order of [
+      [other, ARTICLE, crlf, ARTICLE],
+      [ARTICLE, other, ARTICLE, crlf],
+    ]) {
       const plan = scanPlan(articles);
       for (const text of order) {
         const bytes = utf8(text);
@@ -633,7 +1023,10 @@ describe('bytes checked several at a time', () => {
 
   it('read separators shorter than eight bytes the general way', () => {
     // A one-letter attribute and no indentation: `,\n"a": ` is seven bytes, less than one word.
-    const short: ContentType = { ...tags, attributes: { a: { type: 'string' }, bb: { type: 'string' } } } as ContentType;
+    const short: ContentType = {
+      ...tags,
+      attributes: { a: { type: 'string' }, bb: { type: 'string' } },
+    } as ContentType;
     const plan = scanPlan(short);
     const text = `${JSON.stringify({ documentId: 't1', published: { id: 4, a: 'x', bb: 'y', createdAt: TS1, updatedAt: TS2, publishedAt: TS3 } }, null, 1).replace(/\n +/g, '\n')}\n`;
     expect(text).toContain(',\n"a": "x",\n"bb": "y"');

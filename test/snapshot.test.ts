@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { openProject } from '../src/project.js';
@@ -96,7 +108,9 @@ describe('a server started from the snapshot answers as one that read every file
       expect(doc.lazy?.loaded).toBe(true);
       expect(await s.project.documents.warm()).toBeGreaterThan(0);
       for (const d of s.project.documents.index.documents('api::author.author')) expect(d.lazy?.loaded).toBe(true);
-    } finally { await s.stop(); }
+    } finally {
+      await s.stop();
+    }
   });
 
   it('decodes in the background only while no request is being answered, yet never waits for ever', async () => {
@@ -112,13 +126,17 @@ describe('a server started from the snapshot answers as one that read every file
       busy = false;
       expect(await warming).toBeGreaterThan(0);
       expect(docs.every((d) => d.lazy?.loaded)).toBe(true);
-    } finally { await s.stop(); }
+    } finally {
+      await s.stop();
+    }
     // Always busy (a steady load): it still gets through, a slice at a time.
     const t = await startTestServer({ dir: made.dir });
     try {
       expect(await t.project.documents.warm(() => true)).toBeGreaterThan(0);
       for (const d of t.project.documents.index.documents('api::author.author')) expect(d.lazy?.loaded).toBe(true);
-    } finally { await t.stop(); }
+    } finally {
+      await t.stop();
+    }
   });
 
   it('a write to a document not decoded yet keeps its other values, in the answer and in the file', async () => {
@@ -126,15 +144,34 @@ describe('a server started from the snapshot answers as one that read every file
     try {
       const [doc] = s.project.documents.index.documents('api::author.author');
       expect(doc.lazy?.loaded).toBe(false);
-      const before = JSON.parse(readFileSync(join(made.contentDir, 'documents', 'authors', `${doc.documentId}.json`), 'utf8'));
-      const res = await s.api(`/api/authors/${doc.documentId}`, { method: 'PUT', body: { data: { bio: 'Rewritten.' } } });
+      const before = JSON.parse(
+        readFileSync(join(made.contentDir, 'documents', 'authors', `${doc.documentId}.json`), 'utf8'),
+      );
+      const res = await s.api(`/api/authors/${doc.documentId}`, {
+        method: 'PUT',
+        body: { data: { bio: 'Rewritten.' } },
+      });
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ name: before.published.name, email: before.published.email, bio: 'Rewritten.', createdAt: before.published.createdAt });
+      expect(res.body.data).toMatchObject({
+        name: before.published.name,
+        email: before.published.email,
+        bio: 'Rewritten.',
+        createdAt: before.published.createdAt,
+      });
       expect(res.body.data.updatedAt).not.toBe(before.published.updatedAt);
-      const after = JSON.parse(readFileSync(join(made.contentDir, 'documents', 'authors', `${doc.documentId}.json`), 'utf8'));
+      const after = JSON.parse(
+        readFileSync(join(made.contentDir, 'documents', 'authors', `${doc.documentId}.json`), 'utf8'),
+      );
       // Without draft & publish every write publishes: publishedAt moves with updatedAt.
-      expect(after.published).toEqual({ ...before.published, bio: 'Rewritten.', updatedAt: after.published.updatedAt, publishedAt: after.published.updatedAt });
-    } finally { await s.stop(); }
+      expect(after.published).toEqual({
+        ...before.published,
+        bio: 'Rewritten.',
+        updatedAt: after.published.updatedAt,
+        publishedAt: after.published.updatedAt,
+      });
+    } finally {
+      await s.stop();
+    }
   });
 
   it('deleting a document detaches it from documents that are not decoded yet', async () => {
@@ -142,14 +179,18 @@ describe('a server started from the snapshot answers as one that read every file
     try {
       const list = await s.api('/api/articles?populate=author&filters[author][$notNull]=true&pagination[pageSize]=1');
       const author = list.body.data[0].author.documentId as string;
-      const sources = (await s.api(`/api/articles?filters[author][documentId][$eq]=${author}&status=draft&locale=*&pagination[pageSize]=100`)).body.data
-        .map((a: { documentId: string }) => a.documentId) as string[];
+      const sources = (
+        await s.api(
+          `/api/articles?filters[author][documentId][$eq]=${author}&status=draft&locale=*&pagination[pageSize]=100`,
+        )
+      ).body.data.map((a: { documentId: string }) => a.documentId) as string[];
       expect(sources.length).toBeGreaterThan(0);
       // Reading them decoded those rows; start again so the articles are waiting in the snapshot.
       await s.stop();
       const fresh = await startTestServer({ dir: made.dir });
       try {
-        for (const id of sources) expect(fresh.project.documents.index.get('api::article.article', id)?.lazy?.loaded).toBe(false);
+        for (const id of sources)
+          expect(fresh.project.documents.index.get('api::article.article', id)?.lazy?.loaded).toBe(false);
         expect((await fresh.api(`/api/authors/${author}`, { method: 'DELETE' })).status).toBe(204);
         for (const id of sources) {
           const file = JSON.parse(readFileSync(join(made.contentDir, 'documents', 'articles', `${id}.json`), 'utf8'));
@@ -159,8 +200,12 @@ describe('a server started from the snapshot answers as one that read every file
           const res = await fresh.api(`/api/articles/${id}?populate=author`);
           expect(res.body.data.author).toBeNull();
         }
-      } finally { await fresh.stop(); }
-    } finally { await s.stop().catch(() => undefined); }
+      } finally {
+        await fresh.stop();
+      }
+    } finally {
+      await s.stop().catch(() => undefined);
+    }
   });
 });
 
@@ -218,7 +263,9 @@ describe('what changed on disk since the snapshot is read again', () => {
     // Read again: the three edited articles and the broken tag; the new author was never recorded.
     expect(report.fromSnapshot).toBe(total - 5);
     expect(report.problems.map((p) => p.file)).toEqual([join(docs('tags'), tag)]);
-    const titles = JSON.stringify(expected['/api/articles?status=draft&sort=title:asc&fields[0]=title&pagination[pageSize]=100']);
+    const titles = JSON.stringify(
+      expected['/api/articles?status=draft&sort=title:asc&fields[0]=title&pagination[pageSize]=100'],
+    );
     for (const letter of ['Z', 'Y', 'X']) expect(titles).toContain(`"${letter.repeat(8)}`);
     expect(JSON.stringify(expected['/api/authors?populate=articles'])).toContain('Added While Down');
   });
@@ -249,8 +296,22 @@ describe('a damaged or foreign snapshot is ignored', () => {
     ['truncated', (f: string) => truncateSync(f, Math.floor(statSync(f).size / 2))],
     ['garbage', (f: string) => writeFileSync(f, 'not a snapshot at all')],
     ['empty', (f: string) => writeFileSync(f, '')],
-    ['another format', (f: string) => writeFileSync(f, readFileSync(f).toString('latin1').replace('FOLIO-SNAPSHOT 2', 'FOLIO-SNAPSHOT 9'), 'latin1')],
-    ['another Folio version', (f: string) => writeFileSync(f, readFileSync(f).toString('latin1').replace(/"folioVersion":"[^"]+"/, '"folioVersion":"0.0.0-x"'), 'latin1')],
+    [
+      'another format',
+      (f: string) =>
+        writeFileSync(f, readFileSync(f).toString('latin1').replace('FOLIO-SNAPSHOT 2', 'FOLIO-SNAPSHOT 9'), 'latin1'),
+    ],
+    [
+      'another Folio version',
+      (f: string) =>
+        writeFileSync(
+          f,
+          readFileSync(f)
+            .toString('latin1')
+            .replace(/"folioVersion":"[^"]+"/, '"folioVersion":"0.0.0-x"'),
+          'latin1',
+        ),
+    ],
   ])('%s', async (_label, damage) => {
     await snapshot(made.dir);
     damage(SNAPSHOT(made.dir));
@@ -273,7 +334,10 @@ describe('folio serve writes the snapshot for large projects and starts from it'
       const documentId = `tag${String(i).padStart(21, '0')}`;
       // The last 100 reuse ids 1-100 (as after merging two branches): they are renumbered at load.
       const id = i < 20_000 ? i + 1 : i - 19_999;
-      writeFileSync(join(dir, `${documentId}.json`), `${JSON.stringify({ documentId, published: { id, name: `tag ${i}`, createdAt: ts, updatedAt: ts, publishedAt: ts } }, null, 2)}\n`);
+      writeFileSync(
+        join(dir, `${documentId}.json`),
+        `${JSON.stringify({ documentId, published: { id, name: `tag ${i}`, createdAt: ts, updatedAt: ts, publishedAt: ts } }, null, 2)}\n`,
+      );
     }
     // Two bad files among them: reported, never served, never recorded.
     writeFileSync(join(dir, 'zzzbroken.json'), '{ "documentId": "zzzbroken", ');
@@ -287,22 +351,36 @@ describe('folio serve writes the snapshot for large projects and starts from it'
   });
   const children: Array<ReturnType<typeof spawn>> = [];
   // A failed assertion must not leave a server running.
-  afterAll(() => { for (const c of children) if (c.exitCode === null) c.kill('SIGKILL'); made.cleanup(); });
+  afterAll(() => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    made.cleanup();
+  });
 
   async function serve(extra: string[] = []) {
-    const child = spawn('node', [BIN, 'serve', '--port', '0', '--no-watch', '--dir', made.dir, ...extra], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('node', [BIN, 'serve', '--port', '0', '--no-watch', '--dir', made.dir, ...extra], {
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let out = '';
     let err = '';
-    child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 30_000);
       child.stdout!.on('data', (d: Buffer) => {
         out += d.toString();
         const m = /(http:\/\/[^\s]+)\/api\b/.exec(out);
-        if (m) { clearTimeout(timer); resolve(m[1]); }
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
       });
-      child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}: ${out}`)); });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`serve exited with ${code}: ${out}`));
+      });
     });
     const stop = async () => {
       const exited = new Promise((r) => child.once('exit', r));
@@ -314,7 +392,10 @@ describe('folio serve writes the snapshot for large projects and starts from it'
 
   const tags = async (url: string) => {
     const res = await fetch(`${url}/api/tags?sort=name:desc&pagination[pageSize]=2`);
-    return res.json() as Promise<{ data: Array<{ id: number; name: string }>; meta: { pagination: { total: number } } }>;
+    return res.json() as Promise<{
+      data: Array<{ id: number; name: string }>;
+      meta: { pagination: { total: number } };
+    }>;
   };
 
   it('writes it after the first start, then indexes from it; --no-snapshot reads every file', async () => {
@@ -329,20 +410,29 @@ describe('folio serve writes the snapshot for large projects and starts from it'
     const pages = ['/api/tags?pagination[pageSize]=5', '/api/tags?pagination[pageSize]=5&pagination[page]=4020'];
     const lazyPages: unknown[] = [];
     for (const page of pages) lazyPages.push(await (await fetch(`${first.url}${page}`)).json());
-    expect((lazyPages[1] as { data: Array<{ id: number }> }).data.map((d) => d.id)).toEqual([20_096, 20_097, 20_098, 20_099, 20_100]);
+    expect((lazyPages[1] as { data: Array<{ id: number }> }).data.map((d) => d.id)).toEqual([
+      20_096, 20_097, 20_098, 20_099, 20_100,
+    ]);
     const answer = await tags(first.url);
     expect(answer.meta.pagination.total).toBe(COUNT);
     // String order: "tag 9999" sorts above "tag 20099".
-    expect(answer.data.map((d) => [d.id, d.name])).toEqual([[10000, 'tag 9999'], [9999, 'tag 9998']]);
+    expect(answer.data.map((d) => [d.id, d.name])).toEqual([
+      [10000, 'tag 9999'],
+      [9999, 'tag 9998'],
+    ]);
     // Read on worker threads, the documents and their ids (clashes renumbered) are what a plain read gives.
     const byId = '/api/tags?sort=id:desc&fields[0]=name&pagination[pageSize]=100';
-    const threaded = await (await fetch(`${first.url}${byId}`)).json() as { data: Array<{ id: number; name: string }> };
+    const threaded = (await (await fetch(`${first.url}${byId}`)).json()) as {
+      data: Array<{ id: number; name: string }>;
+    };
     expect(threaded.data[0]).toMatchObject({ id: 20_100, name: 'tag 20099' });
     const plain = await startTestServer({ dir: made.dir, load: { useSnapshot: false } });
     try {
       expect((await plain.api(byId)).body.data).toEqual(threaded.data);
       for (const [k, page] of pages.entries()) expect((await plain.api(page)).body, page).toEqual(lazyPages[k]);
-    } finally { await plain.stop(); }
+    } finally {
+      await plain.stop();
+    }
     for (let i = 0; i < 200 && !existsSync(SNAPSHOT(made.dir)); i++) await new Promise((r) => setTimeout(r, 50));
     expect(existsSync(SNAPSHOT(made.dir))).toBe(true);
     await first.stop();
@@ -362,7 +452,9 @@ describe('folio serve writes the snapshot for large projects and starts from it'
 
   it('does not record a file read on a thread and rewritten before the snapshot is built, even with its mtime put back', async () => {
     // The compiled build: its reader threads read without stamps, which are taken when the snapshot is built.
-    const built = await import(pathToFileURL(join(REPO, 'dist', 'project.js')).href) as typeof import('../src/project.js');
+    const built = (await import(
+      pathToFileURL(join(REPO, 'dist', 'project.js')).href
+    )) as typeof import('../src/project.js');
     rmSync(SNAPSHOT(made.dir), { force: true });
     // Aging the files set their ctimes: those must be older than the reads by the clock margin.
     await new Promise((r) => setTimeout(r, 250));
@@ -387,14 +479,17 @@ describe('folio serve writes the snapshot for large projects and starts from it'
   it('decodes a document read on a thread from its file when first used, and indexes it again if the file changed since', async () => {
     // The compiled build reads on threads; loading for a snapshot (as a server does), they keep no texts:
     // values come from the files when first read.
-    const built = await import(pathToFileURL(join(REPO, 'dist', 'project.js')).href) as typeof import('../src/project.js');
+    const built = (await import(
+      pathToFileURL(join(REPO, 'dist', 'project.js')).href
+    )) as typeof import('../src/project.js');
     const project = await built.openProject(made.dir, { load: { useSnapshot: false, capture: true } });
     const { index } = project.documents;
     const uid = 'api::tag.tag';
     const idOf = (i: number) => `tag${String(i).padStart(21, '0')}`;
     const fileOf = (i: number) => join(made.contentDir, 'documents', 'tags', `${idOf(i)}.json`);
     const ts = '2025-01-01T00:00:00.000Z';
-    const body = (i: number, id: number, name: string) => `${JSON.stringify({ documentId: idOf(i), published: { id, name, createdAt: ts, updatedAt: ts, publishedAt: ts } }, null, 2)}\n`;
+    const body = (i: number, id: number, name: string) =>
+      `${JSON.stringify({ documentId: idOf(i), published: { id, name, createdAt: ts, updatedAt: ts, publishedAt: ts } }, null, 2)}\n`;
     const saved = [7, 8, 9].map((i) => readFileSync(fileOf(i), 'utf8'));
     try {
       const [six, seven, eight, nine] = [6, 7, 8, 9].map((i) => index.get(uid, idOf(i))!);

@@ -8,14 +8,39 @@ import { startTestServer, type TestServer } from './helpers/project.js';
 import { BLUE_JPEG, ELF, PDF, RED_PNG, SVG, filesUnder, form, png, sha256, type UploadPart } from './helpers/media.js';
 
 const FILE_KEYS = [
-  'id', 'documentId', 'name', 'alternativeText', 'caption', 'focalPoint', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size',
-  'url', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt', 'publishedAt',
+  'id',
+  'documentId',
+  'name',
+  'alternativeText',
+  'caption',
+  'focalPoint',
+  'width',
+  'height',
+  'formats',
+  'hash',
+  'ext',
+  'mime',
+  'size',
+  'url',
+  'previewUrl',
+  'provider',
+  'provider_metadata',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
 ];
 
-const hasSharp = await import('sharp').then(() => true, () => false);
+const hasSharp = await import('sharp').then(
+  () => true,
+  () => false,
+);
 
 async function upload(s: TestServer, files: UploadPart[], fields: Record<string, unknown> = {}, query = '') {
-  const res = await fetch(`${s.url}/api/upload${query}`, { method: 'POST', body: form(files, fields), headers: s.auth });
+  const res = await fetch(`${s.url}/api/upload${query}`, {
+    method: 'POST',
+    body: form(files, fields),
+    headers: s.auth,
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
@@ -34,8 +59,12 @@ async function createArticle(s: TestServer, data: Record<string, unknown>) {
 
 describe('upload plugin over HTTP', () => {
   let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
-  afterAll(async () => { await s.stop(); });
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
 
   it('uploads one file: 201, a bare array of Strapi file objects, content-hash named, one record on disk', async () => {
     const res = await upload(s, [{ name: 'red.png', type: 'image/png', data: RED_PNG }]);
@@ -44,8 +73,20 @@ describe('upload plugin over HTTP', () => {
     const f = res.body[0];
     expect(Object.keys(f)).toEqual([...FILE_KEYS, 'isUrlSigned']);
     expect(f).toMatchObject({
-      name: 'red.png', alternativeText: null, caption: null, focalPoint: null, width: 4, height: 4, formats: null,
-      ext: '.png', mime: 'image/png', size: 0.07, previewUrl: null, provider: 'local', provider_metadata: null, isUrlSigned: false,
+      name: 'red.png',
+      alternativeText: null,
+      caption: null,
+      focalPoint: null,
+      width: 4,
+      height: 4,
+      formats: null,
+      ext: '.png',
+      mime: 'image/png',
+      size: 0.07,
+      previewUrl: null,
+      provider: 'local',
+      provider_metadata: null,
+      isUrlSigned: false,
     });
     expect(f.documentId).toMatch(/^[a-z][a-z0-9]{23}$/);
     expect(f.hash).toBe(`red_${sha256(RED_PNG).slice(0, 10)}`);
@@ -59,15 +100,32 @@ describe('upload plugin over HTTP', () => {
   });
 
   it('uploads several files with fileInfo per file; the same bytes under the same name get distinct names', async () => {
-    const res = await upload(s, [
-      { name: 'a.png', type: 'image/png', data: RED_PNG },
-      { name: 'info.png', type: 'image/png', data: png(8, 6, [0, 0, 255]) },
-      { name: 'a.png', type: 'image/png', data: RED_PNG },
-    ], { fileInfo: [{}, { name: 'custom-name.png', alternativeText: 'A blue box', caption: 'Caption', focalPoint: { x: 10, y: 90 } }, {}] });
+    const res = await upload(
+      s,
+      [
+        { name: 'a.png', type: 'image/png', data: RED_PNG },
+        { name: 'info.png', type: 'image/png', data: png(8, 6, [0, 0, 255]) },
+        { name: 'a.png', type: 'image/png', data: RED_PNG },
+      ],
+      {
+        fileInfo: [
+          {},
+          { name: 'custom-name.png', alternativeText: 'A blue box', caption: 'Caption', focalPoint: { x: 10, y: 90 } },
+          {},
+        ],
+      },
+    );
     expect(res.status).toBe(201);
     expect(res.body).toHaveLength(3);
     const [a, info, again] = res.body;
-    expect(info).toMatchObject({ name: 'custom-name.png', alternativeText: 'A blue box', caption: 'Caption', focalPoint: { x: 10, y: 90 }, width: 8, height: 6 });
+    expect(info).toMatchObject({
+      name: 'custom-name.png',
+      alternativeText: 'A blue box',
+      caption: 'Caption',
+      focalPoint: { x: 10, y: 90 },
+      width: 8,
+      height: 6,
+    });
     expect(info.hash).toMatch(/^custom_name_[0-9a-f]{10}$/);
     expect(a.hash).toMatch(/^a_[0-9a-f]{10}$/);
     expect(again.hash).toMatch(/^a_[0-9a-f]{10}$/);
@@ -84,12 +142,14 @@ describe('upload plugin over HTTP', () => {
     ]);
     expect(res.status).toBe(201);
     expect(res.body.map((f: { mime: string; ext: string }) => [f.mime, f.ext])).toEqual([
-      ['text/plain', '.txt'], ['application/pdf', '.pdf'], ['text/markdown', '.md'],
+      ['text/plain', '.txt'],
+      ['application/pdf', '.pdf'],
+      ['text/markdown', '.md'],
     ]);
     expect(res.body[0]).toMatchObject({ width: null, height: null, formats: null, size: 0.01 });
   });
 
-  it('measures images and makes Strapi\'s formats (thumbnail 245x156 fit-inside, large/medium/small)', async () => {
+  it("measures images and makes Strapi's formats (thumbnail 245x156 fit-inside, large/medium/small)", async () => {
     const big = png(1200, 800);
     const res = await upload(s, [
       { name: 'red-box.png', type: 'image/png', data: big },
@@ -105,10 +165,27 @@ describe('upload plugin over HTTP', () => {
     }
     expect(Object.keys(p.formats)).toEqual(['thumbnail', 'large', 'medium', 'small']);
     expect(p.formats.thumbnail).toMatchObject({
-      name: 'thumbnail_red-box.png', hash: `thumbnail_${p.hash}`, ext: '.png', mime: 'image/png', path: null, width: 234, height: 156,
+      name: 'thumbnail_red-box.png',
+      hash: `thumbnail_${p.hash}`,
+      ext: '.png',
+      mime: 'image/png',
+      path: null,
+      width: 234,
+      height: 156,
       url: `/uploads/thumbnail_${p.hash}.png`,
     });
-    expect(Object.keys(p.formats.thumbnail)).toEqual(['name', 'hash', 'ext', 'mime', 'path', 'width', 'height', 'size', 'sizeInBytes', 'url']);
+    expect(Object.keys(p.formats.thumbnail)).toEqual([
+      'name',
+      'hash',
+      'ext',
+      'mime',
+      'path',
+      'width',
+      'height',
+      'size',
+      'sizeInBytes',
+      'url',
+    ]);
     expect([p.formats.large.width, p.formats.large.height]).toEqual([1000, 667]);
     expect([p.formats.medium.width, p.formats.medium.height]).toEqual([750, 500]);
     expect([p.formats.small.width, p.formats.small.height]).toEqual([500, 333]);
@@ -130,9 +207,29 @@ describe('upload plugin over HTTP', () => {
       [{ name: 'logo.svg', type: 'image/svg+xml', data: SVG }, 400, "File type 'image/svg+xml' is not allowed"],
       [{ name: 'logo.png', type: 'image/png', data: SVG }, 400, "File type 'image/svg+xml' is not allowed"],
       [{ name: 'photo.png', type: 'image/png', data: ELF }, 400, "File type 'application/x-elf' is not allowed"],
-      [{ name: 'setup.exe', type: 'application/octet-stream', data: Buffer.concat([Buffer.from('MZ'), Buffer.alloc(300)]) }, 400, "File type 'application/x-msdownload' is not allowed"],
-      [{ name: 'page.jpg', type: 'image/jpeg', data: Buffer.from('<!DOCTYPE html><html><script>alert(1)</script></html>') }, 400, "File type 'text/html' is not allowed"],
-      [{ name: 'run.txt', type: 'text/plain', data: Buffer.from('#!/bin/sh\nrm -rf /\n') }, 400, "File type 'text/x-shellscript' is not allowed"],
+      [
+        {
+          name: 'setup.exe',
+          type: 'application/octet-stream',
+          data: Buffer.concat([Buffer.from('MZ'), Buffer.alloc(300)]),
+        },
+        400,
+        "File type 'application/x-msdownload' is not allowed",
+      ],
+      [
+        {
+          name: 'page.jpg',
+          type: 'image/jpeg',
+          data: Buffer.from('<!DOCTYPE html><html><script>alert(1)</script></html>'),
+        },
+        400,
+        "File type 'text/html' is not allowed",
+      ],
+      [
+        { name: 'run.txt', type: 'text/plain', data: Buffer.from('#!/bin/sh\nrm -rf /\n') },
+        400,
+        "File type 'text/x-shellscript' is not allowed",
+      ],
       [{ name: 'fake.png', type: 'image/png', data: Buffer.from('just some text') }, 400, 'File is not a valid image'],
     ];
     for (const [part, status, message] of cases) {
@@ -140,11 +237,17 @@ describe('upload plugin over HTTP', () => {
       expect([part.name, res.status, res.body.error.message]).toEqual([part.name, status, message]);
     }
     // Every file of a request refused: the first one's message.
-    const allBad = await upload(s, [{ name: 'bad.svg', type: 'image/svg+xml', data: SVG }, { name: 'bad.exe', type: 'application/octet-stream', data: ELF }]);
+    const allBad = await upload(s, [
+      { name: 'bad.svg', type: 'image/svg+xml', data: SVG },
+      { name: 'bad.exe', type: 'application/octet-stream', data: ELF },
+    ]);
     expect(allBad.status).toBe(400);
     expect(allBad.body.error.message).toBe("File type 'image/svg+xml' is not allowed");
     // A corrupt image among good ones refuses the whole request.
-    const corrupt = await upload(s, [{ name: 'ok.png', type: 'image/png', data: RED_PNG }, { name: 'fake.png', type: 'image/png', data: Buffer.from('just some text') }]);
+    const corrupt = await upload(s, [
+      { name: 'ok.png', type: 'image/png', data: RED_PNG },
+      { name: 'fake.png', type: 'image/png', data: Buffer.from('just some text') },
+    ]);
     expect(corrupt.status).toBe(400);
     expect({ bin: binaries(s), rec: records(s) }).toEqual(before);
     expect(filesUnder(join(s.contentDir, 'uploads')).some((f) => f.includes('.folio-tmp-'))).toBe(false);
@@ -152,7 +255,10 @@ describe('upload plugin over HTTP', () => {
 
   it('stores the good files of a request and leaves out those of a refused type, as Strapi does', async () => {
     const before = records(s).length;
-    const mixed = await upload(s, [{ name: 'bad.svg', type: 'image/svg+xml', data: SVG }, { name: 'kept.png', type: 'image/png', data: RED_PNG }]);
+    const mixed = await upload(s, [
+      { name: 'bad.svg', type: 'image/svg+xml', data: SVG },
+      { name: 'kept.png', type: 'image/png', data: RED_PNG },
+    ]);
     expect(mixed.status).toBe(201);
     expect(mixed.body.map((f: { name: string }) => f.name)).toEqual(['kept.png']);
     expect(records(s).length).toBe(before + 1);
@@ -169,16 +275,30 @@ describe('upload plugin over HTTP', () => {
     expect(added.every((f) => f.startsWith(join('content', 'uploads')))).toBe(true);
     expect(existsSync(join(dirname(s.contentDir), '..', 'evil.png'))).toBe(false);
 
-    const bad = await upload(s, [{ name: 'ok.png', type: 'image/png', data: RED_PNG }], { fileInfo: { name: '../../etc/passwd' } });
+    const bad = await upload(s, [{ name: 'ok.png', type: 'image/png', data: RED_PNG }], {
+      fileInfo: { name: '../../etc/passwd' },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatchObject({ name: 'ApplicationError', message: 'File name contains invalid characters' });
+    expect(bad.body.error).toMatchObject({
+      name: 'ApplicationError',
+      message: 'File name contains invalid characters',
+    });
 
-    const dotted = await upload(s, [{ name: '....png', type: 'image/png', data: RED_PNG }], { fileInfo: { name: '..' } });
+    const dotted = await upload(s, [{ name: '....png', type: 'image/png', data: RED_PNG }], {
+      fileInfo: { name: '..' },
+    });
     expect(dotted.status).toBe(201);
     expect(dotted.body[0].hash).toMatch(/^file_[0-9a-f]{10}$/);
 
-    for (const path of ['/uploads/..%2Fcontent%2Ffolio.json', '/uploads/%2e%2e/folio.json', '/uploads/_records', '/uploads/../content/folio.json',
-      `/uploads/_records%2F${res.body[0].documentId}.json`, '/uploads/folio.json', '/uploads/.folio-tmp-x']) {
+    for (const path of [
+      '/uploads/..%2Fcontent%2Ffolio.json',
+      '/uploads/%2e%2e/folio.json',
+      '/uploads/_records',
+      '/uploads/../content/folio.json',
+      `/uploads/_records%2F${res.body[0].documentId}.json`,
+      '/uploads/folio.json',
+      '/uploads/.folio-tmp-x',
+    ]) {
       expect([path, (await fetch(`${s.url}${path}`)).status]).toEqual([path, 404]);
     }
   });
@@ -215,7 +335,9 @@ describe('upload plugin over HTTP', () => {
     const bad = await fetch(`${s.url}${f.url}`, { headers: { range: `bytes=${data.length}-` } });
     expect(bad.status).toBe(416);
     expect(bad.headers.get('content-range')).toBe(`bytes */${data.length}`);
-    expect((await fetch(`${s.url}${f.url}`, { headers: { range: 'bytes=0-1', 'if-range': '"stale"' } })).status).toBe(200);
+    expect((await fetch(`${s.url}${f.url}`, { headers: { range: 'bytes=0-1', 'if-range': '"stale"' } })).status).toBe(
+      200,
+    );
     expect((await fetch(`${s.url}${f.url}`, { headers: { range: 'bytes=0-1', 'if-range': etag } })).status).toBe(206);
 
     const head = await fetch(`${s.url}${f.url}`, { method: 'HEAD' });
@@ -239,13 +361,20 @@ describe('upload plugin over HTTP', () => {
     const names = sorted.body.map((f: { name: string }) => f.name);
     expect(names).toEqual([...names].sort());
     expect(Object.keys(sorted.body[0])).toEqual(['id', 'documentId', 'name', 'isUrlSigned']);
-    expect((await s.api('/api/upload/files?pagination[page]=1&pagination[pageSize]=2')).body).toHaveLength(all.body.length);
+    expect((await s.api('/api/upload/files?pagination[page]=1&pagination[pageSize]=2')).body).toHaveLength(
+      all.body.length,
+    );
     const sliced = await s.api('/api/upload/files?start=1&limit=2');
     expect(sliced.body.map((f: { id: number }) => f.id)).toEqual(ids.slice(1, 3));
 
     const page = await s.api('/api/upload/files/page?page=2&pageSize=3');
     expect(page.status).toBe(200);
-    expect(page.body.meta.pagination).toEqual({ page: 2, pageSize: 3, pageCount: Math.ceil(ids.length / 3), total: ids.length });
+    expect(page.body.meta.pagination).toEqual({
+      page: 2,
+      pageSize: 3,
+      pageCount: Math.ceil(ids.length / 3),
+      total: ids.length,
+    });
     expect(page.body.data.map((f: { id: number }) => f.id)).toEqual(ids.slice(3, 6));
 
     const one = await s.api(`/api/upload/files/${ids[0]}`);
@@ -254,7 +383,10 @@ describe('upload plugin over HTTP', () => {
     for (const path of ['/api/upload/files/999999', `/api/upload/files/${all.body[0].documentId}`]) {
       const res = await s.api(path);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ data: null, error: { status: 404, name: 'NotFoundError', message: 'file.notFound', details: {} } });
+      expect(res.body).toEqual({
+        data: null,
+        error: { status: 404, name: 'NotFoundError', message: 'file.notFound', details: {} },
+      });
     }
     expect((await s.api('/api/upload/files?filters[secret][$eq]=1')).body.error.message).toBe('Invalid key secret');
     expect((await s.api('/api/upload/files?fields[0]=folderPath')).status).toBe(400);
@@ -275,9 +407,23 @@ describe('upload plugin over HTTP', () => {
 
   it('updates file info with ?id= (multipart or JSON) and replaces the binary keeping id and URL', async () => {
     const [f] = (await upload(s, [{ name: 'orig.png', type: 'image/png', data: RED_PNG }])).body;
-    const upd = await upload(s, [], { fileInfo: { name: 'renamed.png', alternativeText: 'updated alt', caption: 'updated caption' } }, `?id=${f.id}`);
+    const upd = await upload(
+      s,
+      [],
+      { fileInfo: { name: 'renamed.png', alternativeText: 'updated alt', caption: 'updated caption' } },
+      `?id=${f.id}`,
+    );
     expect(upd.status).toBe(200);
-    expect(upd.body).toMatchObject({ id: f.id, documentId: f.documentId, name: 'renamed.png', alternativeText: 'updated alt', caption: 'updated caption', hash: f.hash, url: f.url, isUrlSigned: false });
+    expect(upd.body).toMatchObject({
+      id: f.id,
+      documentId: f.documentId,
+      name: 'renamed.png',
+      alternativeText: 'updated alt',
+      caption: 'updated caption',
+      hash: f.hash,
+      url: f.url,
+      isUrlSigned: false,
+    });
     expect(upd.body.updatedAt > f.updatedAt).toBe(true);
     const json = await s.api(`/api/upload?id=${f.id}`, { method: 'POST', body: { fileInfo: { caption: 'via json' } } });
     expect(json.status).toBe(200);
@@ -288,10 +434,27 @@ describe('upload plugin over HTTP', () => {
     const bigger = png(20, 10, [9, 9, 9]);
     const rep = await upload(s, [{ name: 'new.png', type: 'image/png', data: bigger }], {}, `?id=${f.id}`);
     expect(rep.status).toBe(200);
-    expect(rep.body).toMatchObject({ id: f.id, documentId: f.documentId, url: f.url, hash: f.hash, width: 20, height: 10, name: 'new.png', caption: 'via json' });
+    expect(rep.body).toMatchObject({
+      id: f.id,
+      documentId: f.documentId,
+      url: f.url,
+      hash: f.hash,
+      width: 20,
+      height: 10,
+      name: 'new.png',
+      caption: 'via json',
+    });
     expect(Buffer.from(await (await fetch(`${s.url}${f.url}`)).arrayBuffer()).equals(bigger)).toBe(true);
 
-    const two = await upload(s, [{ name: 'a.png', type: 'image/png', data: RED_PNG }, { name: 'b.png', type: 'image/png', data: RED_PNG }], {}, `?id=${f.id}`);
+    const two = await upload(
+      s,
+      [
+        { name: 'a.png', type: 'image/png', data: RED_PNG },
+        { name: 'b.png', type: 'image/png', data: RED_PNG },
+      ],
+      {},
+      `?id=${f.id}`,
+    );
     expect(two.status).toBe(400);
     expect(two.body.error.message).toBe('Cannot replace a file with multiple ones');
     expect((await upload(s, [], { fileInfo: { name: 'x' } }, '?id=999999')).status).toBe(404);
@@ -300,10 +463,12 @@ describe('upload plugin over HTTP', () => {
     expect(unknownKey.body.error.message).toBe('fileInfo field has unspecified keys: foo');
   });
 
-  it('uploads and links to an entry field (ref/refId/field), enforcing the field\'s allowedTypes', async () => {
+  it("uploads and links to an entry field (ref/refId/field), enforcing the field's allowedTypes", async () => {
     const article = await createArticle(s, { title: 'With cover' });
     const res = await upload(s, [{ name: 'cover.png', type: 'image/png', data: png(10, 10, [0, 200, 0]) }], {
-      ref: 'api::article.article', refId: String(article.id), field: 'cover',
+      ref: 'api::article.article',
+      refId: String(article.id),
+      field: 'cover',
     });
     expect(res.status).toBe(201);
     const file = res.body[0];
@@ -316,7 +481,9 @@ describe('upload plugin over HTTP', () => {
 
     const before = { bin: binaries(s), rec: records(s) };
     const text = await upload(s, [{ name: 'notes.txt', type: 'text/plain', data: Buffer.from('not an image') }], {
-      ref: 'api::article.article', refId: String(article.id), field: 'cover',
+      ref: 'api::article.article',
+      refId: String(article.id),
+      field: 'cover',
     });
     expect(text.status).toBe(400);
     expect(text.body.error.name).toBe('ValidationError');
@@ -340,7 +507,13 @@ describe('upload plugin over HTTP', () => {
     const [one, two, three] = up.body;
     const created = await s.api('/api/articles?populate=*', {
       method: 'POST',
-      body: { data: { title: 'Media', cover: one.id, blocks: [{ __component: 'shared.slider', files: [three.documentId, two.id] }] } },
+      body: {
+        data: {
+          title: 'Media',
+          cover: one.id,
+          blocks: [{ __component: 'shared.slider', files: [three.documentId, two.id] }],
+        },
+      },
     });
     expect(created.status).toBe(201);
     const did = created.body.data.documentId;
@@ -374,7 +547,10 @@ describe('upload plugin over HTTP', () => {
   it('deletes formats with their file', async () => {
     if (!hasSharp) return;
     const [f] = (await upload(s, [{ name: 'wide.png', type: 'image/png', data: png(600, 300) }])).body;
-    const names = [`${f.hash}.png`, ...Object.values(f.formats as Record<string, { hash: string }>).map((x) => `${x.hash}.png`)];
+    const names = [
+      `${f.hash}.png`,
+      ...Object.values(f.formats as Record<string, { hash: string }>).map((x) => `${x.hash}.png`),
+    ];
     expect(names.length).toBeGreaterThan(1);
     for (const n of names) expect(existsSync(join(s.contentDir, 'uploads', n))).toBe(true);
     expect((await s.api(`/api/upload/files/${f.id}`, { method: 'DELETE' })).status).toBe(200);
@@ -384,17 +560,33 @@ describe('upload plugin over HTTP', () => {
   it('loads the library back from disk with the same ids, and skips unsafe records', async () => {
     const list = (await s.api('/api/upload/files')).body;
     const evil = join(s.contentDir, 'uploads', '_records', 'evilrecord000000000000000.json');
-    writeFileSync(evil, JSON.stringify({ ...list[0], documentId: 'evilrecord000000000000000', id: 9999, hash: '../../folio', ext: '.json', url: '/uploads/../../folio.json' }));
+    writeFileSync(
+      evil,
+      JSON.stringify({
+        ...list[0],
+        documentId: 'evilrecord000000000000000',
+        id: 9999,
+        hash: '../../folio',
+        ext: '.json',
+        url: '/uploads/../../folio.json',
+      }),
+    );
     const project = await openProject(s.dir);
     const lib = project.documents.media as LocalMediaLibrary;
     expect(lib).toBeInstanceOf(LocalMediaLibrary);
-    expect(lib.list().map((r) => [r.id, r.documentId, r.hash])).toEqual(list.map((f: FileShape) => [f.id, f.documentId, f.hash]));
+    expect(lib.list().map((r) => [r.id, r.documentId, r.hash])).toEqual(
+      list.map((f: FileShape) => [f.id, f.documentId, f.hash]),
+    );
     expect(project.report.problems.some((p) => p.file === evil)).toBe(true);
     expect(lib.servedFile('../../folio.json')).toBeUndefined();
   });
 });
 
-interface FileShape { id: number; documentId: string; hash: string }
+interface FileShape {
+  id: number;
+  documentId: string;
+  hash: string;
+}
 
 describe('upload limits and permissions', () => {
   it('refuses a file over upload.sizeLimit with 413 FileTooBig and leaves nothing on disk', async () => {
@@ -403,8 +595,14 @@ describe('upload limits and permissions', () => {
       const blob = Buffer.alloc(5000, 7);
       const res = await upload(s, [{ name: 'big.bin', data: blob }]);
       expect(res.status).toBe(413);
-      expect(res.body).toEqual({ data: null, error: { status: 413, name: 'PayloadTooLargeError', message: 'FileTooBig', details: {} } });
-      const second = await upload(s, [{ name: 'ok.png', type: 'image/png', data: RED_PNG }, { name: 'big.bin', data: blob }]);
+      expect(res.body).toEqual({
+        data: null,
+        error: { status: 413, name: 'PayloadTooLargeError', message: 'FileTooBig', details: {} },
+      });
+      const second = await upload(s, [
+        { name: 'ok.png', type: 'image/png', data: RED_PNG },
+        { name: 'big.bin', data: blob },
+      ]);
       expect(second.status).toBe(413);
       expect(filesUnder(join(s.contentDir, 'uploads'))).toEqual([]);
       // The server still answers on the same footing afterwards.
@@ -423,13 +621,20 @@ describe('upload limits and permissions', () => {
   it('checks plugin::upload.content-api.* actions (403 Forbidden) and update on the linked type', async () => {
     const denied = new Set<string>();
     const access: AccessPolicy = {
-      async authenticate() { return { kind: 'public' }; },
-      can(_p, action) { return !denied.has(action); },
+      async authenticate() {
+        return { kind: 'public' };
+      },
+      can(_p, action) {
+        return !denied.has(action);
+      },
     };
     const s = await startTestServer({ app: { access } });
     try {
       const [f] = (await upload(s, [{ name: 'a.png', type: 'image/png', data: RED_PNG }])).body;
-      const forbidden = { data: null, error: { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} } };
+      const forbidden = {
+        data: null,
+        error: { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} },
+      };
       const checks: Array<[string, () => Promise<{ status: number; body: unknown }>]> = [
         ['upload', () => upload(s, [{ name: 'b.png', type: 'image/png', data: RED_PNG }])],
         ['find', () => s.api('/api/upload/files')],
@@ -446,7 +651,11 @@ describe('upload limits and permissions', () => {
       denied.clear();
       const article = await createArticle(s, { title: 'Locked' });
       denied.add('api::article.article.update');
-      const link = await upload(s, [{ name: 'c.png', type: 'image/png', data: RED_PNG }], { ref: 'api::article.article', refId: String(article.id), field: 'cover' });
+      const link = await upload(s, [{ name: 'c.png', type: 'image/png', data: RED_PNG }], {
+        ref: 'api::article.article',
+        refId: String(article.id),
+        field: 'cover',
+      });
       expect(link.status).toBe(403);
       expect(records(s)).toHaveLength(1);
     } finally {
@@ -461,11 +670,17 @@ describe('upload limits and permissions', () => {
       const head = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="slow.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
       const { request } = await import('node:http');
       await new Promise<void>((resolve) => {
-        const req = request(`${s.url}/api/upload`, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': '100000' } });
+        const req = request(`${s.url}/api/upload`, {
+          method: 'POST',
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': '100000' },
+        });
         req.on('error', () => resolve());
         req.write(head);
         req.write(Buffer.alloc(20000, 1));
-        setTimeout(() => { req.destroy(); resolve(); }, 100);
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 100);
       });
       await new Promise((r) => setTimeout(r, 200));
       expect(filesUnder(join(s.contentDir, 'uploads'))).toEqual([]);

@@ -91,7 +91,10 @@ beforeAll(async () => {
   s = await startTestServer({ dir: p.dir });
   expect(s.project.report.problems).toEqual([]);
 });
-afterAll(async () => { await s.stop(); cleanup(); });
+afterAll(async () => {
+  await s.stop();
+  cleanup();
+});
 
 const docsDir = (plural: string) => join(s.contentDir, 'documents', plural);
 const fileCount = (plural: string) => (existsSync(docsDir(plural)) ? readdirSync(docsDir(plural)).length : 0);
@@ -113,19 +116,56 @@ describe('accepted values are stored and returned in their canonical form', () =
     ['text at its maxLength', { summary: 'x'.repeat(10) }, 'summary', 'x'.repeat(10)],
     ['richtext (Markdown kept as written)', { rich: '# Hi *there*' }, 'rich', '# Hi *there*'],
     // blocks
-    ['blocks: paragraph with marks and a link', { blocks: [{ type: 'paragraph', children: [{ type: 'text', text: 'a', bold: true }, { type: 'link', url: 'https://example.com', children: [{ type: 'text', text: 'l' }] }] }] }, 'blocks',
-      [{ type: 'paragraph', children: [{ type: 'text', text: 'a', bold: true }, { type: 'link', url: 'https://example.com', children: [{ type: 'text', text: 'l' }] }] }]],
-    ['blocks: heading, list, quote, code', { blocks: [
-      { type: 'heading', level: 2, children: [{ type: 'text', text: 'H' }] },
-      { type: 'list', format: 'unordered', children: [{ type: 'list-item', children: [{ type: 'text', text: 'i' }] }] },
-      { type: 'quote', children: [{ type: 'text', text: 'q' }] },
-      { type: 'code', language: 'ts', children: [{ type: 'text', text: 'x()' }] },
-    ] }, 'blocks', [
-      { type: 'heading', level: 2, children: [{ type: 'text', text: 'H' }] },
-      { type: 'list', format: 'unordered', children: [{ type: 'list-item', children: [{ type: 'text', text: 'i' }] }] },
-      { type: 'quote', children: [{ type: 'text', text: 'q' }] },
-      { type: 'code', language: 'ts', children: [{ type: 'text', text: 'x()' }] },
-    ]],
+    [
+      'blocks: paragraph with marks and a link',
+      {
+        blocks: [
+          {
+            type: 'paragraph',
+            children: [
+              { type: 'text', text: 'a', bold: true },
+              { type: 'link', url: 'https://example.com', children: [{ type: 'text', text: 'l' }] },
+            ],
+          },
+        ],
+      },
+      'blocks',
+      [
+        {
+          type: 'paragraph',
+          children: [
+            { type: 'text', text: 'a', bold: true },
+            { type: 'link', url: 'https://example.com', children: [{ type: 'text', text: 'l' }] },
+          ],
+        },
+      ],
+    ],
+    [
+      'blocks: heading, list, quote, code',
+      {
+        blocks: [
+          { type: 'heading', level: 2, children: [{ type: 'text', text: 'H' }] },
+          {
+            type: 'list',
+            format: 'unordered',
+            children: [{ type: 'list-item', children: [{ type: 'text', text: 'i' }] }],
+          },
+          { type: 'quote', children: [{ type: 'text', text: 'q' }] },
+          { type: 'code', language: 'ts', children: [{ type: 'text', text: 'x()' }] },
+        ],
+      },
+      'blocks',
+      [
+        { type: 'heading', level: 2, children: [{ type: 'text', text: 'H' }] },
+        {
+          type: 'list',
+          format: 'unordered',
+          children: [{ type: 'list-item', children: [{ type: 'text', text: 'i' }] }],
+        },
+        { type: 'quote', children: [{ type: 'text', text: 'q' }] },
+        { type: 'code', language: 'ts', children: [{ type: 'text', text: 'x()' }] },
+      ],
+    ],
     // email, uid
     ['email', { email: 'ada@example.com' }, 'email', 'ada@example.com'],
     ['uid with every allowed character', { slug: 'my-code_1.x~' }, 'slug', 'my-code_1.x~'],
@@ -148,9 +188,19 @@ describe('accepted values are stored and returned in their canonical form', () =
     ['date from a longer ISO string (truncated)', { day: '2024-03-01T10:00:00Z' }, 'day', '2024-03-01'],
     ['time without milliseconds', { at: '10:20:30' }, 'at', '10:20:30.000'],
     ['time with short milliseconds', { at: '23:59:59.5' }, 'at', '23:59:59.500'],
-    ['datetime with an offset (stored in UTC)', { when: '2024-01-02T10:00:00+02:00' }, 'when', '2024-01-02T08:00:00.000Z'],
+    [
+      'datetime with an offset (stored in UTC)',
+      { when: '2024-01-02T10:00:00+02:00' },
+      'when',
+      '2024-01-02T08:00:00.000Z',
+    ],
     ['datetime from epoch milliseconds', { when: 1704189600000 }, 'when', '2024-01-02T10:00:00.000Z'],
-    ['timestamp from an ISO date (returned as epoch ms string)', { stamp: '2024-01-02T10:00:00.000Z' }, 'stamp', '1704189600000'],
+    [
+      'timestamp from an ISO date (returned as epoch ms string)',
+      { stamp: '2024-01-02T10:00:00.000Z' },
+      'stamp',
+      '1704189600000',
+    ],
     ['timestamp from epoch milliseconds', { stamp: 1704189600000 }, 'stamp', '1704189600000'],
     // booleans
     ['boolean true', { flag: true }, 'flag', true],
@@ -185,9 +235,34 @@ describe('accepted values are stored and returned in their canonical form', () =
   it('applies the schema defaults to attributes a create leaves out', async () => {
     const res = await sample({});
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ title: 'Untitled', views: 5, big: '10', since: '2024-01-01', flag: true, kind: 'blog', extra: { a: 1 } });
-    expect(res.body.data).toMatchObject({ short: null, summary: null, email: null, slug: null, count: null, ratio: null, day: null, at: null, when: null, stamp: null, blocks: null });
-    expect(readDoc('samples', res.body.data.documentId).published).toMatchObject({ title: 'Untitled', views: 5, flag: true, kind: 'blog' });
+    expect(res.body.data).toMatchObject({
+      title: 'Untitled',
+      views: 5,
+      big: '10',
+      since: '2024-01-01',
+      flag: true,
+      kind: 'blog',
+      extra: { a: 1 },
+    });
+    expect(res.body.data).toMatchObject({
+      short: null,
+      summary: null,
+      email: null,
+      slug: null,
+      count: null,
+      ratio: null,
+      day: null,
+      at: null,
+      when: null,
+      stamp: null,
+      blocks: null,
+    });
+    expect(readDoc('samples', res.body.data.documentId).published).toMatchObject({
+      title: 'Untitled',
+      views: 5,
+      flag: true,
+      kind: 'blog',
+    });
   });
 
   it('does not put defaults back on an update that leaves the attribute out', async () => {
@@ -198,7 +273,7 @@ describe('accepted values are stored and returned in their canonical form', () =
   });
 });
 
-describe('refused values answer 400 with Strapi\'s messages (type without draft & publish: everything applies)', () => {
+describe("refused values answer 400 with Strapi's messages (type without draft & publish: everything applies)", () => {
   it.each([
     // required
     ['required string absent', { name: undefined }, 'name must be defined.'],
@@ -223,20 +298,36 @@ describe('refused values answer 400 with Strapi\'s messages (type without draft 
     ['uid with a slash', { slug: 'a/b' }, 'slug must match the following: "/^[A-Za-z0-9-_.~]*$/"'],
     ['uid not matching its custom regex', { code: 'abc' }, 'code must match the following: "/^[A-Z]+$/"'],
     // numbers
-    ['integer from a non-numeric string', { count: 'abc' }, 'count must be a `number` type, but the final value was: `NaN` (cast from the value `"abc"`).'],
+    [
+      'integer from a non-numeric string',
+      { count: 'abc' },
+      'count must be a `number` type, but the final value was: `NaN` (cast from the value `"abc"`).',
+    ],
     ['integer over max', { count: 11 }, 'count must be less than or equal to 10'],
     ['integer under min', { count: -1 }, 'count must be greater than or equal to 0'],
     ['integer with a fraction', { count: 1.5 }, 'count must be an integer'],
     ['biginteger not a digit string', { big: '12x' }, 'big must be a valid integer'],
     ['biginteger with a fraction', { big: '1.5' }, 'big must be a valid integer'],
-    ['float from a non-numeric string', { ratio: 'abc' }, 'ratio must be a `number` type, but the final value was: `NaN` (cast from the value `"abc"`).'],
+    [
+      'float from a non-numeric string',
+      { ratio: 'abc' },
+      'ratio must be a `number` type, but the final value was: `NaN` (cast from the value `"abc"`).',
+    ],
     ['float over max', { ratio: 3 }, 'ratio must be less than or equal to 2.5'],
     ['float under min', { ratio: 0.1 }, 'ratio must be greater than or equal to 0.5'],
-    ['decimal from a non-numeric string', { price: 'cheap' }, 'price must be a `number` type, but the final value was: `NaN` (cast from the value `"cheap"`).'],
+    [
+      'decimal from a non-numeric string',
+      { price: 'cheap' },
+      'price must be a `number` type, but the final value was: `NaN` (cast from the value `"cheap"`).',
+    ],
     ['decimal over max', { price: 100.5 }, 'price must be less than or equal to 100'],
     ['decimal under min', { price: -0.01 }, 'price must be greater than or equal to 0'],
     // booleans, enumerations
-    ['boolean from an unknown word', { flag: 'maybe' }, 'flag must be a `boolean` type, but the final value was: `"maybe"`.'],
+    [
+      'boolean from an unknown word',
+      { flag: 'maybe' },
+      'flag must be a `boolean` type, but the final value was: `"maybe"`.',
+    ],
     ['enumeration value not listed', { kind: 'other' }, 'kind must be one of the following values: news, blog, '],
     ['enumeration is case-sensitive', { kind: 'News' }, 'kind must be one of the following values: news, blog, '],
   ])('%s', async (_label, data, message) => {
@@ -284,7 +375,15 @@ describe('refused values answer 400 with Strapi\'s messages (type without draft 
   it.each([
     ['an unknown node type', [{ type: 'marquee', children: [] }]],
     ['a heading of level 7', [{ type: 'heading', level: 7, children: [{ type: 'text', text: 'h' }] }]],
-    ['a link with a javascript: url', [{ type: 'paragraph', children: [{ type: 'link', url: 'javascript:alert(1)', children: [{ type: 'text', text: 'x' }] }] }]],
+    [
+      'a link with a javascript: url',
+      [
+        {
+          type: 'paragraph',
+          children: [{ type: 'link', url: 'javascript:alert(1)', children: [{ type: 'text', text: 'x' }] }],
+        },
+      ],
+    ],
     ['a text node without text', [{ type: 'paragraph', children: [{ type: 'text' }] }]],
     ['a string instead of nodes', 'just text'],
   ])('blocks with %s are refused', async (_label, blocks) => {
@@ -298,14 +397,20 @@ describe('refused values answer 400 with Strapi\'s messages (type without draft 
 
   it('reports the value that was refused in the error details', async () => {
     const res = await sample({ count: 11 });
-    expect(res.body.error.details).toEqual({ errors: [{ path: ['count'], message: 'count must be less than or equal to 10', name: 'ValidationError', value: 11 }] });
+    expect(res.body.error.details).toEqual({
+      errors: [
+        { path: ['count'], message: 'count must be less than or equal to 10', name: 'ValidationError', value: 11 },
+      ],
+    });
   });
 
   it('collects several field problems into one error', async () => {
     const res = await create({ name: 'x', short: 'toolong', count: 99 });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe('4 errors occurred');
-    const byPath = Object.fromEntries(res.body.error.details.errors.map((e: { path: string[]; message: string }) => [e.path.join('.'), e.message]));
+    const byPath = Object.fromEntries(
+      res.body.error.details.errors.map((e: { path: string[]; message: string }) => [e.path.join('.'), e.message]),
+    );
     expect(byPath).toEqual({
       name: 'name must be at least 2 characters',
       level: 'level must be defined.',
@@ -353,7 +458,9 @@ describe('unique attributes', () => {
     const dup = await sample({ [key]: value });
     expect(dup.status).toBe(400);
     expect(dup.body.error.message).toBe('This attribute must be unique');
-    expect(dup.body.error.details.errors).toEqual([{ path: [key], message: 'This attribute must be unique', name: 'ValidationError', value }]);
+    expect(dup.body.error.details.errors).toEqual([
+      { path: [key], message: 'This attribute must be unique', name: 'ValidationError', value },
+    ]);
 
     const other = (await sample({})).body.data.documentId;
     const clash = await update('samples', other, { [key]: value });
@@ -436,7 +543,16 @@ describe('private and password attributes', () => {
     const short = await create({ title: 'Creds', creds: [{ user: 'a', pin: '12' }] }, 'entries', '?status=draft');
     expect(short.status).toBe(400);
     expect(short.body.error.message).toBe('creds.0.pin must be at least 4 characters');
-    const res = await create({ title: 'Creds', creds: [{ user: 'a', pin: '4321' }, { user: 'b', pin: '8765' }] }, 'entries');
+    const res = await create(
+      {
+        title: 'Creds',
+        creds: [
+          { user: 'a', pin: '4321' },
+          { user: 'b', pin: '8765' },
+        ],
+      },
+      'entries',
+    );
     expect(res.status).toBe(201);
     const doc = readDoc('entries', res.body.data.documentId);
     for (const version of [doc.draft, doc.published]) {
@@ -504,7 +620,11 @@ describe('validation timing on a draft & publish type', () => {
     ['maxLength', { title: 'much too long' }, 'title must be at most 8 characters'],
     ['text maxLength', { body: 'b'.repeat(21) }, 'body must be at most 20 characters'],
     ['max', { n: 6 }, 'n must be less than or equal to 5'],
-    ['number type', { n: 'abc' }, 'n must be a `number` type, but the final value was: `NaN` (cast from the value `"abc"`).'],
+    [
+      'number type',
+      { n: 'abc' },
+      'n must be a `number` type, but the final value was: `NaN` (cast from the value `"abc"`).',
+    ],
     ['boolean type', { on: 'perhaps' }, 'on must be a `boolean` type, but the final value was: `"perhaps"`.'],
     ['enumeration', { kind: 'rumour' }, 'kind must be one of the following values: news, blog, '],
     ['date format', { day: '2024/01/01' }, 'Invalid format, expected yyyy-MM-dd'],
@@ -564,7 +684,9 @@ describe('validation timing on a draft & publish type', () => {
     expect(clash.body.error.message).toBe('This attribute must be unique');
     expect((await s.api(`/api/entries/${b.body.data.documentId}`)).status).toBe(404);
     // A draft edit of the published one may reuse the value (drafts are not compared).
-    expect((await update('entries', b.body.data.documentId, { ref: 'R-1', body: 'x' }, '?status=draft')).status).toBe(200);
+    expect((await update('entries', b.body.data.documentId, { ref: 'R-1', body: 'x' }, '?status=draft')).status).toBe(
+      200,
+    );
     // A published POST with the value is refused.
     const direct = await create({ title: 'Third', ref: 'R-1' }, 'entries');
     expect(direct.status).toBe(400);

@@ -12,7 +12,8 @@ export interface AuthPrincipal extends Principal {
   sessionId?: string;
 }
 
-const unauthorized = (message = 'Missing or invalid credentials') => new FolioError(401, 'UnauthorizedError', message, {});
+const unauthorized = (message = 'Missing or invalid credentials') =>
+  new FolioError(401, 'UnauthorizedError', message, {});
 
 /**
  * Users & permissions as Strapi enforces them: an API token, else a user JWT, else the public role.
@@ -24,7 +25,10 @@ export class PermissionsPolicy implements AccessPolicy {
   /** Bumped on every reload, so answers cached under the old permissions are not served under the new. */
   private version = 0;
 
-  constructor(private contentDir: string, readonly auth: AuthService) {
+  constructor(
+    private contentDir: string,
+    readonly auth: AuthService,
+  ) {
     this.permissions = loadPermissions(contentDir);
     this.index();
   }
@@ -41,7 +45,9 @@ export class PermissionsPolicy implements AccessPolicy {
   }
 
   /** The roles as loaded (for listings). */
-  roles(): PermissionsFile['roles'] { return this.permissions.roles; }
+  roles(): PermissionsFile['roles'] {
+    return this.permissions.roles;
+  }
 
   async authenticate(req: IncomingMessage): Promise<AuthPrincipal> {
     const header = req.headers.authorization;
@@ -52,7 +58,14 @@ export class PermissionsPolicy implements AccessPolicy {
         const token = this.auth.findToken(value);
         if (token) return { kind: 'token', id: token.id, token };
         const found = await this.auth.verifyJwt(value);
-        if (found) return { kind: 'user', id: found.user.id, user: found.user, role: found.user.role, sessionId: found.sessionId };
+        if (found)
+          return {
+            kind: 'user',
+            id: found.user.id,
+            user: found.user,
+            role: found.user.role,
+            sessionId: found.sessionId,
+          };
         throw unauthorized();
       }
       // Any other scheme is ignored: the request is anonymous, as in Strapi.
@@ -75,7 +88,8 @@ export class PermissionsPolicy implements AccessPolicy {
     const p = principal as AuthPrincipal;
     // Read-only and full-access tokens see the same whatever permissions.json says; a custom token is
     // keyed by its hash (ids are reused after a revoke); roles by the permissions' version.
-    if (p.kind === 'token' && p.token) return p.token.type === 'custom' ? `token:custom:${p.token.accessKey.slice(0, 32)}` : `token:${p.token.type}`;
+    if (p.kind === 'token' && p.token)
+      return p.token.type === 'custom' ? `token:custom:${p.token.accessKey.slice(0, 32)}` : `token:${p.token.type}`;
     return `role:${p.role ?? 'public'}@${this.version}`;
   }
 }

@@ -1,10 +1,22 @@
 import { loadConfig, type FolioConfig } from '../config.js';
 import { DEFAULT_AUTH, type AuthConfig } from './service.js';
 
-export interface RateLimitConfig { enabled: boolean; interval: number; max: number }
+export interface RateLimitConfig {
+  enabled: boolean;
+  interval: number;
+  max: number;
+}
 /** Account e-mails: Folio sends none itself, it writes them to the server's log (see usersModule). */
-export interface AccountMailConfig { emailConfirmation: boolean; emailConfirmationRedirection: string; resetPasswordUrl: string }
-export interface UsersConfig { auth: AuthConfig; rateLimit: RateLimitConfig; mail: AccountMailConfig }
+export interface AccountMailConfig {
+  emailConfirmation: boolean;
+  emailConfirmationRedirection: string;
+  resetPasswordUrl: string;
+}
+export interface UsersConfig {
+  auth: AuthConfig;
+  rateLimit: RateLimitConfig;
+  mail: AccountMailConfig;
+}
 
 /**
  * The `users` section of folio.json (checked by src/config.ts):
@@ -17,7 +29,11 @@ export function usersConfig(config: FolioConfig): UsersConfig {
   return {
     auth: { ...DEFAULT_AUTH, jwtManagement: u.jwtManagement, httpOnly: u.httpOnly },
     rateLimit: { ...u.ratelimit },
-    mail: { emailConfirmation: u.emailConfirmation, emailConfirmationRedirection: u.emailConfirmationRedirection, resetPasswordUrl: u.resetPasswordUrl },
+    mail: {
+      emailConfirmation: u.emailConfirmation,
+      emailConfirmationRedirection: u.emailConfirmationRedirection,
+      resetPasswordUrl: u.resetPasswordUrl,
+    },
   };
 }
 

@@ -1,8 +1,16 @@
 import { createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
-const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, keylen: number, opts: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
-const N = 16384, R = 8, P = 1, KEYLEN = 64;
+const scrypt = promisify(scryptCb) as (
+  pw: string,
+  salt: Buffer,
+  keylen: number,
+  opts: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
+const N = 16384,
+  R = 8,
+  P = 1,
+  KEYLEN = 64;
 
 /** A slow, salted password hash (scrypt), self-describing so parameters can change later. */
 export async function hashPassword(password: string): Promise<string> {
@@ -15,7 +23,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
-  const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 });
+  const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: 64 * 1024 * 1024,
+  });
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 

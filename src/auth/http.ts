@@ -14,7 +14,14 @@ import { UsersQuery, roleViews } from './users-query.js';
 const unauthorized = () => new FolioError(401, 'UnauthorizedError', 'Unauthorized', {});
 
 /** The routes Strapi rate-limits (koa2-ratelimit), by path. */
-const RATE_LIMITED = new Set(['/api/auth/local', '/api/auth/local/register', '/api/auth/forgot-password', '/api/auth/reset-password', '/api/auth/change-password', '/api/auth/send-email-confirmation']);
+const RATE_LIMITED = new Set([
+  '/api/auth/local',
+  '/api/auth/local/register',
+  '/api/auth/forgot-password',
+  '/api/auth/reset-password',
+  '/api/auth/change-password',
+  '/api/auth/send-email-confirmation',
+]);
 /**
  * Routes whose counter is also keyed by the lower-cased `body.email` (the account they target). The
  * others count per path and client address only, so that adding a made-up `email` to a login body
@@ -27,14 +34,19 @@ const USER_FIELDS = new Set(['username', 'email', 'password', 'confirmed', 'bloc
 /** The `email` of forgot-password and send-email-confirmation bodies, checked as Strapi's yup schema does. */
 function emailOf(body: Record<string, unknown>): string {
   const email = body.email;
-  const bad = typeof email !== 'string' || !email ? 'email is a required field' : !EMAIL.test(email) ? 'email must be a valid email' : undefined;
+  const bad =
+    typeof email !== 'string' || !email
+      ? 'email is a required field'
+      : !EMAIL.test(email)
+        ? 'email must be a valid email'
+        : undefined;
   if (bad) throw fieldErrors([{ path: ['email'], message: bad }]);
   return (email as string).toLowerCase();
 }
 const REFRESH_COOKIE = 'strapi_up_refresh';
 
 const bodyOf = (req: ModuleRequest): Record<string, unknown> =>
-  req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body as Record<string, unknown> : {};
+  req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
 
 /** The caller, once it is known to hold `plugin::users-permissions.<action>` (403 otherwise). */
 export async function requireAction(req: ModuleRequest, action: string): Promise<AuthPrincipal> {
@@ -43,7 +55,9 @@ export async function requireAction(req: ModuleRequest, action: string): Promise
   return p;
 }
 
-class MethodNotAllowedSignal { constructor(readonly allow: string[]) {} }
+class MethodNotAllowedSignal {
+  constructor(readonly allow: string[]) {}
+}
 
 /**
  * The users-permissions routes (answers are unwrapped JSON, as Strapi's): register, login, me, users
@@ -56,7 +70,12 @@ class MethodNotAllowedSignal { constructor(readonly allow: string[]) {} }
  * Folio sends no e-mail: account e-mails (reset codes, confirmation links) are written to `log`, the
  * server's log, for the developer running it.
  */
-export function usersModule(auth: AuthService, rate: RateLimitConfig, mail: AccountMailConfig, log: (message: string) => void): HttpModule {
+export function usersModule(
+  auth: AuthService,
+  rate: RateLimitConfig,
+  mail: AccountMailConfig,
+  log: (message: string) => void,
+): HttpModule {
   const limiter = new RateLimiter(rate.max, rate.interval);
   const refreshMode = auth.config.jwtManagement === 'refresh';
 
@@ -70,7 +89,10 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig, mail: Acco
     auth.config.httpOnly || req.event.node.req.headers['x-strapi-refresh-cookie'] === 'httpOnly';
   const setRefreshCookie = (req: ModuleRequest, value: string, maxAge: number) => {
     const secure = (req.event.node.req.socket as { encrypted?: boolean }).encrypted ? '; Secure' : '';
-    req.event.node.res.setHeader('set-cookie', `${REFRESH_COOKIE}=${value}; Path=/api/auth; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`);
+    req.event.node.res.setHeader(
+      'set-cookie',
+      `${REFRESH_COOKIE}=${value}; Path=/api/auth; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`,
+    );
   };
 
   /** `{ jwt, refreshToken, user }` (refresh mode), `{ jwt, user }` (legacy mode, or the refresh token in a cookie). */
@@ -80,52 +102,86 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig, mail: Acco
       setRefreshCookie(req, issued.refreshToken, auth.config.refreshTtlDays * 86400);
       return { jwt: issued.jwt, user: sanitizeUser(user) };
     }
-    return issued.refreshToken ? { jwt: issued.jwt, refreshToken: issued.refreshToken, user: sanitizeUser(user) } : { jwt: issued.jwt, user: sanitizeUser(user) };
+    return issued.refreshToken
+      ? { jwt: issued.jwt, refreshToken: issued.refreshToken, user: sanitizeUser(user) }
+      : { jwt: issued.jwt, user: sanitizeUser(user) };
   };
 
-  const email = (to: string, what: string, link: string) => log(`e-mail to ${to} (Folio sends none; here it is): ${what}: ${link}`);
+  const email = (to: string, what: string, link: string) =>
+    log(`e-mail to ${to} (Folio sends none; here it is): ${what}: ${link}`);
   const origin = (req: ModuleRequest) => {
     const host = String(req.event.node.req.headers.host ?? 'localhost');
     return `${(req.event.node.req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${host}`;
   };
   const sendConfirmation = (req: ModuleRequest, user: UserRecord) => {
     const token = auth.startEmailConfirmation(user);
-    email(user.email, 'confirm your e-mail address', `${origin(req)}/api/auth/email-confirmation?confirmation=${token}`);
+    email(
+      user.email,
+      'confirm your e-mail address',
+      `${origin(req)}/api/auth/email-confirmation?confirmation=${token}`,
+    );
   };
 
   /** The role a users body names: a role id (Strapi's), its documentId or its key (`authenticated`). */
   const roleOf = (req: ModuleRequest, value: unknown): string => {
     const roles = roleViews(req.project.contentDir, req.access instanceof PermissionsPolicy ? req.access.roles() : {});
-    const ref = value && typeof value === 'object' && !Array.isArray(value)
-      ? ((value as { connect?: Array<{ id?: unknown; documentId?: unknown }> }).connect?.[0]?.id ?? (value as { connect?: Array<{ documentId?: unknown }> }).connect?.[0]?.documentId ?? (value as { id?: unknown }).id)
-      : value;
+    const ref =
+      value && typeof value === 'object' && !Array.isArray(value)
+        ? ((value as { connect?: Array<{ id?: unknown; documentId?: unknown }> }).connect?.[0]?.id ??
+          (value as { connect?: Array<{ documentId?: unknown }> }).connect?.[0]?.documentId ??
+          (value as { id?: unknown }).id)
+        : value;
     for (const [key, view] of roles) {
       if (ref === view.id || String(ref) === String(view.id) || ref === view.documentId || ref === key) return key;
     }
-    throw new FolioError(400, 'ValidationError', `Role ${JSON.stringify(ref)} not found`, { errors: [{ path: ['role'], message: 'role not found', name: 'ValidationError' }] });
+    throw new FolioError(400, 'ValidationError', `Role ${JSON.stringify(ref)} not found`, {
+      errors: [{ path: ['role'], message: 'role not found', name: 'ValidationError' }],
+    });
   };
 
   /** A `POST`/`PUT /api/users` body checked as Strapi's yup schemas do; `create` makes the four keys required. */
   const userInput = (req: ModuleRequest, body: Record<string, unknown>, create: boolean): UserInput => {
     const unknown = Object.keys(body).find((k) => !USER_FIELDS.has(k));
-    if (unknown !== undefined) throw new FolioError(400, 'ValidationError', `Invalid key ${unknown}`, { key: unknown, path: unknown, source: 'body' });
-    if (!create && 'password' in body && !body.password) throw new FolioError(400, 'ValidationError', 'password.notNull', {});
+    if (unknown !== undefined)
+      throw new FolioError(400, 'ValidationError', `Invalid key ${unknown}`, {
+        key: unknown,
+        path: unknown,
+        source: 'body',
+      });
+    if (!create && 'password' in body && !body.password)
+      throw new FolioError(400, 'ValidationError', 'password.notNull', {});
     const problems: FieldProblem[] = [];
     for (const k of ['email', 'username', 'password'] as const) {
       const v = body[k];
-      if (v === undefined || v === null || v === '') { if (create) problems.push({ path: [k], message: `${k} is a required field` }); continue; }
-      if (typeof v !== 'string') problems.push({ path: [k], message: `${k} must be a \`string\` type, but the final value was: \`${JSON.stringify(v)}\`.` });
+      if (v === undefined || v === null || v === '') {
+        if (create) problems.push({ path: [k], message: `${k} is a required field` });
+        continue;
+      }
+      if (typeof v !== 'string')
+        problems.push({
+          path: [k],
+          message: `${k} must be a \`string\` type, but the final value was: \`${JSON.stringify(v)}\`.`,
+        });
       else if (k === 'email' && !EMAIL.test(v)) problems.push({ path: [k], message: 'email must be a valid email' });
     }
-    if (create && (body.role === undefined || body.role === null || body.role === '')) problems.push({ path: ['role'], message: 'role is a required field' });
+    if (create && (body.role === undefined || body.role === null || body.role === ''))
+      problems.push({ path: ['role'], message: 'role is a required field' });
     for (const k of ['confirmed', 'blocked'] as const) {
-      if (body[k] !== undefined && typeof body[k] !== 'boolean') problems.push({ path: [k], message: `${k} must be a \`boolean\` type, but the final value was: \`${JSON.stringify(body[k])}\`.` });
+      if (body[k] !== undefined && typeof body[k] !== 'boolean')
+        problems.push({
+          path: [k],
+          message: `${k} must be a \`boolean\` type, but the final value was: \`${JSON.stringify(body[k])}\`.`,
+        });
     }
     if (problems.length) throw fieldErrors(problems);
-    if (typeof body.password === 'string' && Buffer.byteLength(body.password) > 72) throw new FolioError(400, 'ValidationError', 'Password must be less than 73 bytes', {});
+    if (typeof body.password === 'string' && Buffer.byteLength(body.password) > 72)
+      throw new FolioError(400, 'ValidationError', 'Password must be less than 73 bytes', {});
     return {
-      username: body.username as string | undefined, email: body.email as string | undefined, password: body.password as string | undefined,
-      confirmed: body.confirmed as boolean | undefined, blocked: body.blocked as boolean | undefined,
+      username: body.username as string | undefined,
+      email: body.email as string | undefined,
+      password: body.password as string | undefined,
+      confirmed: body.confirmed as boolean | undefined,
+      blocked: body.blocked as boolean | undefined,
       role: body.role === undefined || body.role === null ? undefined : roleOf(req, body.role),
     };
   };
@@ -146,14 +202,26 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig, mail: Acco
       const limit = () => {
         if (!RATE_LIMITED.has(path) || !rate.enabled) return;
         const ip = event.node.req.socket.remoteAddress ?? '';
-        const email = EMAIL_KEYED.has(path) && typeof bodyOf(req).email === 'string' ? String(bodyOf(req).email).toLowerCase() : '';
+        const email =
+          EMAIL_KEYED.has(path) && typeof bodyOf(req).email === 'string' ? String(bodyOf(req).email).toLowerCase() : '';
         const r = limiter.hit(`${path}|${ip}|${email}`);
         for (const [k, v] of Object.entries(r.headers)) event.node.res.setHeader(k, v);
         if (r.limited) throw new FolioError(429, 'RateLimitError', 'Too many requests, please try again later.', {});
       };
 
-      const post = (route: string) => path === route && (method === 'POST' || (() => { throw new MethodNotAllowedSignal(['POST']); })());
-      const get = (route: string) => path === route && (method === 'GET' || method === 'HEAD' || (() => { throw new MethodNotAllowedSignal(['HEAD', 'GET']); })());
+      const post = (route: string) =>
+        path === route &&
+        (method === 'POST' ||
+          (() => {
+            throw new MethodNotAllowedSignal(['POST']);
+          })());
+      const get = (route: string) =>
+        path === route &&
+        (method === 'GET' ||
+          method === 'HEAD' ||
+          (() => {
+            throw new MethodNotAllowedSignal(['HEAD', 'GET']);
+          })());
       const query = () => parseQueryString(req.rawQuery);
       try {
         if (post('/api/auth/local/register')) {
@@ -163,7 +231,10 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig, mail: Acco
           const extra = Object.keys(body).filter((k) => !REGISTER_FIELDS.has(k));
           if (extra.length) throw new FolioError(400, 'ValidationError', `Invalid parameters: ${extra.join(', ')}`, {});
           const user = await auth.createUser({
-            username: String(body.username ?? ''), email: String(body.email ?? ''), password: body.password as string, confirmed: !mail.emailConfirmation,
+            username: String(body.username ?? ''),
+            email: String(body.email ?? ''),
+            password: body.password as string,
+            confirmed: !mail.emailConfirmation,
           });
           if (mail.emailConfirmation) {
             // As Strapi: no credentials until the address is confirmed.
@@ -191,7 +262,9 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig, mail: Acco
           limit();
           const started = auth.startPasswordReset(emailOf(bodyOf(req)));
           if (started) {
-            const link = mail.resetPasswordUrl ? `${mail.resetPasswordUrl}${mail.resetPasswordUrl.includes('?') ? '&' : '?'}code=${started.code}` : `code ${started.code} (set users.resetPasswordUrl in folio.json for a link)`;
+            const link = mail.resetPasswordUrl
+              ? `${mail.resetPasswordUrl}${mail.resetPasswordUrl.includes('?') ? '&' : '?'}code=${started.code}`
+              : `code ${started.code} (set users.resetPasswordUrl in folio.json for a link)`;
             email(started.user.email, 'reset your password', link);
           }
           // The same answer for unknown and blocked accounts, so it does not tell which exist.
@@ -232,11 +305,18 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig, mail: Acco
           // Folio has no OAuth: every other provider is off, as in a new Strapi project.
           throw applicationError('This provider is disabled');
         }
-        if (path === '/api/auth/refresh' || path === '/api/auth/logout' || path === '/api/auth/sessions' || path.startsWith('/api/auth/sessions/')) {
+        if (
+          path === '/api/auth/refresh' ||
+          path === '/api/auth/logout' ||
+          path === '/api/auth/sessions' ||
+          path.startsWith('/api/auth/sessions/')
+        ) {
           if (!refreshMode) throw notFound();
           if (post('/api/auth/refresh')) {
             await requireAction(req, 'auth.refresh');
-            const cookie = new RegExp(`(?:^|;\\s*)${REFRESH_COOKIE}=([^;]+)`).exec(String(event.node.req.headers.cookie ?? ''))?.[1];
+            const cookie = new RegExp(`(?:^|;\\s*)${REFRESH_COOKIE}=([^;]+)`).exec(
+              String(event.node.req.headers.cookie ?? ''),
+            )?.[1];
             const body = bodyOf(req);
             const out = await auth.refresh(body.refreshToken ?? cookie);
             if (cookieMode(req) || (body.refreshToken === undefined && cookie)) {
@@ -255,7 +335,9 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig, mail: Acco
           if (get('/api/auth/sessions')) {
             const p = await requireAction(req, 'auth.getSessions');
             const user = requireUser(p);
-            return sendJson(event, 200, { sessions: auth.sessionsOf(user.id).map((s) => ({ ...s, current: s.id === p.sessionId })) });
+            return sendJson(event, 200, {
+              sessions: auth.sessionsOf(user.id).map((s) => ({ ...s, current: s.id === p.sessionId })),
+            });
           }
           const m = /^\/api\/auth\/sessions\/([^/]+)$/.exec(req.path);
           if (m) {
@@ -263,7 +345,11 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig, mail: Acco
             const p = await requireAction(req, 'auth.revokeSession');
             const user = requireUser(p);
             let id: string;
-            try { id = decodeURIComponent(m[1]); } catch { throw notFound('Session not found'); }
+            try {
+              id = decodeURIComponent(m[1]);
+            } catch {
+              throw notFound('Session not found');
+            }
             if (!auth.revokeSession(user.id, id)) throw notFound('Session not found');
             return sendJson(event, 200, { ok: true });
           }
@@ -284,13 +370,18 @@ export function usersModule(auth: AuthService, rate: RateLimitConfig, mail: Acco
           const user = (await auth.saveUser(undefined, { ...input, role: input.role }))!;
           return sendJson(event, 201, usersQuery(req).shaper({ populate: 'role' }, 'findOne')(user));
         }
-        if (path === '/api/users' && method !== 'GET' && method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET', 'POST']);
+        if (path === '/api/users' && method !== 'GET' && method !== 'HEAD')
+          return methodNotAllowed(event, ['HEAD', 'GET', 'POST']);
         if (get('/api/users')) {
           await requireAction(req, 'user.find');
           const q = query();
           const uq = usersQuery(req);
           const shape = uq.shaper({ fields: q.fields, populate: q.populate }, 'find');
-          return sendJson(event, 200, uq.select(auth.listUsers(), { ...q, fields: undefined, populate: undefined }, 'find').map(shape));
+          return sendJson(
+            event,
+            200,
+            uq.select(auth.listUsers(), { ...q, fields: undefined, populate: undefined }, 'find').map(shape),
+          );
         }
         const one = /^\/api\/users\/([^/]+)$/.exec(path);
         if (one && method === 'PUT') {

@@ -28,13 +28,28 @@ import { serialize } from '../store/serialize.js';
  *   `plugin::i18n.locales.listLocales`.
  */
 /** `id`: the numeric id a custom role keeps once the API has handed it out (authenticated is 1, public 2). */
-export interface Role { name: string; description: string; permissions: string[]; id?: number }
-export interface PermissionsFile { roles: Record<string, Role> }
+export interface Role {
+  name: string;
+  description: string;
+  permissions: string[];
+  id?: number;
+}
+export interface PermissionsFile {
+  roles: Record<string, Role>;
+}
 
 /** What a fresh Strapi install grants: the auth flows to everyone, account actions to logged-in users. */
 export const DEFAULT_GRANTS: Record<string, string[]> = {
-  public: ['callback', 'connect', 'forgotPassword', 'resetPassword', 'register', 'emailConfirmation', 'sendEmailConfirmation', 'refresh']
-    .map((a) => `plugin::users-permissions.auth.${a}`),
+  public: [
+    'callback',
+    'connect',
+    'forgotPassword',
+    'resetPassword',
+    'register',
+    'emailConfirmation',
+    'sendEmailConfirmation',
+    'refresh',
+  ].map((a) => `plugin::users-permissions.auth.${a}`),
   authenticated: [
     ...['logout', 'getSessions', 'revokeSession', 'changePassword'].map((a) => `plugin::users-permissions.auth.${a}`),
     'plugin::users-permissions.user.me',
@@ -42,19 +57,45 @@ export const DEFAULT_GRANTS: Record<string, string[]> = {
 };
 
 const DEFAULT_ROLES: Record<string, Role> = {
-  public: { name: 'Public', description: 'Default role given to unauthenticated user.', permissions: DEFAULT_GRANTS.public },
-  authenticated: { name: 'Authenticated', description: 'Default role given to authenticated user.', permissions: DEFAULT_GRANTS.authenticated },
+  public: {
+    name: 'Public',
+    description: 'Default role given to unauthenticated user.',
+    permissions: DEFAULT_GRANTS.public,
+  },
+  authenticated: {
+    name: 'Authenticated',
+    description: 'Default role given to authenticated user.',
+    permissions: DEFAULT_GRANTS.authenticated,
+  },
 };
 
 export function defaultPermissions(): PermissionsFile {
-  return { roles: Object.fromEntries(Object.entries(DEFAULT_ROLES).map(([k, r]) => [k, { ...r, permissions: [...r.permissions] }])) };
+  return {
+    roles: Object.fromEntries(
+      Object.entries(DEFAULT_ROLES).map(([k, r]) => [k, { ...r, permissions: [...r.permissions] }]),
+    ),
+  };
 }
 
 /** The plugin actions Folio knows (Strapi's names); content-type actions are checked against the project's types. */
 export const PLUGIN_ACTIONS: readonly string[] = [
-  ...['callback', 'connect', 'register', 'forgotPassword', 'resetPassword', 'emailConfirmation', 'sendEmailConfirmation',
-    'changePassword', 'refresh', 'logout', 'getSessions', 'revokeSession'].map((a) => `plugin::users-permissions.auth.${a}`),
-  ...['find', 'findOne', 'count', 'create', 'update', 'destroy', 'me'].map((a) => `plugin::users-permissions.user.${a}`),
+  ...[
+    'callback',
+    'connect',
+    'register',
+    'forgotPassword',
+    'resetPassword',
+    'emailConfirmation',
+    'sendEmailConfirmation',
+    'changePassword',
+    'refresh',
+    'logout',
+    'getSessions',
+    'revokeSession',
+  ].map((a) => `plugin::users-permissions.auth.${a}`),
+  ...['find', 'findOne', 'count', 'create', 'update', 'destroy', 'me'].map(
+    (a) => `plugin::users-permissions.user.${a}`,
+  ),
   ...['find', 'findOne', 'createRole', 'updateRole', 'deleteRole'].map((a) => `plugin::users-permissions.role.${a}`),
   'plugin::users-permissions.permissions.getPermissions',
   ...['find', 'findOne', 'findPage', 'upload', 'destroy'].map((a) => `plugin::upload.content-api.${a}`),
@@ -83,15 +124,25 @@ export function loadPermissions(contentDir: string): PermissionsFile {
     throw new PermissionsError(`content/permissions.json: ${(err as Error).message}`);
   }
   const roles = (raw as { roles?: unknown })?.roles;
-  if (!roles || typeof roles !== 'object' || Array.isArray(roles)) throw new PermissionsError('content/permissions.json: "roles" must be an object of roles');
+  if (!roles || typeof roles !== 'object' || Array.isArray(roles))
+    throw new PermissionsError('content/permissions.json: "roles" must be an object of roles');
   const out: PermissionsFile = { roles: {} };
   for (const [key, role] of Object.entries(roles as Record<string, unknown>)) {
-    if (!ROLE_KEY.test(key)) throw new PermissionsError(`content/permissions.json: "${key}" is not a role key (lower-case letters, digits, - and _)`);
+    if (!ROLE_KEY.test(key))
+      throw new PermissionsError(
+        `content/permissions.json: "${key}" is not a role key (lower-case letters, digits, - and _)`,
+      );
     const r = role as Partial<Role>;
     if (!Array.isArray(r?.permissions) || !r.permissions.every((p) => typeof p === 'string' && ACTION.test(p))) {
-      throw new PermissionsError(`content/permissions.json: roles.${key}.permissions must be a list of action names like "api::article.article.find"`);
+      throw new PermissionsError(
+        `content/permissions.json: roles.${key}.permissions must be a list of action names like "api::article.article.find"`,
+      );
     }
-    out.roles[key] = { name: typeof r.name === 'string' ? r.name : key, description: typeof r.description === 'string' ? r.description : '', permissions: [...new Set(r.permissions)].sort() };
+    out.roles[key] = {
+      name: typeof r.name === 'string' ? r.name : key,
+      description: typeof r.description === 'string' ? r.description : '',
+      permissions: [...new Set(r.permissions)].sort(),
+    };
     if (Number.isSafeInteger(r.id) && (r.id as number) > 2) out.roles[key].id = r.id;
   }
   for (const key of Object.keys(DEFAULT_ROLES)) out.roles[key] ??= defaultPermissions().roles[key];
@@ -102,13 +153,21 @@ export async function savePermissions(contentDir: string, file: PermissionsFile)
   const roles: Record<string, Role> = {};
   for (const key of Object.keys(file.roles).sort()) {
     const r = file.roles[key];
-    roles[key] = { ...(r.id !== undefined ? { id: r.id } : {}), name: r.name, description: r.description, permissions: [...new Set(r.permissions)].sort() };
+    roles[key] = {
+      ...(r.id !== undefined ? { id: r.id } : {}),
+      name: r.name,
+      description: r.description,
+      permissions: [...new Set(r.permissions)].sort(),
+    };
   }
   await writeFileAtomic(join(contentDir, 'permissions.json'), serialize({ roles }));
 }
 
 /** A content-type as the action shorthands name it. */
-export interface TypeRef { uid: string; single: boolean }
+export interface TypeRef {
+  uid: string;
+  single: boolean;
+}
 
 /**
  * Accepts Strapi's full action names and the shorthands `article.find`, `articles:find` and `article.*`
@@ -120,17 +179,24 @@ export function expandAction(input: string, types: Map<string, TypeRef>): string
   const uids = new Map([...types.values()].map((t) => [t.uid, t]));
   const verbsOf = (t: TypeRef): readonly string[] => (t.single ? SINGLE_TYPE_ACTIONS : CONTENT_ACTIONS);
   if (input.startsWith('plugin::')) {
-    if (!PLUGIN_ACTIONS.includes(input)) throw new PermissionsError(`"${input}" is not a plugin action Folio knows (${PLUGIN_ACTIONS.join(', ')})`);
+    if (!PLUGIN_ACTIONS.includes(input))
+      throw new PermissionsError(`"${input}" is not a plugin action Folio knows (${PLUGIN_ACTIONS.join(', ')})`);
     return [input];
   }
   if (input.startsWith('api::')) {
     const m = /^(api::[a-z0-9-]+\.[a-z0-9-]+)\.([A-Za-z*]+)$/.exec(input);
     const type = m ? uids.get(m[1]) : undefined;
-    if (!m || !type) throw new PermissionsError(`"${input}" does not name a content-type of this project (e.g. api::article.article.find)`);
+    if (!m || !type)
+      throw new PermissionsError(
+        `"${input}" does not name a content-type of this project (e.g. api::article.article.find)`,
+      );
     return expandVerb(m[2], type, verbsOf(type));
   }
   const m = /^([a-z0-9-]+)[.:]([A-Za-z*]+)$/.exec(input);
-  if (!m) throw new PermissionsError(`"${input}" is not an action: use e.g. api::article.article.find, article.find or article.*`);
+  if (!m)
+    throw new PermissionsError(
+      `"${input}" is not an action: use e.g. api::article.article.find, article.find or article.*`,
+    );
   const type = types.get(m[1]);
   if (!type) throw new PermissionsError(`"${m[1]}" is not a content-type of this project`);
   return expandVerb(m[2], type, verbsOf(type));
@@ -138,6 +204,7 @@ export function expandAction(input: string, types: Map<string, TypeRef>): string
 
 function expandVerb(verb: string, type: TypeRef, verbs: readonly string[]): string[] {
   if (verb === '*') return verbs.map((v) => `${type.uid}.${v}`);
-  if (!verbs.includes(verb)) throw new PermissionsError(`"${verb}" is not an action of ${type.uid} (${verbs.join(', ')})`);
+  if (!verbs.includes(verb))
+    throw new PermissionsError(`"${verb}" is not an action of ${type.uid} (${verbs.join(', ')})`);
   return [`${type.uid}.${verb}`];
 }

@@ -2,7 +2,10 @@
 export class RateLimiter {
   private hits = new Map<string, { count: number; reset: number }>();
 
-  constructor(private max: number, private intervalMs: number) {}
+  constructor(
+    private max: number,
+    private intervalMs: number,
+  ) {}
 
   /** Counts one request; returns the headers to send and whether it is over the limit. */
   hit(key: string, at = Date.now()) {

@@ -6,7 +6,13 @@ import type { Project } from '../project.js';
 import { PermissionsPolicy } from './access.js';
 import { requireAction } from './http.js';
 import {
-  CONTENT_ACTIONS, PLUGIN_ACTIONS, SINGLE_TYPE_ACTIONS, type PermissionsFile, isRoleKey, loadPermissions, savePermissions,
+  CONTENT_ACTIONS,
+  PLUGIN_ACTIONS,
+  SINGLE_TYPE_ACTIONS,
+  type PermissionsFile,
+  isRoleKey,
+  loadPermissions,
+  savePermissions,
 } from './permissions.js';
 import type { AuthService } from './service.js';
 import { roleViews } from './users-query.js';
@@ -30,7 +36,10 @@ function toTree(actions: string[], enabled: Set<string>): Tree {
   for (const action of actions) {
     const m = /^(.+)\.([^.]+)\.([^.]+)$/.exec(action)!;
     const [, api, controller, verb] = m;
-    ((tree[api] ??= { controllers: {} }).controllers[controller] ??= {})[verb] = { enabled: enabled.has(action), policy: '' };
+    ((tree[api] ??= { controllers: {} }).controllers[controller] ??= {})[verb] = {
+      enabled: enabled.has(action),
+      policy: '',
+    };
   }
   return tree;
 }
@@ -42,9 +51,11 @@ function fromTree(tree: unknown, known: Set<string>): string[] {
   const out: string[] = [];
   for (const [api, node] of Object.entries(tree as Record<string, unknown>)) {
     const controllers = (node as { controllers?: unknown })?.controllers;
-    if (!controllers || typeof controllers !== 'object') throw validationError(`permissions.${api}.controllers must be an object`);
+    if (!controllers || typeof controllers !== 'object')
+      throw validationError(`permissions.${api}.controllers must be an object`);
     for (const [controller, verbs] of Object.entries(controllers as Record<string, unknown>)) {
-      if (!verbs || typeof verbs !== 'object') throw validationError(`permissions.${api}.controllers.${controller} must be an object`);
+      if (!verbs || typeof verbs !== 'object')
+        throw validationError(`permissions.${api}.controllers.${controller} must be an object`);
       for (const [verb, state] of Object.entries(verbs as Record<string, unknown>)) {
         const action = `${api}.${controller}.${verb}`;
         if (!known.has(action)) throw validationError(`Unknown action ${action}`);
@@ -56,7 +67,14 @@ function fromTree(tree: unknown, known: Set<string>): string[] {
 }
 
 /** Strapi derives a role's type from its name: lower-case, accents off, snake_case. */
-const typeOf = (name: string) => name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+const typeOf = (name: string) =>
+  name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .trim()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
 
 /**
  * The roles routes of users-permissions (`/api/users-permissions/roles`, `/permissions`), over
@@ -74,9 +92,11 @@ export function rolesModule(auth: AuthService): HttpModule {
     if (req.access instanceof PermissionsPolicy) req.access.reload();
   };
   const checkNameAndDescription = (body: Record<string, unknown>, create: boolean) => {
-    if (create && (typeof body.name !== 'string' || !body.name.trim())) throw validationError('name is a required field');
+    if (create && (typeof body.name !== 'string' || !body.name.trim()))
+      throw validationError('name is a required field');
     if (body.name !== undefined && typeof body.name !== 'string') throw validationError('name must be a `string` type');
-    if (body.description !== undefined && body.description !== null && typeof body.description !== 'string') throw validationError('description must be a `string` type');
+    if (body.description !== undefined && body.description !== null && typeof body.description !== 'string')
+      throw validationError('description must be a `string` type');
   };
 
   return {
@@ -84,12 +104,17 @@ export function rolesModule(auth: AuthService): HttpModule {
       const path = req.path.toLowerCase();
       if (!isRolesPath(path)) return undefined;
       const { event, method } = req;
-      const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body as Record<string, unknown> : {};
+      const body =
+        req.body && typeof req.body === 'object' && !Array.isArray(req.body)
+          ? (req.body as Record<string, unknown>)
+          : {};
       const file = loadPermissions(req.project.contentDir);
       const known = new Set(availableActions(req.project));
       // Before any change, every custom role keeps the id it has now (ids of roles without one are by key,
       // and would move when a role is added or removed).
-      const freeze = () => { for (const [k, v] of views(req, file)) if (!DEFAULT_ROLES.has(k)) file.roles[k].id ??= v.id; };
+      const freeze = () => {
+        for (const [k, v] of views(req, file)) if (!DEFAULT_ROLES.has(k)) file.roles[k].id ??= v.id;
+      };
 
       if (path === '/api/users-permissions/permissions') {
         if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET']);
@@ -101,17 +126,28 @@ export function rolesModule(auth: AuthService): HttpModule {
         if (method === 'GET' || method === 'HEAD') {
           await requireAction(req, 'role.find');
           const users = auth.listUsers();
-          return sendJson(event, 200, { roles: [...views(req, file)].map(([key, view]) => ({ ...view, nb_users: users.filter((u) => u.role === key).length })) });
+          return sendJson(event, 200, {
+            roles: [...views(req, file)].map(([key, view]) => ({
+              ...view,
+              nb_users: users.filter((u) => u.role === key).length,
+            })),
+          });
         }
         if (method !== 'POST') return methodNotAllowed(event, ['HEAD', 'GET', 'POST']);
         await requireAction(req, 'role.createRole');
         checkNameAndDescription(body, true);
         freeze();
         const key = typeof body.type === 'string' && body.type ? body.type : typeOf(body.name as string);
-        if (!isRoleKey(key)) throw validationError(`"${key}" cannot be a role type: use lower-case letters, digits, - and _`);
+        if (!isRoleKey(key))
+          throw validationError(`"${key}" cannot be a role type: use lower-case letters, digits, - and _`);
         if (file.roles[key]) throw applicationError(`A role of type ${key} already exists`);
         const id = Math.max(2, ...[...views(req, file).values()].map((v) => v.id)) + 1;
-        file.roles[key] = { id, name: (body.name as string).trim(), description: (body.description as string | undefined) ?? '', permissions: fromTree(body.permissions, known) };
+        file.roles[key] = {
+          id,
+          name: (body.name as string).trim(),
+          description: (body.description as string | undefined) ?? '',
+          permissions: fromTree(body.permissions, known),
+        };
         await save(req, file);
         return sendJson(event, 200, { ok: true });
       }
@@ -123,8 +159,13 @@ export function rolesModule(auth: AuthService): HttpModule {
         await requireAction(req, 'role.findOne');
         if (!key) throw notFound();
         const view = views(req, file).get(key)!;
-        const users = auth.listUsers().filter((u) => u.role === key).map((u) => ({ id: u.id, documentId: u.documentId, username: u.username }));
-        return sendJson(event, 200, { role: { ...view, permissions: toTree([...known], new Set(file.roles[key].permissions)), users } });
+        const users = auth
+          .listUsers()
+          .filter((u) => u.role === key)
+          .map((u) => ({ id: u.id, documentId: u.documentId, username: u.username }));
+        return sendJson(event, 200, {
+          role: { ...view, permissions: toTree([...known], new Set(file.roles[key].permissions)), users },
+        });
       }
       if (method === 'PUT') {
         await requireAction(req, 'role.updateRole');

@@ -6,13 +6,26 @@ import { LocalState, type SessionRecord, type TokenRecord, type UserRecord } fro
 import { isActionName } from './permissions.js';
 
 export type JwtMode = 'refresh' | 'legacy';
-export interface AuthConfig { jwtManagement: JwtMode; httpOnly: boolean; accessTtlSeconds: number; legacyTtlSeconds: number; refreshTtlDays: number; refreshIdleDays: number }
+export interface AuthConfig {
+  jwtManagement: JwtMode;
+  httpOnly: boolean;
+  accessTtlSeconds: number;
+  legacyTtlSeconds: number;
+  refreshTtlDays: number;
+  refreshIdleDays: number;
+}
 
 export const DEFAULT_AUTH: AuthConfig = {
-  jwtManagement: 'refresh', httpOnly: true, accessTtlSeconds: 10 * 60, legacyTtlSeconds: 30 * 24 * 3600, refreshTtlDays: 30, refreshIdleDays: 14,
+  jwtManagement: 'refresh',
+  httpOnly: true,
+  accessTtlSeconds: 10 * 60,
+  legacyTtlSeconds: 30 * 24 * 3600,
+  refreshTtlDays: 30,
+  refreshIdleDays: 14,
 };
 
-const unauthorized = (message = 'Missing or invalid credentials') => new FolioError(401, 'UnauthorizedError', message, {});
+const unauthorized = (message = 'Missing or invalid credentials') =>
+  new FolioError(401, 'UnauthorizedError', message, {});
 /** The e-mail shape users-permissions accepts (shared by registration and the users routes). */
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const LIFESPANS: Record<string, number | null> = { '7d': 7, '30d': 30, '90d': 90, unlimited: null };
@@ -23,8 +36,16 @@ const timingGuardHash = () => (guardHash ??= hashPassword(randomKey(16)));
 /** The users' view Strapi returns: private fields (password, tokens, role unless populated) left out. */
 export function sanitizeUser(u: UserRecord) {
   return {
-    id: u.id, documentId: u.documentId, username: u.username, email: u.email, provider: u.provider,
-    confirmed: u.confirmed, blocked: u.blocked, createdAt: u.createdAt, updatedAt: u.updatedAt, publishedAt: u.publishedAt,
+    id: u.id,
+    documentId: u.documentId,
+    username: u.username,
+    email: u.email,
+    provider: u.provider,
+    confirmed: u.confirmed,
+    blocked: u.blocked,
+    createdAt: u.createdAt,
+    updatedAt: u.updatedAt,
+    publishedAt: u.publishedAt,
   };
 }
 
@@ -32,21 +53,34 @@ export function sanitizeUser(u: UserRecord) {
 export class AuthService {
   readonly state: LocalState;
 
-  constructor(readonly root: string, readonly config: AuthConfig = DEFAULT_AUTH) {
+  constructor(
+    readonly root: string,
+    readonly config: AuthConfig = DEFAULT_AUTH,
+  ) {
     this.state = new LocalState(root);
   }
 
-  private get key() { return new TextEncoder().encode(this.state.secrets.jwtSecret); }
+  private get key() {
+    return new TextEncoder().encode(this.state.secrets.jwtSecret);
+  }
 
   // ------------------------------------------------------------------ users
 
-  async createUser(input: { username: string; email: string; password: string; role?: string; confirmed?: boolean }): Promise<UserRecord> {
+  async createUser(input: {
+    username: string;
+    email: string;
+    password: string;
+    role?: string;
+    confirmed?: boolean;
+  }): Promise<UserRecord> {
     const username = input.username?.trim();
     const email = input.email?.trim().toLowerCase();
     const problems: Array<{ path: string[]; message: string }> = [];
-    if (!username || username.length < 3) problems.push({ path: ['username'], message: 'username must be at least 3 characters' });
+    if (!username || username.length < 3)
+      problems.push({ path: ['username'], message: 'username must be at least 3 characters' });
     if (!email || !EMAIL.test(email)) problems.push({ path: ['email'], message: 'email must be a valid email' });
-    if (typeof input.password !== 'string' || input.password.length < 6) problems.push({ path: ['password'], message: 'password must be at least 6 characters' });
+    if (typeof input.password !== 'string' || input.password.length < 6)
+      problems.push({ path: ['password'], message: 'password must be at least 6 characters' });
     else if (Buffer.byteLength(input.password) > 72) throw validationError('Password must be less than 73 bytes');
     if (problems.length) {
       throw validationError(problems.length === 1 ? problems[0].message : `${problems.length} errors occurred`, {
@@ -56,14 +90,25 @@ export class AuthService {
     this.state.refresh();
     const users = this.state.users.data.users;
     // As Strapi: an e-mail may not be someone's username either, and the reverse.
-    if (users.some((u) => u.email === email || u.username === email || u.username === username || u.email === username)) {
+    if (
+      users.some((u) => u.email === email || u.username === email || u.username === username || u.email === username)
+    ) {
       throw applicationError('Email or Username are already taken');
     }
     const t = now();
     const user: UserRecord = {
-      id: users.reduce((m, u) => Math.max(m, u.id), 0) + 1, documentId: newDocumentId(), username, email, provider: 'local',
-      password: await hashPassword(input.password), confirmed: input.confirmed ?? true, blocked: false, role: input.role ?? 'authenticated',
-      createdAt: t, updatedAt: t, publishedAt: t,
+      id: users.reduce((m, u) => Math.max(m, u.id), 0) + 1,
+      documentId: newDocumentId(),
+      username,
+      email,
+      provider: 'local',
+      password: await hashPassword(input.password),
+      confirmed: input.confirmed ?? true,
+      blocked: false,
+      role: input.role ?? 'authenticated',
+      createdAt: t,
+      updatedAt: t,
+      publishedAt: t,
     };
     users.push(user);
     this.state.users.write();
@@ -81,16 +126,27 @@ export class AuthService {
     if (id !== undefined && !current) return undefined;
     const username = input.username?.trim();
     const email = input.email?.trim().toLowerCase();
-    if (username !== undefined && users.some((u) => u.username === username && u !== current)) throw applicationError('Username already taken');
-    if (email !== undefined && users.some((u) => u.email === email && u !== current)) throw applicationError('Email already taken');
+    if (username !== undefined && users.some((u) => u.username === username && u !== current))
+      throw applicationError('Username already taken');
+    if (email !== undefined && users.some((u) => u.email === email && u !== current))
+      throw applicationError('Email already taken');
     const hash = input.password === undefined ? undefined : await hashPassword(input.password);
     this.state.refresh();
     const t = now();
     if (!current) {
       const user: UserRecord = {
-        id: users.reduce((m, u) => Math.max(m, u.id), 0) + 1, documentId: newDocumentId(), username: username!, email: email!,
-        provider: 'local', password: hash!, confirmed: input.confirmed ?? false, blocked: input.blocked ?? false,
-        role: input.role ?? 'authenticated', createdAt: t, updatedAt: t, publishedAt: t,
+        id: users.reduce((m, u) => Math.max(m, u.id), 0) + 1,
+        documentId: newDocumentId(),
+        username: username!,
+        email: email!,
+        provider: 'local',
+        password: hash!,
+        confirmed: input.confirmed ?? false,
+        blocked: input.blocked ?? false,
+        role: input.role ?? 'authenticated',
+        createdAt: t,
+        updatedAt: t,
+        publishedAt: t,
       };
       this.state.users.data.users.push(user);
       this.state.users.write();
@@ -133,10 +189,18 @@ export class AuthService {
   /** `POST /api/auth/reset-password`: the code is used once; every session of the user ends. */
   async resetPassword(body: Record<string, unknown>): Promise<UserRecord> {
     const { code, password, passwordConfirmation } = body;
-    const required = (['code', 'password', 'passwordConfirmation'] as const).filter((k) => typeof body[k] !== 'string' || !body[k]);
+    const required = (['code', 'password', 'passwordConfirmation'] as const).filter(
+      (k) => typeof body[k] !== 'string' || !body[k],
+    );
     if (required.length) {
-      const problems = required.map((k) => ({ path: [k], message: `${k} is a required field`, name: 'ValidationError' }));
-      throw validationError(problems.length === 1 ? problems[0].message : `${problems.length} errors occurred`, { errors: problems });
+      const problems = required.map((k) => ({
+        path: [k],
+        message: `${k} is a required field`,
+        name: 'ValidationError',
+      }));
+      throw validationError(problems.length === 1 ? problems[0].message : `${problems.length} errors occurred`, {
+        errors: problems,
+      });
     }
     if (password !== passwordConfirmation) throw validationError('Passwords do not match');
     if ((password as string).length < 6) throw validationError('password must be at least 6 characters');
@@ -186,8 +250,14 @@ export class AuthService {
     return this.state.users.data.users.find((u) => u.email === email.toLowerCase());
   }
 
-  listUsers(): UserRecord[] { this.state.refresh(); return this.state.users.data.users; }
-  userById(id: number): UserRecord | undefined { this.state.refresh(); return this.state.users.data.users.find((u) => u.id === id); }
+  listUsers(): UserRecord[] {
+    this.state.refresh();
+    return this.state.users.data.users;
+  }
+  userById(id: number): UserRecord | undefined {
+    this.state.refresh();
+    return this.state.users.data.users.find((u) => u.id === id);
+  }
 
   /** Deletes the user with this numeric id (the REST route: never a username that looks like a number). */
   deleteUserById(id: number): UserRecord | undefined {
@@ -210,8 +280,14 @@ export class AuthService {
   }
 
   async login(identifier: unknown, password: unknown): Promise<UserRecord> {
-    if (typeof identifier !== 'string' || !identifier) throw validationError('identifier is a required field', { errors: [{ path: ['identifier'], message: 'identifier is a required field', name: 'ValidationError' }] });
-    if (typeof password !== 'string' || !password) throw validationError('password is a required field', { errors: [{ path: ['password'], message: 'password is a required field', name: 'ValidationError' }] });
+    if (typeof identifier !== 'string' || !identifier)
+      throw validationError('identifier is a required field', {
+        errors: [{ path: ['identifier'], message: 'identifier is a required field', name: 'ValidationError' }],
+      });
+    if (typeof password !== 'string' || !password)
+      throw validationError('password is a required field', {
+        errors: [{ path: ['password'], message: 'password is a required field', name: 'ValidationError' }],
+      });
     this.state.refresh();
     const id = identifier.toLowerCase();
     const user = this.state.users.data.users.find((u) => u.email === id || u.username === identifier);
@@ -228,12 +304,18 @@ export class AuthService {
 
   async changePassword(user: UserRecord, body: Record<string, unknown>): Promise<UserRecord> {
     const { currentPassword, password, passwordConfirmation } = body;
-    if (typeof currentPassword !== 'string' || typeof password !== 'string' || typeof passwordConfirmation !== 'string') {
+    if (
+      typeof currentPassword !== 'string' ||
+      typeof password !== 'string' ||
+      typeof passwordConfirmation !== 'string'
+    ) {
       throw validationError('currentPassword, password and passwordConfirmation are required');
     }
     if (password !== passwordConfirmation) throw validationError('Passwords do not match');
-    if (!(await verifyPassword(currentPassword, user.password))) throw validationError('The provided current password is invalid');
-    if (currentPassword === password) throw validationError('Your new password must be different than your current password');
+    if (!(await verifyPassword(currentPassword, user.password)))
+      throw validationError('The provided current password is invalid');
+    if (currentPassword === password)
+      throw validationError('Your new password must be different than your current password');
     if (password.length < 6) throw validationError('password must be at least 6 characters');
     const hash = await hashPassword(password);
     this.state.refresh();
@@ -257,23 +339,35 @@ export class AuthService {
     const refreshToken = randomKey(48);
     const t = new Date();
     const session: SessionRecord = {
-      id: randomUUID(), userId: user.id, refreshHash: hmac(this.state.secrets.tokenSalt, refreshToken),
-      createdAt: t.toISOString(), lastUsedAt: t.toISOString(),
-      expiresAt: new Date(t.getTime() + this.config.refreshTtlDays * 86400_000).toISOString(), userAgent,
+      id: randomUUID(),
+      userId: user.id,
+      refreshHash: hmac(this.state.secrets.tokenSalt, refreshToken),
+      createdAt: t.toISOString(),
+      lastUsedAt: t.toISOString(),
+      expiresAt: new Date(t.getTime() + this.config.refreshTtlDays * 86400_000).toISOString(),
+      userAgent,
     };
     this.state.refresh();
     // Expired and idle sessions are dropped as new ones are made, so the file does not grow forever.
     const idleCutoff = t.getTime() - this.config.refreshIdleDays * 86400_000;
-    this.state.sessions.data.sessions = this.state.sessions.data.sessions
-      .filter((s) => Date.parse(s.expiresAt) > t.getTime() && Date.parse(s.lastUsedAt) > idleCutoff);
+    this.state.sessions.data.sessions = this.state.sessions.data.sessions.filter(
+      (s) => Date.parse(s.expiresAt) > t.getTime() && Date.parse(s.lastUsedAt) > idleCutoff,
+    );
     this.state.sessions.data.sessions.push(session);
     this.state.sessions.write();
-    return { jwt: await this.sign({ id: user.id, sessionId: session.id, type: 'access' }, this.config.accessTtlSeconds), refreshToken };
+    return {
+      jwt: await this.sign({ id: user.id, sessionId: session.id, type: 'access' }, this.config.accessTtlSeconds),
+      refreshToken,
+    };
   }
 
   private async sign(payload: Record<string, unknown>, ttlSeconds: number) {
     const { SignJWT } = await jose();
-    return new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(`${ttlSeconds}s`).sign(this.key);
+    return new SignJWT(payload)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt()
+      .setExpirationTime(`${ttlSeconds}s`)
+      .sign(this.key);
   }
 
   /**
@@ -309,7 +403,11 @@ export class AuthService {
     const hash = hmac(this.state.secrets.tokenSalt, refreshToken);
     const session = this.state.sessions.data.sessions.find((s) => s.refreshHash === hash);
     const t = Date.now();
-    if (!session || Date.parse(session.expiresAt) < t || Date.parse(session.lastUsedAt) + this.config.refreshIdleDays * 86400_000 < t) {
+    if (
+      !session ||
+      Date.parse(session.expiresAt) < t ||
+      Date.parse(session.lastUsedAt) + this.config.refreshIdleDays * 86400_000 < t
+    ) {
       throw unauthorized('Invalid refresh token');
     }
     // Not userById: it re-reads the files, which would detach `session` from what is written below.
@@ -319,19 +417,31 @@ export class AuthService {
     session.refreshHash = hmac(this.state.secrets.tokenSalt, next);
     session.lastUsedAt = new Date(t).toISOString();
     this.state.sessions.write();
-    return { jwt: await this.sign({ id: user.id, sessionId: session.id, type: 'access' }, this.config.accessTtlSeconds), refreshToken: next };
+    return {
+      jwt: await this.sign({ id: user.id, sessionId: session.id, type: 'access' }, this.config.accessTtlSeconds),
+      refreshToken: next,
+    };
   }
 
   sessionsOf(userId: number) {
     this.state.refresh();
-    return this.state.sessions.data.sessions.filter((s) => s.userId === userId)
-      .map((s) => ({ id: s.id, createdAt: s.createdAt, lastUsedAt: s.lastUsedAt, expiresAt: s.expiresAt, userAgent: s.userAgent }));
+    return this.state.sessions.data.sessions
+      .filter((s) => s.userId === userId)
+      .map((s) => ({
+        id: s.id,
+        createdAt: s.createdAt,
+        lastUsedAt: s.lastUsedAt,
+        expiresAt: s.expiresAt,
+        userAgent: s.userAgent,
+      }));
   }
 
   revokeSession(userId: number, sessionId: string): boolean {
     this.state.refresh();
     const before = this.state.sessions.data.sessions.length;
-    this.state.sessions.data.sessions = this.state.sessions.data.sessions.filter((s) => !(s.userId === userId && s.id === sessionId));
+    this.state.sessions.data.sessions = this.state.sessions.data.sessions.filter(
+      (s) => !(s.userId === userId && s.id === sessionId),
+    );
     this.state.sessions.write();
     return this.state.sessions.data.sessions.length < before;
   }
@@ -340,31 +450,45 @@ export class AuthService {
 
   createToken(input: CreateTokenInput): { accessKey: string; record: TokenRecord } {
     if (!input.name) throw validationError('A token needs a name');
-    if (!['read-only', 'full-access', 'custom'].includes(input.type)) throw validationError('The token type must be read-only, full-access or custom');
-    if (input.type === 'custom' && !input.actions?.length) throw validationError('A custom token needs at least one action');
-    if (input.type !== 'custom' && input.actions?.length) throw validationError('Only custom tokens take a list of actions');
+    if (!['read-only', 'full-access', 'custom'].includes(input.type))
+      throw validationError('The token type must be read-only, full-access or custom');
+    if (input.type === 'custom' && !input.actions?.length)
+      throw validationError('A custom token needs at least one action');
+    if (input.type !== 'custom' && input.actions?.length)
+      throw validationError('Only custom tokens take a list of actions');
     const badAction = input.actions?.find((a) => !isActionName(a));
-    if (badAction !== undefined) throw validationError(`"${badAction}" is not an action name like api::article.article.find`);
+    if (badAction !== undefined)
+      throw validationError(`"${badAction}" is not an action name like api::article.article.find`);
     const lifespanKey = input.lifespan ?? 'unlimited';
     if (!Object.hasOwn(LIFESPANS, lifespanKey)) throw validationError('The lifespan must be 7d, 30d, 90d or unlimited');
     this.state.refresh();
     const tokens = this.state.tokens.data.tokens;
-    if (tokens.some((t) => t.name === input.name)) throw applicationError(`A token named "${input.name}" already exists`);
+    if (tokens.some((t) => t.name === input.name))
+      throw applicationError(`A token named "${input.name}" already exists`);
     const accessKey = randomKey(128);
     const days = LIFESPANS[lifespanKey];
     const created = new Date();
     const record: TokenRecord = {
-      id: tokens.reduce((m, t) => Math.max(m, t.id), 0) + 1, name: input.name, description: input.description ?? '', type: input.type,
-      actions: input.type === 'custom' ? [...new Set(input.actions)] : [], accessKey: hmac(this.state.secrets.tokenSalt, accessKey),
-      lifespan: days === null ? null : days * 86400_000, expiresAt: days === null ? null : new Date(created.getTime() + days * 86400_000).toISOString(),
-      createdAt: created.toISOString(), lastUsedAt: null,
+      id: tokens.reduce((m, t) => Math.max(m, t.id), 0) + 1,
+      name: input.name,
+      description: input.description ?? '',
+      type: input.type,
+      actions: input.type === 'custom' ? [...new Set(input.actions)] : [],
+      accessKey: hmac(this.state.secrets.tokenSalt, accessKey),
+      lifespan: days === null ? null : days * 86400_000,
+      expiresAt: days === null ? null : new Date(created.getTime() + days * 86400_000).toISOString(),
+      createdAt: created.toISOString(),
+      lastUsedAt: null,
     };
     tokens.push(record);
     this.state.tokens.write();
     return { accessKey, record };
   }
 
-  listTokens(): TokenRecord[] { this.state.refresh(); return this.state.tokens.data.tokens; }
+  listTokens(): TokenRecord[] {
+    this.state.refresh();
+    return this.state.tokens.data.tokens;
+  }
 
   revokeToken(idOrName: string): TokenRecord | undefined {
     this.state.refresh();
@@ -394,7 +518,14 @@ export class AuthService {
 }
 
 /** The writable fields of a user (`POST`/`PUT /api/users`), already checked for type. */
-export interface UserInput { username?: string; email?: string; password?: string; confirmed?: boolean; blocked?: boolean; role?: string }
+export interface UserInput {
+  username?: string;
+  email?: string;
+  password?: string;
+  confirmed?: boolean;
+  blocked?: boolean;
+  role?: string;
+}
 
 export interface CreateTokenInput {
   name: string;
@@ -411,7 +542,10 @@ export interface CreateTokenInput {
  * (128 random bytes as hex) is returned once; only its HMAC is stored, in `.folio/tokens.json`.
  * A running server of the project accepts it at once.
  */
-export async function createApiToken(projectRoot: string, input: CreateTokenInput): Promise<{ accessKey: string; record: TokenRecord }> {
+export async function createApiToken(
+  projectRoot: string,
+  input: CreateTokenInput,
+): Promise<{ accessKey: string; record: TokenRecord }> {
   return new AuthService(projectRoot).createToken(input);
 }
 

@@ -1,4 +1,15 @@
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { LowSync, type SyncAdapter } from 'lowdb';
@@ -53,7 +64,10 @@ export interface TokenRecord {
   lastUsedAt: string | null;
 }
 
-export interface Secrets { jwtSecret: string; tokenSalt: string }
+export interface Secrets {
+  jwtSecret: string;
+  tokenSalt: string;
+}
 
 export class LocalState {
   readonly dir: string;
@@ -93,7 +107,10 @@ export class LocalState {
 export class TrackedDb<T> extends LowSync<T> {
   private stamp = '';
 
-  constructor(readonly file: string, private empty: () => T) {
+  constructor(
+    readonly file: string,
+    private empty: () => T,
+  ) {
     super(new JsonFileAdapter<T>(file), empty());
     this.sync(true);
   }
@@ -155,17 +172,29 @@ class JsonFileAdapter<T> implements SyncAdapter<T> {
       fsyncSync(fd);
     } catch (err) {
       closeSync(fd);
-      try { unlinkSync(tmp); } catch { /* already gone */ }
+      try {
+        unlinkSync(tmp);
+      } catch {
+        /* already gone */
+      }
       throw err;
     }
     closeSync(fd);
     try {
       renameSync(tmp, this.file);
     } catch (err) {
-      try { unlinkSync(tmp); } catch { /* already gone */ }
+      try {
+        unlinkSync(tmp);
+      } catch {
+        /* already gone */
+      }
       throw err;
     }
     // Files made by an older Folio (or by hand) may be world-readable: these hold hashes and secrets.
-    try { chmodSync(this.file, 0o600); } catch { /* not supported here (Windows) */ }
+    try {
+      chmodSync(this.file, 0o600);
+    } catch {
+      /* not supported here (Windows) */
+    }
   }
 }

@@ -11,8 +11,14 @@ import type { UserRecord } from './state.js';
 
 /** A role as Strapi returns it when a user's `role` is populated. */
 export interface RoleView {
-  id: number; documentId: string; name: string; description: string; type: string;
-  createdAt: string; updatedAt: string; publishedAt: string;
+  id: number;
+  documentId: string;
+  name: string;
+  description: string;
+  type: string;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string;
 }
 
 /**
@@ -22,33 +28,69 @@ export interface RoleView {
  */
 export function roleViews(contentDir: string, roles: Record<string, Role>): Map<string, RoleView> {
   let ts: string;
-  try { ts = statSync(join(contentDir, 'permissions.json')).mtime.toISOString(); } catch { ts = new Date(0).toISOString(); }
-  const ids = new Map<string, number>([['authenticated', 1], ['public', 2]]);
+  try {
+    ts = statSync(join(contentDir, 'permissions.json')).mtime.toISOString();
+  } catch {
+    ts = new Date(0).toISOString();
+  }
+  const ids = new Map<string, number>([
+    ['authenticated', 1],
+    ['public', 2],
+  ]);
   for (const [k, r] of Object.entries(roles)) if (r.id !== undefined && !ids.has(k)) ids.set(k, r.id);
   let next = Math.max(2, ...ids.values()) + 1;
   for (const k of Object.keys(roles).sort()) if (!ids.has(k)) ids.set(k, next++);
   const keys = Object.keys(roles).sort((a, b) => ids.get(a)! - ids.get(b)!);
-  return new Map(keys.map((k) => [k, {
-    id: ids.get(k)!, documentId: stableId(`role:${k}`), name: roles[k].name, description: roles[k].description, type: k,
-    createdAt: ts, updatedAt: ts, publishedAt: ts,
-  }]));
+  return new Map(
+    keys.map((k) => [
+      k,
+      {
+        id: ids.get(k)!,
+        documentId: stableId(`role:${k}`),
+        name: roles[k].name,
+        description: roles[k].description,
+        type: k,
+        createdAt: ts,
+        updatedAt: ts,
+        publishedAt: ts,
+      },
+    ]),
+  );
 }
 
 const USER_FIELDS: Record<string, string> = {
-  id: 'integer', documentId: 'string', username: 'string', email: 'string', provider: 'string',
-  confirmed: 'boolean', blocked: 'boolean', createdAt: 'datetime', updatedAt: 'datetime', publishedAt: 'datetime',
+  id: 'integer',
+  documentId: 'string',
+  username: 'string',
+  email: 'string',
+  provider: 'string',
+  confirmed: 'boolean',
+  blocked: 'boolean',
+  createdAt: 'datetime',
+  updatedAt: 'datetime',
+  publishedAt: 'datetime',
 };
 const ROLE_FIELDS: Record<string, string> = {
-  id: 'integer', documentId: 'string', name: 'string', description: 'string', type: 'string',
-  createdAt: 'datetime', updatedAt: 'datetime', publishedAt: 'datetime',
+  id: 'integer',
+  documentId: 'string',
+  name: 'string',
+  description: 'string',
+  type: 'string',
+  createdAt: 'datetime',
+  updatedAt: 'datetime',
+  publishedAt: 'datetime',
 };
 
 const pathOf = (path: string[]) => (path.length > 1 ? path.join('.') : null);
 
-function recordScope(fields: Record<string, string>, nested?: (key: string, path: string[], param: string) => Field | undefined): Scope {
+function recordScope(
+  fields: Record<string, string>,
+  nested?: (key: string, path: string[], param: string) => Field | undefined,
+): Scope {
   return {
     field(key, path, param) {
-      if (Object.hasOwn(fields, key)) return { kind: 'scalar', type: fields[key], get: (row) => (row as Record<string, unknown>)[key] ?? null };
+      if (Object.hasOwn(fields, key))
+        return { kind: 'scalar', type: fields[key], get: (row) => (row as Record<string, unknown>)[key] ?? null };
       const n = nested?.(key, path, param);
       if (n) return n;
       throw invalidKey(key, { path: pathOf(path), source: 'query', param });
@@ -74,10 +116,21 @@ export class UsersQuery {
   private roleScope = recordScope(ROLE_FIELDS);
   private scope: Scope;
 
-  constructor(private roles: Map<string, RoleView>, private strict: boolean) {
-    this.scope = recordScope(USER_FIELDS, (key) => (key === 'role'
-      ? { kind: 'nested', many: false, idType: 'integer', get: (row) => this.roleList(row as UserRecord), scope: this.roleScope }
-      : undefined));
+  constructor(
+    private roles: Map<string, RoleView>,
+    private strict: boolean,
+  ) {
+    this.scope = recordScope(USER_FIELDS, (key) =>
+      key === 'role'
+        ? {
+            kind: 'nested',
+            many: false,
+            idType: 'integer',
+            get: (row) => this.roleList(row as UserRecord),
+            scope: this.roleScope,
+          }
+        : undefined,
+    );
   }
 
   private roleList(u: UserRecord): RoleView[] {
@@ -122,7 +175,8 @@ export class UsersQuery {
 
 function integer(v: unknown, param: string): number {
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
-  if (!Number.isInteger(n)) throw validationError(`Invalid parameter at '${param}'. Expected an integer, received: ${JSON.stringify(v)}`);
+  if (!Number.isInteger(n))
+    throw validationError(`Invalid parameter at '${param}'. Expected an integer, received: ${JSON.stringify(v)}`);
   return n;
 }
 
@@ -130,11 +184,13 @@ function parseFields(raw: unknown): string[] | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   let list: string[];
   if (typeof raw === 'string') list = raw.split(',');
-  else if (Array.isArray(raw) && raw.every((x) => typeof x === 'string')) list = raw.flatMap((s: string) => s.split(','));
+  else if (Array.isArray(raw) && raw.every((x) => typeof x === 'string'))
+    list = raw.flatMap((s: string) => s.split(','));
   else throw validationError('Invalid fields parameter. Expected a string or an array of strings');
   list = list.map((s) => s.trim()).filter(Boolean);
   if (list.includes('*')) return undefined;
-  for (const f of list) if (!Object.hasOwn(USER_FIELDS, f)) throw invalidKey(f, { path: null, source: 'query', param: 'fields' });
+  for (const f of list)
+    if (!Object.hasOwn(USER_FIELDS, f)) throw invalidKey(f, { path: null, source: 'query', param: 'fields' });
   return list;
 }
 
@@ -142,16 +198,32 @@ function parseFields(raw: unknown): string[] | undefined {
 function parsePopulate(raw: unknown): boolean {
   if (raw === undefined || raw === null || raw === '') return false;
   const names: string[] = [];
-  if (typeof raw === 'string') names.push(...raw.split(',').map((s) => s.trim()).filter(Boolean));
-  else if (Array.isArray(raw) && raw.every((x) => typeof x === 'string')) names.push(...raw.flatMap((s: string) => s.split(',').map((x) => x.trim()).filter(Boolean)));
+  if (typeof raw === 'string')
+    names.push(
+      ...raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
+  else if (Array.isArray(raw) && raw.every((x) => typeof x === 'string'))
+    names.push(
+      ...raw.flatMap((s: string) =>
+        s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      ),
+    );
   else if (typeof raw === 'object' && !Array.isArray(raw)) {
     for (const [k, v] of Object.entries(raw)) {
       if (k !== 'role') throw invalidKey(k, { path: null, source: 'query', param: 'populate' });
       if (v === false || v === 'false') continue;
-      if (typeof v === 'object' && v !== null && Object.keys(v).length) throw validationError('Invalid populate[role]: the role has nothing to populate');
+      if (typeof v === 'object' && v !== null && Object.keys(v).length)
+        throw validationError('Invalid populate[role]: the role has nothing to populate');
       names.push(k);
     }
   } else throw validationError('Invalid populate parameter');
-  for (const n of names) if (n !== 'role' && n !== '*') throw invalidKey(n, { path: null, source: 'query', param: 'populate' });
+  for (const n of names)
+    if (n !== 'role' && n !== '*') throw invalidKey(n, { path: null, source: 'query', param: 'populate' });
   return names.length > 0;
 }

@@ -2,7 +2,11 @@ import type { LoadOptions } from '../documents/service.js';
 import { openProject, type Project } from '../project.js';
 import { CliError } from './output.js';
 
-export interface GlobalOptions { dir?: string; json?: boolean; quiet?: boolean }
+export interface GlobalOptions {
+  dir?: string;
+  json?: boolean;
+  quiet?: boolean;
+}
 
 /** Opens the project named by `--dir` (default: the current folder), reporting load problems on stderr. */
 export async function loadProject(opts: GlobalOptions, load?: LoadOptions): Promise<Project> {
@@ -10,7 +14,8 @@ export async function loadProject(opts: GlobalOptions, load?: LoadOptions): Prom
   if (!opts.quiet && project.report.problems.length) {
     process.stderr.write(`${project.report.problems.length} problem(s) while loading ${project.contentDir}:\n`);
     for (const p of project.report.problems.slice(0, 20)) process.stderr.write(`  ${p.file}: ${p.message}\n`);
-    if (project.report.problems.length > 20) process.stderr.write(`  … and ${project.report.problems.length - 20} more (run "folio validate")\n`);
+    if (project.report.problems.length > 20)
+      process.stderr.write(`  … and ${project.report.problems.length - 20} more (run "folio validate")\n`);
   }
   return project;
 }

@@ -2,8 +2,16 @@ import type { Command } from 'commander';
 
 /** Examples for the commands whose own module does not add them; every `--help` shows some. */
 const EXAMPLES: Record<string, string[]> = {
-  types: ['folio types list', 'folio types create --display-name "Blog Post" --draft-and-publish', 'folio types add-field blog-post title --type string --required'],
-  docs: ['folio docs list articles --sort title', 'folio docs create categories --data \'{"name":"Tech"}\'', 'folio docs publish articles <documentId>'],
+  types: [
+    'folio types list',
+    'folio types create --display-name "Blog Post" --draft-and-publish',
+    'folio types add-field blog-post title --type string --required',
+  ],
+  docs: [
+    'folio docs list articles --sort title',
+    'folio docs create categories --data \'{"name":"Tech"}\'',
+    'folio docs publish articles <documentId>',
+  ],
   components: ['folio components list', 'folio components create shared.hero'],
   media: ['folio media add cover.png --alt "Cover"', 'folio media list'],
   locales: ['folio locales list', 'folio locales add de --name "German (de)"'],

@@ -20,7 +20,10 @@ const GROUPS: Array<{ commands: string[]; load: () => Promise<Register> }> = [
   { commands: ['media'], load: async () => (await import('./commands/media.js')).registerMedia },
   { commands: ['webhooks'], load: async () => (await import('./commands/webhooks.js')).registerWebhooks },
   { commands: ['locales'], load: async () => (await import('./commands/locales.js')).registerLocales },
-  { commands: ['permissions', 'users', 'tokens'], load: async () => (await import('./commands/access.js')).registerAccess },
+  {
+    commands: ['permissions', 'users', 'tokens'],
+    load: async () => (await import('./commands/access.js')).registerAccess,
+  },
   { commands: ['generate'], load: async () => (await import('./commands/generate.js')).registerGenerate },
   { commands: ['validate'], load: async () => (await import('./commands/validate.js')).registerValidate },
   { commands: ['export', 'import'], load: async () => (await import('./commands/transfer.js')).registerTransfer },
@@ -74,7 +77,10 @@ export function dirOf(argv: string[]): string | undefined {
 /** The `folio` command line: one module per command group, loaded only when one of its commands runs. */
 export async function main(argv: string[]) {
   // `folio docs list … | head` closes the pipe early: that is not an error.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => { if (err.code === 'EPIPE') process.exit(0); throw err; });
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
   const command = commandOf(argv);
   if (command === 'serve') {
     // The large folders a first start lists are listed on the thread pool from here on, while the rest
@@ -91,12 +97,15 @@ export async function main(argv: string[]) {
     .option('--json', 'print JSON for scripts')
     .option('-q, --quiet', 'print only what was asked for')
     .showHelpAfterError()
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   folio serve                               serve ./content at http://localhost:1337/api
   folio types list
   folio docs list articles --sort title
-  folio docs create categories --data '{"name":"Tech"}'`);
+  folio docs create categories --data '{"name":"Tech"}'`,
+    );
   const globals = () => program.opts<GlobalOptions>();
   // Help, a mistyped command (commander suggests the nearest) or none at all: every group.
   const chosen = GROUPS.filter((g) => command !== undefined && g.commands.includes(command));
@@ -112,7 +121,11 @@ Examples:
 }
 
 function reportError(err: unknown): number {
-  const e = err as { message?: string; errorName?: string; details?: { errors?: Array<{ path: string[]; message: string }> } };
+  const e = err as {
+    message?: string;
+    errorName?: string;
+    details?: { errors?: Array<{ path: string[]; message: string }> };
+  };
   if (err instanceof CliError) {
     process.stderr.write(`${red('Error:')} ${err.message}\n`);
     return err.exitCode;
@@ -125,4 +138,3 @@ function reportError(err: unknown): number {
   process.stderr.write(`${red('Error:')} ${e?.message ?? String(err)}\n`);
   return 1;
 }
-

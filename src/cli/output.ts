@@ -13,11 +13,20 @@ export function printTable(headers: string[], rows: string[][], maxCell = 48) {
   const cut = (s: string) => (s.length > maxCell ? `${s.slice(0, maxCell - 1)}…` : s);
   const cells = rows.map((r) => r.map((c) => cut(c)));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]?.length ?? 0)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   process.stdout.write(`${bold(line(headers))}\n`);
   for (const r of cells) process.stdout.write(`${line(r)}\n`);
 }
 
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1) { super(message); }
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
 }

@@ -4,29 +4,51 @@ import { isScalar } from '../schema/types.js';
 import { pascal } from './names.js';
 
 const SCALAR_TS: Record<string, string> = {
-  string: 'string', text: 'string', richtext: 'string', email: 'string', uid: 'string', enumeration: 'string',
-  integer: 'number', float: 'number', decimal: 'number', biginteger: 'string', boolean: 'boolean',
-  date: 'string', time: 'string', datetime: 'string', timestamp: 'string', json: 'unknown', blocks: 'BlocksContent',
+  string: 'string',
+  text: 'string',
+  richtext: 'string',
+  email: 'string',
+  uid: 'string',
+  enumeration: 'string',
+  integer: 'number',
+  float: 'number',
+  decimal: 'number',
+  biginteger: 'string',
+  boolean: 'boolean',
+  date: 'string',
+  time: 'string',
+  datetime: 'string',
+  timestamp: 'string',
+  json: 'unknown',
+  blocks: 'BlocksContent',
 };
 
 function tsOf(reg: SchemaRegistry, attr: Attribute): { type: string; populated: boolean } {
   if (isScalar(attr)) {
-    if (attr.type === 'enumeration' && attr.enum?.length) return { type: `${attr.enum.map((e) => JSON.stringify(e)).join(' | ')} | null`, populated: false };
+    if (attr.type === 'enumeration' && attr.enum?.length)
+      return { type: `${attr.enum.map((e) => JSON.stringify(e)).join(' | ')} | null`, populated: false };
     return { type: `${SCALAR_TS[attr.type] ?? 'unknown'} | null`, populated: false };
   }
   switch (attr.type) {
     case 'relation': {
       const target = reg.contentTypes.get(attr.target);
       const name = target ? pascal(target.singularName) : 'unknown';
-      return { type: ['oneToMany', 'manyToMany'].includes(attr.relation) ? `${name}[]` : `${name} | null`, populated: true };
+      return {
+        type: ['oneToMany', 'manyToMany'].includes(attr.relation) ? `${name}[]` : `${name} | null`,
+        populated: true,
+      };
     }
-    case 'media': return { type: attr.multiple ? 'MediaFile[]' : 'MediaFile | null', populated: true };
+    case 'media':
+      return { type: attr.multiple ? 'MediaFile[]' : 'MediaFile | null', populated: true };
     case 'component': {
       const name = pascal(attr.component);
       return { type: attr.repeatable ? `${name}[]` : `${name} | null`, populated: true };
     }
     case 'dynamiczone':
-      return { type: `Array<${attr.components.map((c) => `(${pascal(c)} & { __component: ${JSON.stringify(c)} })`).join(' | ')}>`, populated: true };
+      return {
+        type: `Array<${attr.components.map((c) => `(${pascal(c)} & { __component: ${JSON.stringify(c)} })`).join(' | ')}>`,
+        populated: true,
+      };
   }
   return { type: 'unknown', populated: false };
 }
@@ -64,16 +86,33 @@ export function generateTypes(reg: SchemaRegistry): string {
     '',
   ];
   for (const comp of [...reg.components.values()].sort((a, b) => a.uid.localeCompare(b.uid))) {
-    lines.push(`/** Component ${comp.uid} */`, `export interface ${pascal(comp.uid)} {`, ...fields(reg, comp.attributes), '}', '');
+    lines.push(
+      `/** Component ${comp.uid} */`,
+      `export interface ${pascal(comp.uid)} {`,
+      ...fields(reg, comp.attributes),
+      '}',
+      '',
+    );
   }
   for (const ct of [...reg.contentTypes.values()].sort((a, b) => a.uid.localeCompare(b.uid))) {
     const name = pascal(ct.singularName);
-    lines.push(`/** ${ct.displayName} (${ct.uid}) */`, `export interface ${name} {`, '  id: number;', '  documentId: string;', ...fields(reg, ct.attributes),
-      '  createdAt: string;', '  updatedAt: string;', '  publishedAt: string | null;');
+    lines.push(
+      `/** ${ct.displayName} (${ct.uid}) */`,
+      `export interface ${name} {`,
+      '  id: number;',
+      '  documentId: string;',
+      ...fields(reg, ct.attributes),
+      '  createdAt: string;',
+      '  updatedAt: string;',
+      '  publishedAt: string | null;',
+    );
     if (ct.localized) lines.push('  locale: string;', `  localizations?: ${name}[];`);
     lines.push('}', '');
     lines.push(`export interface ${name}Response { data: ${name}; meta: Record<string, never> }`);
-    if (ct.kind === 'collectionType') lines.push(`export interface ${name}ListResponse { data: ${name}[]; meta: { pagination: PagePagination | OffsetPagination } }`);
+    if (ct.kind === 'collectionType')
+      lines.push(
+        `export interface ${name}ListResponse { data: ${name}[]; meta: { pagination: PagePagination | OffsetPagination } }`,
+      );
     lines.push('');
   }
   return `${lines.join('\n')}`;

@@ -1,5 +1,13 @@
 import type { ContentType } from '../schema/types.js';
-import { type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, SlotMap, storedAttributes } from './model.js';
+import {
+  type DocumentRecord,
+  type Slot,
+  type Status,
+  type Version,
+  NO_LOCALE,
+  SlotMap,
+  storedAttributes,
+} from './model.js';
 
 /**
  * The document file format (one file per document, every locale and version in it):
@@ -71,23 +79,29 @@ function timestamp(raw: Record<string, unknown>, k: string, nullable: boolean, w
 }
 
 /** A stored id as the index takes it: 0 (a fresh one is given) unless a positive safe integer. */
-const storedId = (raw: Record<string, unknown>) => (typeof raw.id === 'number' && Number.isSafeInteger(raw.id) && raw.id > 0 ? raw.id : 0);
+const storedId = (raw: Record<string, unknown>) =>
+  typeof raw.id === 'number' && Number.isSafeInteger(raw.id) && raw.id > 0 ? raw.id : 0;
 
 /**
  * The checks every document file passes, shared by decoding and summarising so both accept exactly the
  * same files: calls `version` for each stored version, and `slot` once per locale with what it returned
  * (`draftFromPublished`: a D&P slot holding only a published version, whose draft is to be recreated).
  */
-function walkDocument<V>(ct: ContentType, body: Record<string, unknown>,
+function walkDocument<V>(
+  ct: ContentType,
+  body: Record<string, unknown>,
   version: (raw: Record<string, unknown>, locale: string, status: Status, where: string) => V,
-  slot: (locale: string, draft: V | undefined, published: V | undefined, draftFromPublished: boolean) => void) {
+  slot: (locale: string, draft: V | undefined, published: V | undefined, draftFromPublished: boolean) => void,
+) {
   const walkVersion = (raw: unknown, locale: string, status: Status, where: string): V => {
     if (!isObject(raw)) throw new DecodeError(`${where} must be an object`);
     return version(raw, locale, status, where);
   };
   const walkSlot = (raw: unknown, locale: string, where: string) => {
     if (!isObject(raw)) throw new DecodeError(`${where} must be an object`);
-    for (const k of Object.keys(raw)) if (k !== 'draft' && k !== 'published') throw new DecodeError(`${where}.${k} is not a version (draft or published)`);
+    for (const k of Object.keys(raw))
+      if (k !== 'draft' && k !== 'published')
+        throw new DecodeError(`${where}.${k} is not a version (draft or published)`);
     let draft: V | undefined;
     let published: V | undefined;
     if (raw.draft !== undefined) {
@@ -123,28 +137,40 @@ const LOCALE_CODE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
 export function decodeDocument(ct: ContentType, documentId: string, body: Record<string, unknown>): DocumentRecord {
   const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new SlotMap() };
   const { names, known } = attributeNames(ct);
-  walkDocument<Version>(ct, body, (raw, locale, status, where) => {
-    const data: Record<string, unknown> = {};
-    for (const n of names) data[n] = raw[n] === undefined ? null : raw[n];
-    checkKeys(ct, known, raw, where);
-    return {
-      id: storedId(raw),
-      documentId,
-      locale: locale === NO_LOCALE ? null : locale,
-      status,
-      createdAt: timestamp(raw, 'createdAt', false, where)!,
-      updatedAt: timestamp(raw, 'updatedAt', false, where)!,
-      publishedAt: status === 'draft' ? null : timestamp(raw, 'publishedAt', false, where),
-      data,
-    };
-  }, (locale, draft, published, draftFromPublished) => {
-    const slot: Slot = {};
-    // A published version always has a draft in Strapi; recreate it from the published one.
-    if (draftFromPublished) slot.draft = { ...published!, id: 0, status: 'draft', publishedAt: null, data: structuredClone(published!.data) };
-    else if (draft) slot.draft = draft;
-    if (published) slot.published = published;
-    doc.slots.set(locale, slot);
-  });
+  walkDocument<Version>(
+    ct,
+    body,
+    (raw, locale, status, where) => {
+      const data: Record<string, unknown> = {};
+      for (const n of names) data[n] = raw[n] === undefined ? null : raw[n];
+      checkKeys(ct, known, raw, where);
+      return {
+        id: storedId(raw),
+        documentId,
+        locale: locale === NO_LOCALE ? null : locale,
+        status,
+        createdAt: timestamp(raw, 'createdAt', false, where)!,
+        updatedAt: timestamp(raw, 'updatedAt', false, where)!,
+        publishedAt: status === 'draft' ? null : timestamp(raw, 'publishedAt', false, where),
+        data,
+      };
+    },
+    (locale, draft, published, draftFromPublished) => {
+      const slot: Slot = {};
+      // A published version always has a draft in Strapi; recreate it from the published one.
+      if (draftFromPublished)
+        slot.draft = {
+          ...published!,
+          id: 0,
+          status: 'draft',
+          publishedAt: null,
+          data: structuredClone(published!.data),
+        };
+      else if (draft) slot.draft = draft;
+      if (published) slot.published = published;
+      doc.slots.set(locale, slot);
+    },
+  );
   return doc;
 }
 
@@ -154,19 +180,29 @@ export function decodeDocument(ct: ContentType, documentId: string, body: Record
  * the draft id and the published id, -1 for none). Returns how many numbers were appended. This is what
  * a first start does to 100,000 files before its first answer; values are decoded later, on use.
  */
-export function summarizeBody(ct: ContentType, body: Record<string, unknown>, table: Map<string, number>, out: number[]): number {
+export function summarizeBody(
+  ct: ContentType,
+  body: Record<string, unknown>,
+  table: Map<string, number>,
+  out: number[],
+): number {
   const { known } = attributeNames(ct);
   const before = out.length;
-  walkDocument<number>(ct, body, (raw, _locale, status, where) => {
-    checkKeys(ct, known, raw, where);
-    timestamp(raw, 'createdAt', false, where);
-    timestamp(raw, 'updatedAt', false, where);
-    if (status !== 'draft') timestamp(raw, 'publishedAt', false, where);
-    return storedId(raw);
-  }, (locale, draft, published, draftFromPublished) => {
-    let at = table.get(locale);
-    if (at === undefined) table.set(locale, (at = table.size));
-    out.push(at, draft ?? (draftFromPublished ? 0 : -1), published ?? -1);
-  });
+  walkDocument<number>(
+    ct,
+    body,
+    (raw, _locale, status, where) => {
+      checkKeys(ct, known, raw, where);
+      timestamp(raw, 'createdAt', false, where);
+      timestamp(raw, 'updatedAt', false, where);
+      if (status !== 'draft') timestamp(raw, 'publishedAt', false, where);
+      return storedId(raw);
+    },
+    (locale, draft, published, draftFromPublished) => {
+      let at = table.get(locale);
+      if (at === undefined) table.set(locale, (at = table.size));
+      out.push(at, draft ?? (draftFromPublished ? 0 : -1), published ?? -1);
+    },
+  );
   return out.length - before;
 }

@@ -5,7 +5,10 @@ import { readableSummary } from './lazy.js';
 import { type DocumentRecord, NO_LOCALE, type Status, type Version, versions } from './model.js';
 
 /** Which versions a read sees: `locale` null on non-localized types, `'*'` for every locale. */
-export interface VersionPick { status: Status; locale: string | null }
+export interface VersionPick {
+  status: Status;
+  locale: string | null;
+}
 
 interface TypeIndex {
   ct: ContentType;
@@ -46,17 +49,27 @@ interface TypeIndex {
  * Where documents indexed by their summary alone come from (see `addSummary`): `make(place)` makes one,
  * its versions with the ids and statuses the summary gave.
  */
-export interface SummarySource { make(place: number): DocumentRecord }
+export interface SummarySource {
+  make(place: number): DocumentRecord;
+}
 
 /**
  * A list of rows in id order, as a query reads it: an array, or while documents wait to be made, their
  * ids, whose versions are made only for the part sliced (a first start's first page makes 25 of 100,000).
  */
-export interface RowList { readonly length: number; slice(start?: number, end?: number): Version[] }
+export interface RowList {
+  readonly length: number;
+  slice(start?: number, end?: number): Version[];
+}
 
 class WaitingRows implements RowList {
-  constructor(private readonly ids: Int32Array, private readonly table: IdTable) {}
-  get length() { return this.ids.length; }
+  constructor(
+    private readonly ids: Int32Array,
+    private readonly table: IdTable,
+  ) {}
+  get length() {
+    return this.ids.length;
+  }
   slice(start?: number, end?: number): Version[] {
     const out: Version[] = [];
     for (const id of this.ids.subarray(start, end)) out.push(this.table.get(id)!);
@@ -81,10 +94,24 @@ export class DocumentIndex {
 
   addType(ct: ContentType) {
     const reverse = new Map<string, Map<string, Set<string>>>();
-    for (const [name, a] of Object.entries(ct.attributes)) if (isRelation(a) && isOwningSide(a)) reverse.set(name, new Map());
+    for (const [name, a] of Object.entries(ct.attributes))
+      if (isRelation(a) && isOwningSide(a)) reverse.set(name, new Map());
     const t: TypeIndex = {
-      ct, docs: new Map(), loaded: [], mapped: 0, linked: 0, sourceOf: new Int32Array(0), placeOf: new Int32Array(0), sources: [], waiting: 0, madeUpTo: 0,
-      ids: new IdTable((position) => this.make(t, position)), nextId: 1, rows: new Map(), reverse, unlinked: [],
+      ct,
+      docs: new Map(),
+      loaded: [],
+      mapped: 0,
+      linked: 0,
+      sourceOf: new Int32Array(0),
+      placeOf: new Int32Array(0),
+      sources: [],
+      waiting: 0,
+      madeUpTo: 0,
+      ids: new IdTable((position) => this.make(t, position)),
+      nextId: 1,
+      rows: new Map(),
+      reverse,
+      unlinked: [],
     };
     this.types.set(ct.uid, t);
   }
@@ -131,7 +158,9 @@ export class DocumentIndex {
   }
 
   /** How many documents of the type wait to be made (see `addSummary`). */
-  waiting(uid: string): number { return this.t(uid).waiting; }
+  waiting(uid: string): number {
+    return this.t(uid).waiting;
+  }
 
   /**
    * Makes up to `count` of the documents waiting to be made (see `addSummary`), in load order, so a warm-up
@@ -167,14 +196,22 @@ export class DocumentIndex {
     return doc;
   }
 
-  has(uid: string) { return this.types.has(uid); }
-  get(uid: string, documentId: string) { return this.docsOf(this.t(uid)).get(documentId); }
-  documents(uid: string): IterableIterator<DocumentRecord> { return this.docsOf(this.t(uid)).values(); }
+  has(uid: string) {
+    return this.types.has(uid);
+  }
+  get(uid: string, documentId: string) {
+    return this.docsOf(this.t(uid)).get(documentId);
+  }
+  documents(uid: string): IterableIterator<DocumentRecord> {
+    return this.docsOf(this.t(uid)).values();
+  }
   count(uid: string) {
     const t = this.t(uid);
     return t.docs.size + t.loaded.length - t.mapped;
   }
-  byId(uid: string, id: number) { return this.t(uid).ids.get(id); }
+  byId(uid: string, id: number) {
+    return this.t(uid).ids.get(id);
+  }
 
   allocateId(uid: string): number {
     return this.t(uid).nextId++;
@@ -207,7 +244,15 @@ export class DocumentIndex {
    * 100,000 documents' objects was most of the indexing on the way to a first start's first answer.
    * One whose ids are not all free (a clash, which renumbers) is made now and added as by `add`.
    */
-  addSummary(uid: string, source: SummarySource, place: number, summary: ArrayLike<number>, from: number, to: number, table: string[]) {
+  addSummary(
+    uid: string,
+    source: SummarySource,
+    place: number,
+    summary: ArrayLike<number>,
+    from: number,
+    to: number,
+    table: string[],
+  ) {
     const t = this.t(uid);
     if (!canWait(t.ids, summary, from, to, table)) {
       this.add(source.make(place));
@@ -247,8 +292,13 @@ export class DocumentIndex {
       if (slot.published && !this.keepId(t, slot.published, doc, loaded)) renumber = true;
     });
     if (renumber) {
-      const fresh = (v: Version | undefined) => { if (v && v.id <= 0) t.ids.set((v.id = t.nextId++), v); };
-      doc.slots.forEach((slot) => { fresh(slot.draft); fresh(slot.published); });
+      const fresh = (v: Version | undefined) => {
+        if (v && v.id <= 0) t.ids.set((v.id = t.nextId++), v);
+      };
+      doc.slots.forEach((slot) => {
+        fresh(slot.draft);
+        fresh(slot.published);
+      });
     }
     if (doc.lazy && !doc.lazy.loaded && t.reverse.size) {
       doc.lazy.linkPending = true;
@@ -352,7 +402,9 @@ export class DocumentIndex {
       // Dense ids (the usual case): walking them in order gives id order without sorting 100,000 rows.
       const status = t.ct.draftAndPublish ? pick.status : undefined;
       const locale = everyLocale ? undefined : pick.locale;
-      rows = t.waiting ? new WaitingRows(t.ids.idsInOrder(t.nextId, status, locale), t.ids) : t.ids.inOrder(t.nextId, status, locale);
+      rows = t.waiting
+        ? new WaitingRows(t.ids.idsInOrder(t.nextId, status, locale), t.ids)
+        : t.ids.inOrder(t.nextId, status, locale);
     } else {
       const list: Version[] = [];
       for (const doc of this.docsOf(t).values()) {

@@ -12,10 +12,17 @@ type Listener = (e: DocumentEvent) => void;
 /** Document events after each committed write: for webhooks and the dev server's live stream. */
 export class EventBus {
   private listeners = new Set<Listener>();
-  on(fn: Listener) { this.listeners.add(fn); return () => this.listeners.delete(fn); }
+  on(fn: Listener) {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
   emit(e: DocumentEvent) {
     for (const fn of this.listeners) {
-      try { fn(e); } catch { /* a listener's failure never fails the write */ }
+      try {
+        fn(e);
+      } catch {
+        /* a listener's failure never fails the write */
+      }
     }
   }
 }

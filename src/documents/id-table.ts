@@ -68,7 +68,9 @@ export class IdTable {
   }
 
   /** Whether `id` may wait for its version (`await`): only ids kept in the array can. */
-  canWait(id: number): boolean { return id < this.dense; }
+  canWait(id: number): boolean {
+    return id < this.dense;
+  }
 
   private tagOf(locale: string | null, published: boolean): number {
     if (locale !== this.lastLocale) {
@@ -133,7 +135,12 @@ export class IdTable {
 
   delete(id: number) {
     if (id < this.dense) {
-      if (!this.free(id)) { this.size--; this.array[id] = undefined; this.tags[id] = 0; this.waiting[id] = 0; }
+      if (!this.free(id)) {
+        this.size--;
+        this.array[id] = undefined;
+        this.tags[id] = 0;
+        this.waiting[id] = 0;
+      }
     } else if (this.map.delete(id)) this.size--;
   }
 
@@ -163,7 +170,8 @@ export class IdTable {
     }
     for (let id = Math.max(end, this.dense); id < until; id++) {
       const v = this.map.get(id);
-      if (!v || (status !== undefined && v.status !== status) || (locale !== undefined && v.locale !== locale)) continue;
+      if (!v || (status !== undefined && v.status !== status) || (locale !== undefined && v.locale !== locale))
+        continue;
       push(id);
     }
     return out.subarray(0, n);

@@ -1,8 +1,12 @@
 import { FolioError, applicationError, invalidKey, validationError, type FieldProblem } from '../errors.js';
 import type { SchemaRegistry } from '../schema/registry.js';
 import {
-  type Attribute, type ComponentAttribute, type DynamicZoneAttribute, type RelationAttribute,
-  isScalar, isToMany,
+  type Attribute,
+  type ComponentAttribute,
+  type DynamicZoneAttribute,
+  type RelationAttribute,
+  isScalar,
+  isToMany,
 } from '../schema/types.js';
 import { coerceScalar } from './values.js';
 
@@ -16,8 +20,7 @@ export interface RelationRef {
 }
 
 export type RelationOp =
-  | { kind: 'set'; items: RelationRef[] }
-  | { kind: 'patch'; connect: RelationRef[]; disconnect: RelationRef[] };
+  { kind: 'set'; items: RelationRef[] } | { kind: 'patch'; connect: RelationRef[]; disconnect: RelationRef[] };
 
 /** A write body checked against the schema: plain values to store, and relation operations to resolve. */
 export interface ParsedInput {
@@ -42,7 +45,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
  * known keys, value types, maximum constraints, component and zone shapes. Publish-time checks come later.
  */
 export function parseInput(
-  reg: SchemaRegistry, attributes: Record<string, Attribute>, data: Record<string, unknown>, defer = false,
+  reg: SchemaRegistry,
+  attributes: Record<string, Attribute>,
+  data: Record<string, unknown>,
+  defer = false,
 ): ParsedInput {
   const out: ParsedInput = { values: {}, relations: {}, media: {}, provided: new Set() };
   if ('id' in data) throw validationError('Invalid key id', { key: 'id', source: 'body' });
@@ -72,18 +78,31 @@ const isPlain = (p: FieldProblem) => !!(p as FieldProblem & { plain?: boolean })
 export function collected(problems: FieldProblem[]): FolioError {
   const plain = problems.find(isPlain);
   if (plain) return validationError(plain.message);
-  return new FolioError(400, 'ValidationError', problems.length === 1 ? problems[0].message : `${problems.length} errors occurred`, {
-    errors: problems.map((p) => ({ path: p.path, message: p.message, name: 'ValidationError', value: p.value })),
-  });
+  return new FolioError(
+    400,
+    'ValidationError',
+    problems.length === 1 ? problems[0].message : `${problems.length} errors occurred`,
+    {
+      errors: problems.map((p) => ({ path: p.path, message: p.message, name: 'ValidationError', value: p.value })),
+    },
+  );
 }
 
 function parseValue(
-  reg: SchemaRegistry, key: string, path: string[], attr: Attribute, raw: unknown,
-  out: ParsedInput, problems: FieldProblem[],
+  reg: SchemaRegistry,
+  key: string,
+  path: string[],
+  attr: Attribute,
+  raw: unknown,
+  out: ParsedInput,
+  problems: FieldProblem[],
 ) {
   const name = path.join('.');
   if (isScalar(attr)) {
-    if (raw === null) { out.values[key] = null; return; }
+    if (raw === null) {
+      out.values[key] = null;
+      return;
+    }
     const c = coerceScalar(name, attr, raw);
     if (c.ok) out.values[key] = c.value;
     else problems.push(Object.assign({ path, message: c.message, value: raw }, c.plain ? { plain: true } : {}));
@@ -110,7 +129,8 @@ function parseMedia(key: string, multiple: boolean, raw: unknown) {
     if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
     if (typeof v === 'string' && v !== '') return /^\d+$/.test(v) ? Number(v) : v;
     if (isObject(v)) {
-      for (const k of Object.keys(v)) if (k !== 'id' && k !== 'documentId') throw invalidKey(k, { path: `${key}.${k}`, source: 'body' });
+      for (const k of Object.keys(v))
+        if (k !== 'id' && k !== 'documentId') throw invalidKey(k, { path: `${key}.${k}`, source: 'body' });
       if (v.id !== undefined) return one(v.id);
       if (v.documentId !== undefined) return one(v.documentId);
     }
@@ -133,12 +153,14 @@ function parseRef(key: string, v: unknown): RelationRef {
     for (const [k, x] of Object.entries(v)) {
       if (k === 'documentId' && typeof x === 'string') ref.documentId = x;
       else if (k === 'id' && (typeof x === 'number' || typeof x === 'string')) Object.assign(ref, parseRef(key, x));
-      else if (k === 'locale' && (typeof x === 'string' || x === null)) { if (x) ref.locale = x; }
-      else if (k === 'status' && (x === 'draft' || x === 'published')) ref.status = x;
+      else if (k === 'locale' && (typeof x === 'string' || x === null)) {
+        if (x) ref.locale = x;
+      } else if (k === 'status' && (x === 'draft' || x === 'published')) ref.status = x;
       else if (k === 'position' && isObject(x)) ref.position = parsePosition(key, x);
       else throw invalidKey(k, { path: `${key}.${k}`, source: 'body' });
     }
-    if (ref.documentId === undefined && ref.id === undefined) throw validationError(`Invalid relation entry in ${key}: a documentId is required`, { key, source: 'body' });
+    if (ref.documentId === undefined && ref.id === undefined)
+      throw validationError(`Invalid relation entry in ${key}: a documentId is required`, { key, source: 'body' });
     return ref;
   }
   throw validationError(`Invalid relation entry in ${key}`, { key, source: 'body' });
@@ -161,11 +183,14 @@ function parseRelation(key: string, attr: RelationAttribute, raw: unknown): Rela
     return (Array.isArray(v) ? v : [v]).map((x) => parseRef(key, x));
   };
   if (raw === null) return { kind: 'set', items: [] };
-  if (Array.isArray(raw) || typeof raw === 'string' || typeof raw === 'number') return { kind: 'set', items: list(raw) };
+  if (Array.isArray(raw) || typeof raw === 'string' || typeof raw === 'number')
+    return { kind: 'set', items: list(raw) };
   if (isObject(raw)) {
     const keys = Object.keys(raw);
     if (keys.some((k) => ['connect', 'disconnect', 'set', 'options'].includes(k))) {
-      for (const k of keys) if (!['connect', 'disconnect', 'set', 'options'].includes(k)) throw invalidKey(k, { path: `${key}.${k}`, source: 'body' });
+      for (const k of keys)
+        if (!['connect', 'disconnect', 'set', 'options'].includes(k))
+          throw invalidKey(k, { path: `${key}.${k}`, source: 'body' });
       if (raw.set !== undefined) return { kind: 'set', items: list(raw.set) };
       return { kind: 'patch', connect: list(raw.connect), disconnect: list(raw.disconnect) };
     }
@@ -175,26 +200,41 @@ function parseRelation(key: string, attr: RelationAttribute, raw: unknown): Rela
 }
 
 /** Components carry no id in Folio, so a fragment with an id can never be related to the entity. */
-const foreignComponent = (key: string) => applicationError(`Some of the provided components in ${key} are not related to the entity`);
+const foreignComponent = (key: string) =>
+  applicationError(`Some of the provided components in ${key} are not related to the entity`);
 
 function parseComponentObject(
-  reg: SchemaRegistry, key: string, path: string[], uid: string, raw: unknown, problems: FieldProblem[], allowComponentKey: boolean,
+  reg: SchemaRegistry,
+  key: string,
+  path: string[],
+  uid: string,
+  raw: unknown,
+  problems: FieldProblem[],
+  allowComponentKey: boolean,
 ): Record<string, unknown> {
   const comp = reg.components.get(uid);
   if (!comp) throw validationError(`Unknown component ${uid}`);
   if (!isObject(raw)) {
-    problems.push({ path, message: `${path.join('.')} must be a \`object\` type, but the final value was: \`${JSON.stringify(raw)}\`.`, value: raw });
+    problems.push({
+      path,
+      message: `${path.join('.')} must be a \`object\` type, but the final value was: \`${JSON.stringify(raw)}\`.`,
+      value: raw,
+    });
     return {};
   }
   if ('id' in raw) throw foreignComponent(key);
   for (const k of Object.keys(raw)) {
     if (k === '__component' && allowComponentKey) continue;
-    if (!Object.prototype.hasOwnProperty.call(comp.attributes, k)) throw invalidKey(k, { path: `${path.join('.')}.${k}`, source: 'body' });
+    if (!Object.prototype.hasOwnProperty.call(comp.attributes, k))
+      throw invalidKey(k, { path: `${path.join('.')}.${k}`, source: 'body' });
   }
   const sub: ParsedInput = { values: {}, relations: {}, media: {}, provided: new Set() };
   const result: Record<string, unknown> = {};
   for (const [attrName, attr] of Object.entries(comp.attributes)) {
-    if (!(attrName in raw)) { result[attrName] = emptyValue(attr); continue; }
+    if (!(attrName in raw)) {
+      result[attrName] = emptyValue(attr);
+      continue;
+    }
     parseValue(reg, attrName, [...path, attrName], attr, raw[attrName], sub, problems);
     if (attrName in sub.values) result[attrName] = sub.values[attrName];
     else if (attrName in sub.media) result[attrName] = sub.media[attrName];
@@ -208,41 +248,81 @@ function parseComponentObject(
 }
 
 function parseComponentValue(
-  reg: SchemaRegistry, key: string, path: string[], attr: ComponentAttribute, raw: unknown, problems: FieldProblem[],
+  reg: SchemaRegistry,
+  key: string,
+  path: string[],
+  attr: ComponentAttribute,
+  raw: unknown,
+  problems: FieldProblem[],
 ) {
   if (attr.repeatable) {
     if (raw === null) return [];
     if (!Array.isArray(raw)) {
-      problems.push({ path, message: `${path.join('.')} must be a \`array\` type, but the final value was: \`${JSON.stringify(raw)}\`.`, value: raw });
+      problems.push({
+        path,
+        message: `${path.join('.')} must be a \`array\` type, but the final value was: \`${JSON.stringify(raw)}\`.`,
+        value: raw,
+      });
       return [];
     }
-    if (attr.max !== undefined && raw.length > attr.max) problems.push({ path, message: `${path.join('.')} field must have less than or equal to ${attr.max} items`, value: raw });
-    return raw.map((item, i) => parseComponentObject(reg, key, [...path, String(i)], attr.component, item, problems, false));
+    if (attr.max !== undefined && raw.length > attr.max)
+      problems.push({
+        path,
+        message: `${path.join('.')} field must have less than or equal to ${attr.max} items`,
+        value: raw,
+      });
+    return raw.map((item, i) =>
+      parseComponentObject(reg, key, [...path, String(i)], attr.component, item, problems, false),
+    );
   }
   if (raw === null) return null;
   return parseComponentObject(reg, key, path, attr.component, raw, problems, false);
 }
 
 function parseZone(
-  reg: SchemaRegistry, key: string, path: string[], attr: DynamicZoneAttribute, raw: unknown, problems: FieldProblem[],
+  reg: SchemaRegistry,
+  key: string,
+  path: string[],
+  attr: DynamicZoneAttribute,
+  raw: unknown,
+  problems: FieldProblem[],
 ) {
   if (raw === null) return [];
   if (!Array.isArray(raw)) {
-    problems.push({ path, message: `${path.join('.')} must be a \`array\` type, but the final value was: \`${JSON.stringify(raw)}\`.`, value: raw });
+    problems.push({
+      path,
+      message: `${path.join('.')} must be a \`array\` type, but the final value was: \`${JSON.stringify(raw)}\`.`,
+      value: raw,
+    });
     return [];
   }
-  if (attr.max !== undefined && raw.length > attr.max) problems.push({ path, message: `${path.join('.')} field must have less than or equal to ${attr.max} items`, value: raw });
+  if (attr.max !== undefined && raw.length > attr.max)
+    problems.push({
+      path,
+      message: `${path.join('.')} field must have less than or equal to ${attr.max} items`,
+      value: raw,
+    });
   const items: Record<string, unknown>[] = [];
   raw.forEach((item, i) => {
     const p = [...path, String(i)];
-    if (isObject(item) && 'id' in item) throw new FolioError(400, 'Error', `Some of the provided components in ${key} are not related to the entity`, null);
+    if (isObject(item) && 'id' in item)
+      throw new FolioError(
+        400,
+        'Error',
+        `Some of the provided components in ${key} are not related to the entity`,
+        null,
+      );
     const uid = isObject(item) ? item.__component : undefined;
     if (typeof uid !== 'string') {
       problems.push({ path: [...p, '__component'], message: `${key}[${i}].__component is a required field` });
       return;
     }
     if (!attr.components.includes(uid)) {
-      problems.push({ path: [...p, '__component'], message: `${key}[${i}].__component must be one of the following values: ${attr.components.join(', ')}`, value: uid });
+      problems.push({
+        path: [...p, '__component'],
+        message: `${key}[${i}].__component must be one of the following values: ${attr.components.join(', ')}`,
+        value: uid,
+      });
       return;
     }
     const value = parseComponentObject(reg, key, p, uid, item, problems, true);
@@ -254,10 +334,15 @@ function parseZone(
 /** The stored value of an attribute that was never written. */
 export function emptyValue(attr: Attribute): unknown {
   switch (attr.type) {
-    case 'relation': return isToMany(attr) ? [] : null;
-    case 'media': return attr.multiple ? [] : null;
-    case 'component': return attr.repeatable ? [] : null;
-    case 'dynamiczone': return [];
-    default: return null;
+    case 'relation':
+      return isToMany(attr) ? [] : null;
+    case 'media':
+      return attr.multiple ? [] : null;
+    case 'component':
+      return attr.repeatable ? [] : null;
+    case 'dynamiczone':
+      return [];
+    default:
+      return null;
   }
 }

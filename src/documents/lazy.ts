@@ -16,7 +16,14 @@ import { type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, S
 
 /** What a document's summary is computed against: a schema change makes every summary of its type stale. */
 export function typeFingerprint(ct: ContentType): string {
-  const shape = { uid: ct.uid, kind: ct.kind, plural: ct.pluralName, dp: ct.draftAndPublish, i18n: ct.localized, attributes: ct.attributes };
+  const shape = {
+    uid: ct.uid,
+    kind: ct.kind,
+    plural: ct.pluralName,
+    dp: ct.draftAndPublish,
+    i18n: ct.localized,
+    attributes: ct.attributes,
+  };
   return createHash('sha1').update(JSON.stringify(shape)).digest('base64');
 }
 
@@ -68,7 +75,10 @@ export interface LazyContext {
 }
 
 /** What a document read without its text was indexed with: `summary[from, to)` (see `summarize`), positions into `table`. */
-export interface IndexedShape { meta: ArrayLike<number>; table: string[] }
+export interface IndexedShape {
+  meta: ArrayLike<number>;
+  table: string[];
+}
 
 /**
  * The text of one document, decoded into its versions on first use: recorded (a snapshot's), or, for a
@@ -85,10 +95,17 @@ export class LazySource {
    * The text is `blob`'s `[offset, offset + length)`; with `shape` instead, it is the file's, and the
    * document was indexed with `shape.meta[offset, offset + length)`.
    */
-  constructor(private readonly ctx: LazyContext, private blob: TextSource | undefined, private readonly offset: number,
-    private readonly length: number, private shape?: IndexedShape) {}
+  constructor(
+    private readonly ctx: LazyContext,
+    private blob: TextSource | undefined,
+    private readonly offset: number,
+    private readonly length: number,
+    private shape?: IndexedShape,
+  ) {}
 
-  get loaded() { return this.done; }
+  get loaded() {
+    return this.done;
+  }
 
   load() {
     if (this.done) return;
@@ -146,17 +163,29 @@ export class LazySource {
 }
 
 /** Whether a decoded document holds exactly the versions (locales, ids, statuses) `summary[from, to)` says. */
-function sameShape(doc: DocumentRecord, summary: ArrayLike<number>, from: number, to: number, table: string[]): boolean {
+function sameShape(
+  doc: DocumentRecord,
+  summary: ArrayLike<number>,
+  from: number,
+  to: number,
+  table: string[],
+): boolean {
   if (doc.slots.size * 3 !== to - from) return false;
   for (let i = from; i < to; i += 3) {
     const slot = doc.slots.get(table[summary[i]]);
-    if (!slot || (slot.draft?.id ?? -1) !== summary[i + 1] || (slot.published?.id ?? -1) !== summary[i + 2]) return false;
+    if (!slot || (slot.draft?.id ?? -1) !== summary[i + 1] || (slot.published?.id ?? -1) !== summary[i + 2])
+      return false;
   }
   return true;
 }
 
 /** A lazy version's values and timestamps, once decoded. */
-interface Filled { data: Record<string, unknown>; createdAt: string; updatedAt: string; publishedAt: string | null }
+interface Filled {
+  data: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+}
 
 /**
  * A version whose values and timestamps are decoded on first access. Writes go through the same
@@ -198,14 +227,30 @@ export class LazyVersion implements Version {
     return this.filled!;
   }
 
-  get data() { return this.values().data; }
-  set data(v) { this.values().data = v; }
-  get createdAt() { return this.values().createdAt; }
-  set createdAt(v) { this.values().createdAt = v; }
-  get updatedAt() { return this.values().updatedAt; }
-  set updatedAt(v) { this.values().updatedAt = v; }
-  get publishedAt() { return this.values().publishedAt; }
-  set publishedAt(v) { this.values().publishedAt = v; }
+  get data() {
+    return this.values().data;
+  }
+  set data(v) {
+    this.values().data = v;
+  }
+  get createdAt() {
+    return this.values().createdAt;
+  }
+  set createdAt(v) {
+    this.values().createdAt = v;
+  }
+  get updatedAt() {
+    return this.values().updatedAt;
+  }
+  set updatedAt(v) {
+    this.values().updatedAt = v;
+  }
+  get publishedAt() {
+    return this.values().publishedAt;
+  }
+  set publishedAt(v) {
+    this.values().publishedAt = v;
+  }
 }
 
 /**
@@ -227,11 +272,23 @@ export function readableSummary(summary: ArrayLike<number>, from: number, to: nu
  * decode the text `blob[offset, offset + length)` when first read, or with no `blob`, the file as it is
  * then (checked against the summary, see LazySource).
  */
-export function lazyDocument(ctx: LazyContext, documentId: string, summary: ArrayLike<number>, table: string[], blob: TextSource | undefined,
-  offset: number, length: number, from = 0, to = summary.length, shape?: IndexedShape): DocumentRecord {
+export function lazyDocument(
+  ctx: LazyContext,
+  documentId: string,
+  summary: ArrayLike<number>,
+  table: string[],
+  blob: TextSource | undefined,
+  offset: number,
+  length: number,
+  from = 0,
+  to = summary.length,
+  shape?: IndexedShape,
+): DocumentRecord {
   if (!readableSummary(summary, from, to, table)) throw new Error('malformed summary');
   // `shape`: `{ meta: summary, table }` shared by many documents (a thread's block), to spare an object each.
-  const src = blob ? new LazySource(ctx, blob, offset, length) : new LazySource(ctx, undefined, from, to - from, shape ?? { meta: summary, table });
+  const src = blob
+    ? new LazySource(ctx, blob, offset, length)
+    : new LazySource(ctx, undefined, from, to - from, shape ?? { meta: summary, table });
   const doc: DocumentRecord = { uid: ctx.ct.uid, documentId, slots: new SlotMap(), lazy: src };
   src.doc = doc;
   for (let i = from; i < to; i += 3) {

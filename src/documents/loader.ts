@@ -6,9 +6,23 @@ import { STAMP } from '../store/stamp-range.js';
 import { FOLIO_VERSION } from '../version.js';
 import { decodeDocument } from './codec.js';
 import type { DocumentIndex, SummarySource } from './doc-index.js';
-import { type LazyContext, type LazySource, lazyDocument, readableSummary, renumber, summarize, typeFingerprint } from './lazy.js';
+import {
+  type LazyContext,
+  type LazySource,
+  lazyDocument,
+  readableSummary,
+  renumber,
+  summarize,
+  typeFingerprint,
+} from './lazy.js';
 import type { DocumentRecord } from './model.js';
-import { PARALLEL_READ_FROM, type Readers, type ThreadBlock, parallelReadAvailable, startReaders } from './parallel-read.js';
+import {
+  PARALLEL_READ_FROM,
+  type Readers,
+  type ThreadBlock,
+  parallelReadAvailable,
+  startReaders,
+} from './parallel-read.js';
 import { META } from './read-block.js';
 
 export interface LoadReport {
@@ -33,7 +47,10 @@ export interface LoadOptions {
 }
 
 /** A snapshot ready to be built and written, and whether writing it pays (no usable one, or many files read again). */
-export interface SnapshotPlan { build(): Promise<Snapshot>; worthWriting: boolean }
+export interface SnapshotPlan {
+  build(): Promise<Snapshot>;
+  worthWriting: boolean;
+}
 
 /**
  * What the next snapshot records of one collection. Files read on threads are only noted while loading:
@@ -49,13 +66,21 @@ class CollectionCapture {
   complete = true;
 
   /** `find`: the indexed document of a documentId, when the snapshot is built. */
-  constructor(private readonly pluralName: string, private readonly fingerprint: string, private readonly dirMtimeMs: number,
-    private readonly takenAt: number, private readonly find: (documentId: string) => DocumentRecord | undefined) {}
+  constructor(
+    private readonly pluralName: string,
+    private readonly fingerprint: string,
+    private readonly dirMtimeMs: number,
+    private readonly takenAt: number,
+    private readonly find: (documentId: string) => DocumentRecord | undefined,
+  ) {}
 
   /** Records an entry, its summary renumbered into this collection's table. */
   record(entry: SnapshotEntry, codes: string[]) {
     // Modified too close to the start of the reads to be trusted later (coarse file clocks): left out.
-    if (entry.mtimeMs >= this.takenAt - TICK) { this.complete = false; return; }
+    if (entry.mtimeMs >= this.takenAt - TICK) {
+      this.complete = false;
+      return;
+    }
     const summary = renumber(entry.summary, codes, this.table);
     this.entries.push(summary === entry.summary ? entry : { ...entry, summary });
   }
@@ -85,13 +110,24 @@ class CollectionCapture {
       const kept = lazy?.kept;
       const s = j * STAMP;
       const [mtimeMs, size, ino, ctimeMs] = stamped ? stamped.files.subarray(s, s + STAMP) : [NaN, NaN, NaN, NaN];
-      if (!folderSteady || !kept || size !== kept.length || !(ctimeMs < since)) { this.complete = false; continue; }
+      if (!folderSteady || !kept || size !== kept.length || !(ctimeMs < since)) {
+        this.complete = false;
+        continue;
+      }
       const from = at + META.summary;
-      this.record({
-        documentId: ids[j], mtimeMs, size, ino,
-        summary: Array.from(m.subarray(from, from + m[at + META.count])),
-        blob: kept.source, offset: kept.offset, length: kept.length,
-      }, table);
+      this.record(
+        {
+          documentId: ids[j],
+          mtimeMs,
+          size,
+          ino,
+          summary: Array.from(m.subarray(from, from + m[at + META.count])),
+          blob: kept.source,
+          offset: kept.offset,
+          length: kept.length,
+        },
+        table,
+      );
     }
     this.later.length = 0;
     this.laterAt.length = 0;
@@ -107,8 +143,12 @@ class CollectionCapture {
  * threads, indexed block by block as from a snapshot). Documents are put in documentId order, so ids that
  * clash (after a merge) are renumbered the same way on every start.
  */
-export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistry, store: Store, opts: LoadOptions = {}):
-  Promise<{ report: LoadReport; plan?: SnapshotPlan }> {
+export async function loadDocuments(
+  index: DocumentIndex,
+  schemas: SchemaRegistry,
+  store: Store,
+  opts: LoadOptions = {},
+): Promise<{ report: LoadReport; plan?: SnapshotPlan }> {
   const report: LoadReport = { documents: 0, problems: [], fromSnapshot: 0 };
   const takenAt = Date.now();
   const types = [...schemas.contentTypes.values()];
@@ -119,12 +159,15 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
   // One per type, shared by its documents.
   // Texts read when documents are decoded from their files are kept only for a snapshot (`capture`, set below).
   let keepTexts = false;
-  const contexts = new Map<string, LazyContext>(types.map((ct) => {
-    let arena: TextArena | undefined;
-    const read = (id: string) => store.readDocument(ct.pluralName, id, keepTexts ? (arena ??= new TextArena()) : undefined);
-    const stale = opts.onStale && ((doc: DocumentRecord) => opts.onStale!(ct, doc));
-    return [ct.uid, { ct, reread: (id: string) => store.readDocument(ct.pluralName, id)?.body, read, stale }];
-  }));
+  const contexts = new Map<string, LazyContext>(
+    types.map((ct) => {
+      let arena: TextArena | undefined;
+      const read = (id: string) =>
+        store.readDocument(ct.pluralName, id, keepTexts ? (arena ??= new TextArena()) : undefined);
+      const stale = opts.onStale && ((doc: DocumentRecord) => opts.onStale!(ct, doc));
+      return [ct.uid, { ct, reread: (id: string) => store.readDocument(ct.pluralName, id)?.body, read, stale }];
+    }),
+  );
   const context = (ct: ContentType) => contexts.get(ct.uid)!;
   // Per type (aligned with `types`): its snapshot, when recorded against the same schema.
   const usable = types.map((ct) => {
@@ -133,10 +176,15 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
   });
   // Large folders with nothing recorded are read on reader threads, started now: they take a while to
   // start, and the folder listing below gives them that while.
-  const early = types.map((ct, i) => (!usable[i] && store.looksLarge?.(ct.pluralName) && store.collectionDir && parallelReadAvailable()
-    ? startReaders(store.collectionDir(ct.pluralName), ct) : undefined));
+  const early = types.map((ct, i) =>
+    !usable[i] && store.looksLarge?.(ct.pluralName) && store.collectionDir && parallelReadAvailable()
+      ? startReaders(store.collectionDir(ct.pluralName), ct)
+      : undefined,
+  );
   // Stamping the files runs on worker threads for large folders (see scanCollection).
-  const scans = types.map((ct, i) => store.scanCollection(ct.pluralName, { snapshot: usable[i], takenAt: old?.takenAt }));
+  const scans = types.map((ct, i) =>
+    store.scanCollection(ct.pluralName, { snapshot: usable[i], takenAt: old?.takenAt }),
+  );
   let scanned: Awaited<(typeof scans)[number]>[];
   try {
     scanned = await Promise.all(scans);
@@ -164,7 +212,9 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
     let blocks = reads[i].blocks;
     report.problems.push(...unread);
     const ctx = context(ct);
-    const kept = new CollectionCapture(ct.pluralName, fingerprints.get(ct.uid)!, dirMtimeMs, takenAt, (id) => index.get(ct.uid, id));
+    const kept = new CollectionCapture(ct.pluralName, fingerprints.get(ct.uid)!, dirMtimeMs, takenAt, (id) =>
+      index.get(ct.uid, id),
+    );
     kept.complete = problems.length === 0 && unread.length === 0;
     if (capture) captures.set(ct.pluralName, kept);
 
@@ -181,7 +231,9 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
         const codes = new Map<string, number>();
         const summary = summarize(doc, codes);
         const { source, offset, length } = raw.kept;
-        kept.record({ documentId: raw.documentId, ...raw.stamp, summary, blob: source, offset, length }, [...codes.keys()]);
+        kept.record({ documentId: raw.documentId, ...raw.stamp, summary, blob: source, offset, length }, [
+          ...codes.keys(),
+        ]);
       }
       index.add(doc);
       report.documents++;
@@ -215,8 +267,19 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
     const sourceOf = (block: ThreadBlock): SummarySource => {
       const m = block.meta;
       return {
-        make: (at) => lazyDocument(ctx, block.ids[m[at + META.index]], m, block.table, block.chunks[m[at + META.chunk]],
-          m[at + META.offset], m[at + META.length], at + META.summary, at + META.summary + m[at + META.count], block),
+        make: (at) =>
+          lazyDocument(
+            ctx,
+            block.ids[m[at + META.index]],
+            m,
+            block.table,
+            block.chunks[m[at + META.chunk]],
+            m[at + META.offset],
+            m[at + META.length],
+            at + META.summary,
+            at + META.summary + m[at + META.count],
+            block,
+          ),
       };
     };
     let source: SummarySource | undefined;
@@ -270,8 +333,13 @@ export async function loadDocuments(index: DocumentIndex, schemas: SchemaRegistr
  * Reads the files of one collection that the snapshot did not cover: on reader threads when there are
  * many (their blocks are then indexed as from a snapshot), else here.
  */
-function readFresh(store: Store, ct: ContentType, ids: string[], capture: boolean, early?: Readers):
-  { documents: RawDocument[]; blocks?: AsyncGenerator<ThreadBlock>; problems: LoadReport['problems'] } {
+function readFresh(
+  store: Store,
+  ct: ContentType,
+  ids: string[],
+  capture: boolean,
+  early?: Readers,
+): { documents: RawDocument[]; blocks?: AsyncGenerator<ThreadBlock>; problems: LoadReport['problems'] } {
   if (ids.length >= PARALLEL_READ_FROM && store.collectionDir && parallelReadAvailable()) {
     const readers = early ?? startReaders(store.collectionDir(ct.pluralName), ct);
     // A server (`capture`) answers first and decodes in the background, from the files, so its threads
@@ -293,7 +361,12 @@ const YIELD_AT_MOST_MS = 100;
  * decoded soon after start. `busy`: whether requests are being answered (or just were); the slices
  * wait while it says so, at most YIELD_AT_MOST_MS at a time.
  */
-export async function warmDocuments(index: DocumentIndex, uids: string[], sliceMs = 8, busy?: () => boolean): Promise<number> {
+export async function warmDocuments(
+  index: DocumentIndex,
+  uids: string[],
+  sliceMs = 8,
+  busy?: () => boolean,
+): Promise<number> {
   const pending: Array<NonNullable<DocumentRecord['lazy']>> = [];
   await yieldTo(busy);
   // Documents indexed by their summaries are made first, a slice at a time too (see DocumentIndex.addSummary).
@@ -302,11 +375,14 @@ export async function warmDocuments(index: DocumentIndex, uids: string[], sliceM
     while (left > 0) {
       await yieldTo(busy);
       const until = performance.now() + sliceMs;
-      do left = index.makeWaiting(uid, 256); while (left > 0 && performance.now() < until);
+      do left = index.makeWaiting(uid, 256);
+      while (left > 0 && performance.now() < until);
       await new Promise((r) => setImmediate(r));
     }
   }
-  for (const uid of uids) if (index.has(uid)) for (const doc of index.documents(uid)) if (doc.lazy && !doc.lazy.loaded) pending.push(doc.lazy);
+  for (const uid of uids)
+    if (index.has(uid))
+      for (const doc of index.documents(uid)) if (doc.lazy && !doc.lazy.loaded) pending.push(doc.lazy);
   let at = 0;
   while (at < pending.length) {
     await yieldTo(busy);

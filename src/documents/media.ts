@@ -16,5 +16,7 @@ export interface MediaLibrary {
 
 /** The library of a project with no uploads yet: every reference is unknown, so writes naming one are refused. */
 export class NoMedia implements MediaLibrary {
-  resolve(): MediaFile | undefined { return undefined; }
+  resolve(): MediaFile | undefined {
+    return undefined;
+  }
 }

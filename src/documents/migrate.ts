@@ -5,7 +5,11 @@ import type { Store } from '../store/store.js';
  * collection, each file rewritten atomically. Used by the content-type builder when a field is renamed
  * or removed, so the files keep matching their schema.
  */
-export async function migrateVersions(store: Store, pluralName: string, fn: (version: Record<string, unknown>) => boolean): Promise<number> {
+export async function migrateVersions(
+  store: Store,
+  pluralName: string,
+  fn: (version: Record<string, unknown>) => boolean,
+): Promise<number> {
   const { documents } = await store.loadCollection(pluralName);
   let changed = 0;
   for (const doc of documents) {
@@ -20,7 +24,10 @@ export async function migrateVersions(store: Store, pluralName: string, fn: (ver
     };
     if (body.locales && typeof body.locales === 'object') for (const slot of Object.values(body.locales)) visit(slot);
     else visit(body);
-    if (hit) { await store.write(pluralName, doc.documentId, body); changed++; }
+    if (hit) {
+      await store.write(pluralName, doc.documentId, body);
+      changed++;
+    }
   }
   return changed;
 }

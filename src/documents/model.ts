@@ -21,7 +21,10 @@ export interface Version {
 }
 
 /** Draft and published versions of one locale. Types without draft & publish only have `published`. */
-export interface Slot { draft?: Version; published?: Version }
+export interface Slot {
+  draft?: Version;
+  published?: Version;
+}
 
 /**
  * A document's slots by locale code, in insertion order: the subset of Map the code uses, holding the
@@ -33,18 +36,24 @@ export class SlotMap implements Iterable<[string, Slot]> {
   private v0: Slot | undefined;
   private rest: Map<string, Slot> | undefined;
 
-  get size() { return (this.k0 === undefined ? 0 : 1) + (this.rest ? this.rest.size : 0); }
+  get size() {
+    return (this.k0 === undefined ? 0 : 1) + (this.rest ? this.rest.size : 0);
+  }
 
   get(code: string): Slot | undefined {
     if (code === this.k0) return this.v0;
     return this.rest?.get(code);
   }
 
-  has(code: string) { return code === this.k0 || !!this.rest?.has(code); }
+  has(code: string) {
+    return code === this.k0 || !!this.rest?.has(code);
+  }
 
   set(code: string, slot: Slot): this {
-    if (code === this.k0 || (this.k0 === undefined && !this.rest?.size)) { this.k0 = code; this.v0 = slot; }
-    else (this.rest ??= new Map()).set(code, slot);
+    if (code === this.k0 || (this.k0 === undefined && !this.rest?.size)) {
+      this.k0 = code;
+      this.v0 = slot;
+    } else (this.rest ??= new Map()).set(code, slot);
     return this;
   }
 
@@ -72,9 +81,15 @@ export class SlotMap implements Iterable<[string, Slot]> {
     if (this.rest) yield* this.rest.entries();
   }
 
-  *keys(): IterableIterator<string> { for (const [k] of this.entries()) yield k; }
-  *values(): IterableIterator<Slot> { for (const [, v] of this.entries()) yield v; }
-  [Symbol.iterator]() { return this.entries(); }
+  *keys(): IterableIterator<string> {
+    for (const [k] of this.entries()) yield k;
+  }
+  *values(): IterableIterator<Slot> {
+    for (const [, v] of this.entries()) yield v;
+  }
+  [Symbol.iterator]() {
+    return this.entries();
+  }
 }
 
 export interface DocumentRecord {
@@ -94,8 +109,15 @@ export interface DocumentRecord {
 /** A plain copy of a version (never a spread: snapshot versions keep their values behind accessors). */
 export function copyVersion(v: Version, patch: Partial<Version> = {}): Version {
   return {
-    id: v.id, documentId: v.documentId, locale: v.locale, status: v.status,
-    createdAt: v.createdAt, updatedAt: v.updatedAt, publishedAt: v.publishedAt, data: v.data, ...patch,
+    id: v.id,
+    documentId: v.documentId,
+    locale: v.locale,
+    status: v.status,
+    createdAt: v.createdAt,
+    updatedAt: v.updatedAt,
+    publishedAt: v.publishedAt,
+    data: v.data,
+    ...patch,
   };
 }
 

@@ -82,12 +82,21 @@ export function startReaders(dir: string, ct: ContentType, threads = READERS): R
     }
     workers[w] = worker;
     live++;
-    worker.on('message', (r: ReadBlock) => { arrived.set(r.block, r); wake?.(); });
+    worker.on('message', (r: ReadBlock) => {
+      arrived.set(r.block, r);
+      wake?.();
+    });
     // Node delivers every message a thread posted before 'exit', so a block missing after it never comes.
-    worker.once('exit', () => { gone[w] = true; live--; wake?.(); });
+    worker.once('exit', () => {
+      gone[w] = true;
+      live--;
+      wake?.();
+    });
     worker.once('error', () => undefined);
   }
-  const close = () => { for (const worker of workers) void worker?.terminate(); };
+  const close = () => {
+    for (const worker of workers) void worker?.terminate();
+  };
   const read = (ids: string[], keep = false) => {
     const blocks: string[][] = [];
     for (let at = 0; at < ids.length; at += BLOCK_FILES) blocks.push(ids.slice(at, at + BLOCK_FILES));
@@ -95,12 +104,17 @@ export function startReaders(dir: string, ct: ContentType, threads = READERS): R
     // of them all for each thread (as strings) cost about 30 ms of CPU at a first start.
     const joined = blocks.map((b) => b.join('\n'));
     const job: ReadJob = {
-      ids: new SharedArrayBuffer(joined.reduce((n, t) => n + t.length, 0)), starts: new SharedArrayBuffer(4 * (blocks.length + 1)),
-      next: new SharedArrayBuffer(4), claimedBy: new SharedArrayBuffer(4 * blocks.length), keep,
+      ids: new SharedArrayBuffer(joined.reduce((n, t) => n + t.length, 0)),
+      starts: new SharedArrayBuffer(4 * (blocks.length + 1)),
+      next: new SharedArrayBuffer(4),
+      claimedBy: new SharedArrayBuffer(4 * blocks.length),
+      keep,
     };
     const text = Buffer.from(job.ids);
     const starts = new Int32Array(job.starts);
-    joined.forEach((t, b) => { starts[b + 1] = starts[b] + text.write(t, starts[b], 'latin1'); });
+    joined.forEach((t, b) => {
+      starts[b + 1] = starts[b] + text.write(t, starts[b], 'latin1');
+    });
     const claimedBy = new Int32Array(job.claimedBy).fill(-1);
     for (const worker of workers) worker?.postMessage(job);
     // Whether block `b` may still come from a thread: the one that claimed it, or any, while unclaimed.
@@ -115,7 +129,9 @@ export function startReaders(dir: string, ct: ContentType, threads = READERS): R
         for (let b = 0; b < blocks.length; b++) {
           let r = arrived.get(b);
           while (!r && coming(b)) {
-            await new Promise<void>((resolve) => { wake = resolve; });
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+            });
             r = arrived.get(b);
           }
           arrived.delete(b);
@@ -131,7 +147,13 @@ export function startReaders(dir: string, ct: ContentType, threads = READERS): R
 }
 
 /** Reads the given files (sorted documentIds) of one collection on reader threads started now. */
-export function readInWorkers(dir: string, ids: string[], ct: ContentType, keep = false, threads = READERS): AsyncGenerator<ThreadBlock> {
+export function readInWorkers(
+  dir: string,
+  ids: string[],
+  ct: ContentType,
+  keep = false,
+  threads = READERS,
+): AsyncGenerator<ThreadBlock> {
   return startReaders(dir, ct, Math.max(1, Math.min(threads, Math.ceil(ids.length / BLOCK_FILES)))).read(ids, keep);
 }
 
@@ -140,7 +162,10 @@ function threadBlock(r: ReadBlock, ids: string[], dir: string): ThreadBlock {
   const starts: number[] = [];
   for (let at = 0; at < m.length; at += META.summary + m[at + META.count]) starts.push(at);
   return {
-    ids, meta: m, starts, table: r.table,
+    ids,
+    meta: m,
+    starts,
+    table: r.table,
     chunks: r.chunks.map((b) => new BufferText(Buffer.from(b))),
     problems: r.problems.map(([i, message]) => ({ file: join(dir, `${ids[i]}.json`), message })),
   };

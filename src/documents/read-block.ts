@@ -39,10 +39,21 @@ export const META = { index: 0, chunk: 1, offset: 2, length: 3, count: 4, summar
 export const CHUNK_BYTES = 1024 * 1024;
 
 /** What one reader keeps across its blocks: the locale table, the buffer files are read into, the type's scan plan. */
-export interface ReaderState { table: Map<string, number>; scratch: { buf: Buffer }; plan?: ScanPlan }
+export interface ReaderState {
+  table: Map<string, number>;
+  scratch: { buf: Buffer };
+  plan?: ScanPlan;
+}
 
 /** Reads the files `ids` (documentIds) of one folder, keeping their texts if `keep`. */
-export function readBlock(dir: string, ct: ContentType, block: number, ids: string[], state: ReaderState, keep = false): ReadBlock {
+export function readBlock(
+  dir: string,
+  ct: ContentType,
+  block: number,
+  ids: string[],
+  state: ReaderState,
+  keep = false,
+): ReadBlock {
   const { table, scratch } = state;
   const plan = (state.plan ??= scanPlan(ct));
   const arena = keep ? new TextArena(CHUNK_BYTES, true) : undefined;
@@ -71,7 +82,13 @@ export function readBlock(dir: string, ct: ContentType, block: number, ids: stri
         meta.push(i, -1, 0, length, 0);
       }
       let count = scanDocument(plan, bytes, offset, offset + length, documentId, table, meta);
-      if (count < 0) count = summarizeBody(ct, parseDocumentText(bytes.toString('utf8', offset, offset + length), documentId), table, meta);
+      if (count < 0)
+        count = summarizeBody(
+          ct,
+          parseDocumentText(bytes.toString('utf8', offset, offset + length), documentId),
+          table,
+          meta,
+        );
       meta[head + META.count] = count;
     } catch (err) {
       meta.length = head;
@@ -79,5 +96,11 @@ export function readBlock(dir: string, ct: ContentType, block: number, ids: stri
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push([i, (err as Error).message]);
     }
   }
-  return { block, meta: new Float64Array(meta), problems, table: [...table.keys()], chunks: (arena?.chunks ?? []).map((c) => c.buffer as SharedArrayBuffer) };
+  return {
+    block,
+    meta: new Float64Array(meta),
+    problems,
+    table: [...table.keys()],
+    chunks: (arena?.chunks ?? []).map((c) => c.buffer as SharedArrayBuffer),
+  };
 }

@@ -9,14 +9,24 @@ import { type ReaderState, readBlock } from './read-block.js';
  */
 
 /** `worker`: this thread's number, which it writes beside each block it claims. */
-export interface ReaderSetup { dir: string; ct: ContentType; worker: number }
+export interface ReaderSetup {
+  dir: string;
+  ct: ContentType;
+  worker: number;
+}
 /**
  * Shared by all the threads and the main thread: `ids`, every block's documentIds (ASCII) joined by
  * newlines, block b's from `starts[b]` to `starts[b + 1]` (Int32s); `next`, one Int32, the next block to
  * claim; `claimedBy`, per block, the number of the thread that claimed it (-1: none yet). `keep`: keep
  * the files' texts (see read-block.ts).
  */
-export interface ReadJob { ids: SharedArrayBuffer; starts: SharedArrayBuffer; next: SharedArrayBuffer; claimedBy: SharedArrayBuffer; keep: boolean }
+export interface ReadJob {
+  ids: SharedArrayBuffer;
+  starts: SharedArrayBuffer;
+  next: SharedArrayBuffer;
+  claimedBy: SharedArrayBuffer;
+  keep: boolean;
+}
 
 const { dir, ct, worker } = workerData as ReaderSetup;
 const state: ReaderState = { table: new Map<string, number>(), scratch: { buf: Buffer.allocUnsafe(256 * 1024) } };

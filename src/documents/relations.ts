@@ -8,7 +8,10 @@ import type { RelationOp, RelationRef } from './input.js';
  * set / connect / disconnect with positions). `resolve` maps a body reference to a documentId or throws.
  */
 export function applyRelationOp(
-  attr: RelationAttribute, current: string[], op: RelationOp, resolve: (ref: RelationRef) => string,
+  attr: RelationAttribute,
+  current: string[],
+  op: RelationOp,
+  resolve: (ref: RelationRef) => string,
   label: (documentId: string) => string,
 ): string[] {
   let result: string[];
@@ -26,7 +29,10 @@ export function applyRelationOp(
       const id = resolve(ref);
       const key = JSON.stringify(ref.position ?? null);
       if (seen.has(id)) {
-        if (seen.get(id) !== key) throw validationError(`The relation with id ${label(id)} is already connected. You cannot connect the same relation twice.`);
+        if (seen.get(id) !== key)
+          throw validationError(
+            `The relation with id ${label(id)} is already connected. You cannot connect the same relation twice.`,
+          );
         continue;
       }
       seen.set(id, key);
@@ -35,17 +41,26 @@ export function applyRelationOp(
       if (!pos || (!pos.before && !pos.after && !pos.start)) {
         // Default: append at the end; with an explicit `end`, move an existing link to the end.
         if (existing === -1) result.push(id);
-        else if (pos?.end) { result.splice(existing, 1); result.push(id); }
+        else if (pos?.end) {
+          result.splice(existing, 1);
+          result.push(id);
+        }
         continue;
       }
       if (existing !== -1) result.splice(existing, 1);
-      if (pos.start) { result.unshift(id); continue; }
+      if (pos.start) {
+        result.unshift(id);
+        continue;
+      }
       const anchorRef = (pos.before ?? pos.after)!;
       const anchor = resolve(typeof anchorRef === 'number' ? { id: anchorRef } : { documentId: anchorRef });
       const at = result.indexOf(anchor);
       if (at === -1) {
         // Strapi names rows by their numeric ids in this message, the position included.
-        const shown = pos.before !== undefined ? { before: Number(label(anchor)) || anchor } : { after: Number(label(anchor)) || anchor };
+        const shown =
+          pos.before !== undefined
+            ? { before: Number(label(anchor)) || anchor }
+            : { after: Number(label(anchor)) || anchor };
         throw validationError(
           `There was a problem connecting relation with id ${label(id)} at position ${JSON.stringify(shown)}. The relation with id ${label(anchor)} needs to be connected first.`,
         );

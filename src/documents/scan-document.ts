@@ -143,7 +143,17 @@ function skipString(b: Uint8Array, i: number, end: number): number {
     if (e === 0x75) {
       if (i + 4 > end || !(HEX[b[i]] & HEX[b[i + 1]] & HEX[b[i + 2]] & HEX[b[i + 3]])) return -1;
       i += 4;
-    } else if (!(e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74)) return -1;
+    } else if (!(
+      e === 0x22 ||
+      e === 0x5c ||
+      e === 0x2f ||
+      e === 0x62 ||
+      e === 0x66 ||
+      e === 0x6e ||
+      e === 0x72 ||
+      e === 0x74
+    ))
+      return -1;
   }
 }
 
@@ -152,18 +162,22 @@ function skipNumber(b: Uint8Array, i: number): number {
   let c = b[i];
   if (c === 0x2d) c = b[++i];
   if (c === 0x30) c = b[++i];
-  else if (c >= 0x31 && c <= 0x39) { do c = b[++i]; while (isDigit(c)); }
-  else return -1;
+  else if (c >= 0x31 && c <= 0x39) {
+    do c = b[++i];
+    while (isDigit(c));
+  } else return -1;
   if (c === 0x2e) {
     c = b[++i];
     if (!isDigit(c)) return -1;
-    do c = b[++i]; while (isDigit(c));
+    do c = b[++i];
+    while (isDigit(c));
   }
   if (c === 0x65 || c === 0x45) {
     c = b[++i];
     if (c === 0x2b || c === 0x2d) c = b[++i];
     if (!isDigit(c)) return -1;
-    do c = b[++i]; while (isDigit(c));
+    do c = b[++i];
+    while (isDigit(c));
   }
   return i;
 }
@@ -292,8 +306,12 @@ function isoTimestamp(b: Uint8Array, i: number, end: number): number {
     const d = w & digits;
     // A digit is 0x30 to 0x39: its high half is 3, and still 3 with 6 added (a byte that carries into
     // the next one is not a digit, so the word fails either way).
-    if ((w & ~digits) !== ISO_OTHERS[q] || (d & 0xf0f0f0f0) !== (0x30303030 & digits)
-      || ((d + (0x06060606 & digits)) & 0xf0f0f0f0 & digits) !== (0x30303030 & digits)) return -1;
+    if (
+      (w & ~digits) !== ISO_OTHERS[q] ||
+      (d & 0xf0f0f0f0) !== (0x30303030 & digits) ||
+      ((d + (0x06060606 & digits)) & 0xf0f0f0f0 & digits) !== (0x30303030 & digits)
+    )
+      return -1;
   }
   return i + 26;
 }
@@ -356,7 +374,11 @@ function scanVersion(plan: ScanPlan, b: Uint8Array, i: number, end: number, draf
       let n = 0;
       let digits = 0;
       if (c === 0x30 || !isDigit(c)) return -1;
-      while (isDigit(c = b[i])) { n = n * 10 + (c - 0x30); i++; digits++; }
+      while (isDigit((c = b[i]))) {
+        n = n * 10 + (c - 0x30);
+        i++;
+        digits++;
+      }
       if (digits > 15 || c === 0x2e || c === 0x65 || c === 0x45) return -1;
       id = n;
     } else if (kind === OTHER || (kind === PUBLISHED && draft)) {
@@ -463,7 +485,15 @@ const sameChars = (b: Uint8Array, from: number, to: number, s: string) => {
 };
 
 /** `b[i]` opens the `locales` object: scans every slot onto `out` (this file's from `first`); the index after it, or -1. */
-function scanLocales(plan: ScanPlan, b: Uint8Array, i: number, end: number, table: Map<string, number>, out: number[], first: number): number {
+function scanLocales(
+  plan: ScanPlan,
+  b: Uint8Array,
+  i: number,
+  end: number,
+  table: Map<string, number>,
+  out: number[],
+  first: number,
+): number {
   if (b[i] !== 0x7b) return -1;
   i = ws(b, i + 1);
   if (b[i] === 0x7d) return -1;
@@ -489,8 +519,15 @@ function scanLocales(plan: ScanPlan, b: Uint8Array, i: number, end: number, tabl
  * how many numbers it appended, exactly as `summarizeBody(ct, parseDocumentText(text, documentId), …)`
  * would; or -1, leaving `out` as it was, when the slow path must decide.
  */
-export function scanDocument(plan: ScanPlan, b: Uint8Array, start: number, end: number, documentId: string,
-  table: Map<string, number>, out: number[]): number {
+export function scanDocument(
+  plan: ScanPlan,
+  b: Uint8Array,
+  start: number,
+  end: number,
+  documentId: string,
+  table: Map<string, number>,
+  out: number[],
+): number {
   const before = out.length;
   let i = ws(b, start);
   if (plan.localized) i = scanLocalizedFile(plan, b, i, end, documentId, table, out);
@@ -506,8 +543,15 @@ export function scanDocument(plan: ScanPlan, b: Uint8Array, start: number, end: 
 }
 
 /** `{ "documentId": …, "locales": { … } }`, in either order, nothing else. */
-function scanLocalizedFile(plan: ScanPlan, b: Uint8Array, i: number, end: number, documentId: string,
-  table: Map<string, number>, out: number[]): number {
+function scanLocalizedFile(
+  plan: ScanPlan,
+  b: Uint8Array,
+  i: number,
+  end: number,
+  documentId: string,
+  table: Map<string, number>,
+  out: number[],
+): number {
   const first = out.length;
   if (b[i] !== 0x7b) return -1;
   i = ws(b, i + 1);

@@ -2,8 +2,14 @@ import { FolioError, fieldErrors, notFound, validationError, type FieldProblem }
 import type { FolioConfig } from '../config.js';
 import type { SchemaRegistry } from '../schema/registry.js';
 import {
-  type Attribute, type ContentType, type RelationAttribute,
-  isLocalizedAttribute, isOwningSide, isRelation, isScalar, isToMany,
+  type Attribute,
+  type ContentType,
+  type RelationAttribute,
+  isLocalizedAttribute,
+  isOwningSide,
+  isRelation,
+  isScalar,
+  isToMany,
 } from '../schema/types.js';
 import type { Store } from '../store/store.js';
 import { parseDocumentText } from '../store/document-text.js';
@@ -14,15 +20,29 @@ import { collected, emptyValue, parseInput, type ParsedInput, type RelationOp, t
 import type { MediaLibrary } from './media.js';
 import { hashPasswordValues } from './passwords.js';
 import {
-  type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, SlotMap, copyVersion, newDocumentId, now, versions,
+  type DocumentRecord,
+  type Slot,
+  type Status,
+  type Version,
+  NO_LOCALE,
+  SlotMap,
+  copyVersion,
+  newDocumentId,
+  now,
+  versions,
 } from './model.js';
 import { applyRelationOp } from './relations.js';
 import { defaultValue, publishChecks, typeMessage, yupTypeOf } from './values.js';
 import { EventBus } from './events.js';
 import { type LoadOptions, type LoadReport, type SnapshotPlan, loadDocuments, warmDocuments } from './loader.js';
 
-export interface WriteOptions { status?: Status; locale?: string }
-export interface DeleteOptions { locale?: string }
+export interface WriteOptions {
+  status?: Status;
+  locale?: string;
+}
+export interface DeleteOptions {
+  locale?: string;
+}
 
 export type { LoadReport, LoadOptions } from './loader.js';
 
@@ -44,22 +64,31 @@ export class DocumentService {
   ) {}
 
   /** Resolves when every write that was accepted has reached the disk. */
-  idle(): Promise<void> { return this.lock.idle(); }
+  idle(): Promise<void> {
+    return this.lock.idle();
+  }
 
   /**
    * Re-reads one document file after a change on disk (another process, an editor, a git checkout).
    * A file this process wrote itself is skipped. A broken file keeps the last good version in the index
    * and is reported. Returns what happened.
    */
-  async reloadDocument(ct: ContentType, documentId: string, file: string, text: string | undefined):
-    Promise<'own' | 'updated' | 'removed' | 'unchanged' | { problem: string }> {
+  async reloadDocument(
+    ct: ContentType,
+    documentId: string,
+    file: string,
+    text: string | undefined,
+  ): Promise<'own' | 'updated' | 'removed' | 'unchanged' | { problem: string }> {
     if (this.store.isOwnWrite(file, text)) return 'own';
     return this.reindex(ct, documentId, () => (text === undefined ? undefined : parseDocumentText(text, documentId)));
   }
 
   /** Indexes one document again from `body()` (its file's, read under the document's lock; undefined: gone). */
-  private reindex(ct: ContentType, documentId: string, body: () => Record<string, unknown> | undefined):
-    Promise<'updated' | 'removed' | 'unchanged' | { problem: string }> {
+  private reindex(
+    ct: ContentType,
+    documentId: string,
+    body: () => Record<string, unknown> | undefined,
+  ): Promise<'updated' | 'removed' | 'unchanged' | { problem: string }> {
     return this.lock.run(`${ct.uid}/${documentId}`, async () => {
       const existed = this.index.get(ct.uid, documentId);
       let read: Record<string, unknown> | undefined;
@@ -106,7 +135,9 @@ export class DocumentService {
   }
 
   /** Whether this load read enough files that writing a new start-up snapshot pays. */
-  get snapshotPending(): boolean { return !!this.snapshotPlan; }
+  get snapshotPending(): boolean {
+    return !!this.snapshotPlan;
+  }
 
   /** Writes the start-up snapshot planned by `load` (in the background of a running server). */
   async writeSnapshot(): Promise<void> {
@@ -167,8 +198,14 @@ export class DocumentService {
       const base = this.initialData(ct);
       const t = now();
       const draft: Version = {
-        id: 0, documentId, locale, status: ct.draftAndPublish ? 'draft' : 'published',
-        createdAt: t, updatedAt: t, publishedAt: ct.draftAndPublish ? null : t, data: base,
+        id: 0,
+        documentId,
+        locale,
+        status: ct.draftAndPublish ? 'draft' : 'published',
+        createdAt: t,
+        updatedAt: t,
+        publishedAt: ct.draftAndPublish ? null : t,
+        data: base,
       };
       const touched = new Map<string, DocumentRecord>();
       this.applyInput(ct, doc, draft, input, touched);
@@ -192,7 +229,12 @@ export class DocumentService {
    * the single version otherwise. A locale the document does not have yet is created from the shared fields.
    * Returns undefined when the document does not exist in any locale.
    */
-  async update(ctName: string, documentId: string, data: Record<string, unknown>, opts: WriteOptions = {}): Promise<Version | undefined> {
+  async update(
+    ctName: string,
+    documentId: string,
+    data: Record<string, unknown>,
+    opts: WriteOptions = {},
+  ): Promise<Version | undefined> {
     const ct = this.contentType(ctName);
     const locale = this.writeLocale(ct, opts.locale);
     const input = parseInput(this.schemas, ct.attributes, data, !ct.draftAndPublish);
@@ -210,15 +252,23 @@ export class DocumentService {
         doc.slots.set(key, slot);
         created = true;
         const v: Version = {
-          id: 0, documentId, locale, status: ct.draftAndPublish ? 'draft' : 'published',
-          createdAt: t, updatedAt: t, publishedAt: ct.draftAndPublish ? null : t, data: this.initialData(ct),
+          id: 0,
+          documentId,
+          locale,
+          status: ct.draftAndPublish ? 'draft' : 'published',
+          createdAt: t,
+          updatedAt: t,
+          publishedAt: ct.draftAndPublish ? null : t,
+          data: this.initialData(ct),
         };
         // Shared (non-localized) fields come from an existing locale, the published version preferred.
         const source = [...current.slots.values()].map((s) => s.published ?? s.draft).find(Boolean);
-        if (source) for (const [name, attr] of Object.entries(ct.attributes)) {
-          if (!isLocalizedAttribute(attr) && name in source.data) v.data[name] = structuredClone(source.data[name]);
-        }
-        if (ct.draftAndPublish) slot.draft = v; else slot.published = v;
+        if (source)
+          for (const [name, attr] of Object.entries(ct.attributes)) {
+            if (!isLocalizedAttribute(attr) && name in source.data) v.data[name] = structuredClone(source.data[name]);
+          }
+        if (ct.draftAndPublish) slot.draft = v;
+        else slot.published = v;
       }
       const target = ct.draftAndPublish ? slot.draft! : slot.published!;
       const touched = new Map<string, DocumentRecord>();
@@ -295,14 +345,27 @@ export class DocumentService {
   async discardDraft(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
     return this.lifecycle(ctName, documentId, opts.locale, (_ct, _doc, slot) => {
       if (!slot.published) return undefined;
-      slot.draft = copyVersion(slot.published, { id: 0, status: 'draft', publishedAt: null, updatedAt: now(), data: structuredClone(slot.published.data) });
+      slot.draft = copyVersion(slot.published, {
+        id: 0,
+        status: 'draft',
+        publishedAt: null,
+        updatedAt: now(),
+        data: structuredClone(slot.published.data),
+      });
       return { event: 'entry.draft-discard', version: slot.draft };
     });
   }
 
   private async lifecycle(
-    ctName: string, documentId: string, locale: string | undefined,
-    fn: (ct: ContentType, doc: DocumentRecord, slot: Slot, key: string) => { event: string; version: Version } | undefined,
+    ctName: string,
+    documentId: string,
+    locale: string | undefined,
+    fn: (
+      ct: ContentType,
+      doc: DocumentRecord,
+      slot: Slot,
+      key: string,
+    ) => { event: string; version: Version } | undefined,
   ): Promise<Version | undefined> {
     const ct = this.contentType(ctName);
     if (!ct.draftAndPublish) throw validationError(`${ct.uid} does not use draft & publish`);
@@ -342,7 +405,8 @@ export class DocumentService {
       // Linking a published version also links its draft, so the next publish keeps the file.
       const slot = doc.slots.get(v.locale ?? NO_LOCALE);
       const targets = v.status === 'published' && slot?.draft ? [v, slot.draft] : [v];
-      for (const t of targets) t.data[field] = attr.multiple ? [...toList(t.data[field]), fileDocumentId] : fileDocumentId;
+      for (const t of targets)
+        t.data[field] = attr.multiple ? [...toList(t.data[field]), fileDocumentId] : fileDocumentId;
       await this.commit(ct, doc, new Map());
       return true;
     });
@@ -356,8 +420,13 @@ export class DocumentService {
       for (const [name, attr] of Object.entries(attrs)) {
         const value = data[name];
         if (attr.type === 'media') {
-          if (value === fileDocumentId) { data[name] = null; hit = true; }
-          else if (Array.isArray(value) && value.includes(fileDocumentId)) { data[name] = value.filter((x) => x !== fileDocumentId); hit = true; }
+          if (value === fileDocumentId) {
+            data[name] = null;
+            hit = true;
+          } else if (Array.isArray(value) && value.includes(fileDocumentId)) {
+            data[name] = value.filter((x) => x !== fileDocumentId);
+            hit = true;
+          }
         } else if (attr.type === 'component' || attr.type === 'dynamiczone') {
           const items = Array.isArray(value) ? value : value ? [value] : [];
           for (const item of items as Array<Record<string, unknown>>) {
@@ -392,7 +461,10 @@ export class DocumentService {
     if (!ct.localized) return null;
     const code = locale ?? this.config.defaultLocale;
     if (!this.config.locales.some((l) => l.code === code)) {
-      throw validationError(`Invalid locale "${code}": it is not one of the configured locales (${this.config.locales.map((l) => l.code).join(', ')})`, { locale: code });
+      throw validationError(
+        `Invalid locale "${code}": it is not one of the configured locales (${this.config.locales.map((l) => l.code).join(', ')})`,
+        { locale: code },
+      );
     }
     return code;
   }
@@ -413,7 +485,9 @@ export class DocumentService {
   /** Copies non-localized attribute values from one version to the same-status versions of the other locales. */
   private syncSharedFields(ct: ContentType, doc: DocumentRecord, fromKey: string, from: Version) {
     if (!ct.localized) return;
-    const shared = Object.entries(ct.attributes).filter(([, a]) => !isLocalizedAttribute(a)).map(([n]) => n);
+    const shared = Object.entries(ct.attributes)
+      .filter(([, a]) => !isLocalizedAttribute(a))
+      .map(([n]) => n);
     if (!shared.length) return;
     for (const [code, slot] of doc.slots) {
       if (code === fromKey) continue;
@@ -424,7 +498,13 @@ export class DocumentService {
   }
 
   /** Writes scalar, component, media and relation values of a parsed body into `version`. */
-  private applyInput(ct: ContentType, doc: DocumentRecord, version: Version, input: ParsedInput, touched: Map<string, DocumentRecord>) {
+  private applyInput(
+    ct: ContentType,
+    doc: DocumentRecord,
+    version: Version,
+    input: ParsedInput,
+    touched: Map<string, DocumentRecord>,
+  ) {
     for (const [name, value] of Object.entries(input.values)) {
       version.data[name] = this.resolveNested(ct.attributes[name], value, version);
     }
@@ -473,7 +553,13 @@ export class DocumentService {
       const f = this.media.resolve(r);
       if (!f) {
         throw validationError('1 relation(s) of type plugin::upload.file associated with this entity do not exist', {
-          errors: [{ path: [], message: '1 relation(s) of type plugin::upload.file associated with this entity do not exist', name: 'ValidationError' }],
+          errors: [
+            {
+              path: [],
+              message: '1 relation(s) of type plugin::upload.file associated with this entity do not exist',
+              name: 'ValidationError',
+            },
+          ],
         });
       }
       return f.documentId;
@@ -515,7 +601,12 @@ export class DocumentService {
    * here unlinks it from any other source document.
    */
   private enforceExclusive(
-    ct: ContentType, name: string, attr: RelationAttribute, documentId: string, targets: string[], version: Version,
+    ct: ContentType,
+    name: string,
+    attr: RelationAttribute,
+    documentId: string,
+    targets: string[],
+    version: Version,
     touched: Map<string, DocumentRecord>,
   ) {
     if (!attr.inversedBy || (attr.relation !== 'oneToOne' && attr.relation !== 'oneToMany')) return;
@@ -538,7 +629,11 @@ export class DocumentService {
    * when the writer has no draft & publish of its own).
    */
   private writeInverse(
-    ct: ContentType, attr: RelationAttribute, documentId: string, version: Version, op: RelationOp,
+    ct: ContentType,
+    attr: RelationAttribute,
+    documentId: string,
+    version: Version,
+    op: RelationOp,
     touched: Map<string, DocumentRecord>,
   ) {
     const owner = this.contentType(attr.target);
@@ -546,11 +641,13 @@ export class DocumentService {
     const ownerAttr = owner.attributes[ownerAttrName] as RelationAttribute;
     const locale = owner.localized ? (version.locale ?? this.config.defaultLocale) : null;
     const matches = (v: Version) =>
-      (locale === null || v.locale === locale) && (!ct.draftAndPublish || !owner.draftAndPublish || v.status === version.status);
+      (locale === null || v.locale === locale) &&
+      (!ct.draftAndPublish || !owner.draftAndPublish || v.status === version.status);
     const current: string[] = [];
     for (const sourceId of this.index.referrers(owner.uid, ownerAttrName, documentId)) {
       const d = touched.get(`${owner.uid}/${sourceId}`) ?? this.index.get(owner.uid, sourceId);
-      if (d && versions(d).some((v) => matches(v) && toList(v.data[ownerAttrName]).includes(documentId))) current.push(sourceId);
+      if (d && versions(d).some((v) => matches(v) && toList(v.data[ownerAttrName]).includes(documentId)))
+        current.push(sourceId);
     }
     const next = this.applyOp(attr, current, op, version);
     const nextSet = new Set(next);
@@ -613,10 +710,21 @@ export class DocumentService {
     }
   }
 
-  private checkPublishable(ct: ContentType, v: Version, input: ParsedInput | undefined, isNew: boolean, checkUnique = true) {
+  private checkPublishable(
+    ct: ContentType,
+    v: Version,
+    input: ParsedInput | undefined,
+    isNew: boolean,
+    checkUnique = true,
+  ) {
     const problems: FieldProblem[] = [];
     const directWrite = !ct.draftAndPublish;
-    const check = (attrs: Record<string, Attribute>, data: Record<string, unknown>, path: string[], topLevel: boolean) => {
+    const check = (
+      attrs: Record<string, Attribute>,
+      data: Record<string, unknown>,
+      path: string[],
+      topLevel: boolean,
+    ) => {
       for (const [name, attr] of Object.entries(attrs)) {
         const value = data[name];
         const p = [...path, name];
@@ -624,7 +732,8 @@ export class DocumentService {
         if (isScalar(attr)) {
           if (value === null || value === undefined) {
             if (attr.required) {
-              if (topLevel && directWrite && isNew && input && !input.provided.has(name)) problems.push({ path: p, message: `${label} must be defined.` });
+              if (topLevel && directWrite && isNew && input && !input.provided.has(name))
+                problems.push({ path: p, message: `${label} must be defined.` });
               else problems.push({ path: p, message: typeMessage(label, yupTypeOf(attr.type), null), value: null });
             }
             continue;
@@ -642,11 +751,13 @@ export class DocumentService {
             if (attr.min !== undefined && (attr.required || list.length > 0) && list.length < attr.min) {
               problems.push({ path: p, message: `${label} field must have at least ${attr.min} items`, value });
             }
-            list.forEach((item, i) => check(comp.attributes, item as Record<string, unknown>, [...p, String(i)], false));
+            list.forEach((item, i) =>
+              check(comp.attributes, item as Record<string, unknown>, [...p, String(i)], false),
+            );
           } else if (value) check(comp.attributes, value as Record<string, unknown>, p, false);
           else if (attr.required) problems.push({ path: p, message: typeMessage(label, 'object', null), value: null });
         } else if (attr.type === 'dynamiczone') {
-          const list = Array.isArray(value) ? value as Array<Record<string, unknown>> : [];
+          const list = Array.isArray(value) ? (value as Array<Record<string, unknown>>) : [];
           if (attr.min !== undefined && (attr.required || list.length > 0) && list.length < attr.min) {
             problems.push({ path: p, message: `${label} field must have at least ${attr.min} items`, value });
           }

@@ -9,20 +9,36 @@ export type Coerced = { ok: true; value: unknown } | { ok: false; message: strin
 const fail = (message: string, plain = false): Coerced => ({ ok: false, message, plain });
 const ok = (value: unknown): Coerced => ({ ok: true, value });
 
-const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v));
+const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v)));
 export const typeMessage = (name: string, type: string, value: unknown) =>
   `${name} must be a \`${type}\` type, but the final value was: \`${value === null ? 'null' : show(value)}\`.`;
 
 const yupType: Record<string, string> = {
-  string: 'string', text: 'string', richtext: 'string', email: 'string', password: 'string', uid: 'string',
-  enumeration: 'string', integer: 'number', biginteger: 'string', float: 'number', decimal: 'number',
-  boolean: 'boolean', date: 'date', time: 'string', datetime: 'date', timestamp: 'date', blocks: 'array', json: 'mixed',
+  string: 'string',
+  text: 'string',
+  richtext: 'string',
+  email: 'string',
+  password: 'string',
+  uid: 'string',
+  enumeration: 'string',
+  integer: 'number',
+  biginteger: 'string',
+  float: 'number',
+  decimal: 'number',
+  boolean: 'boolean',
+  date: 'date',
+  time: 'string',
+  datetime: 'date',
+  timestamp: 'date',
+  blocks: 'array',
+  json: 'mixed',
 };
 export const yupTypeOf = (type: string) => yupType[type] ?? 'mixed';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})/;
 const TIME = /^([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,3})?$/;
-export const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+export const EMAIL =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 export const UID_FORMAT = /^[A-Za-z0-9-_.~]*$/;
 
 function toNumber(name: string, v: unknown): number | Coerced {
@@ -31,7 +47,10 @@ function toNumber(name: string, v: unknown): number | Coerced {
     return v;
   }
   if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  if (typeof v === 'string') return fail(`${name} must be a \`number\` type, but the final value was: \`NaN\` (cast from the value \`${JSON.stringify(v)}\`).`);
+  if (typeof v === 'string')
+    return fail(
+      `${name} must be a \`number\` type, but the final value was: \`NaN\` (cast from the value \`${JSON.stringify(v)}\`).`,
+    );
   return fail(typeMessage(name, 'number', v));
 }
 
@@ -58,8 +77,13 @@ function checkBlocks(nodes: unknown, depth = 0): boolean {
     const node = n as Record<string, unknown>;
     if (typeof node.type !== 'string' || !BLOCK_TYPES.has(node.type)) return false;
     if (node.type === 'text') return typeof node.text === 'string';
-    if (node.type === 'heading' && !(Number.isInteger(node.level) && (node.level as number) >= 1 && (node.level as number) <= 6)) return false;
-    if (node.type === 'link' && (typeof node.url !== 'string' || !/^(https?:|ftp:|mailto:|tel:|\/)/.test(node.url))) return false;
+    if (
+      node.type === 'heading' &&
+      !(Number.isInteger(node.level) && (node.level as number) >= 1 && (node.level as number) <= 6)
+    )
+      return false;
+    if (node.type === 'link' && (typeof node.url !== 'string' || !/^(https?:|ftp:|mailto:|tel:|\/)/.test(node.url)))
+      return false;
     if (node.type === 'image') return !!node.image && typeof node.image === 'object';
     return node.children === undefined || checkBlocks(node.children, depth + 1);
   });
@@ -68,7 +92,12 @@ function checkBlocks(nodes: unknown, depth = 0): boolean {
 /** Coerces a non-null written value and applies the checks that hold on every write. */
 export function coerceScalar(name: string, attr: ScalarAttribute, v: unknown): Coerced {
   switch (attr.type) {
-    case 'string': case 'text': case 'richtext': case 'email': case 'password': case 'uid': {
+    case 'string':
+    case 'text':
+    case 'richtext':
+    case 'email':
+    case 'password':
+    case 'uid': {
       if (typeof v !== 'string') {
         if (typeof v === 'number' && Number.isFinite(v)) v = String(v);
         else return fail(typeMessage(name, 'string', v));
@@ -77,20 +106,25 @@ export function coerceScalar(name: string, attr: ScalarAttribute, v: unknown): C
       const max = attr.maxLength ?? (attr.type === 'string' ? 255 : attr.type === 'uid' ? 256 : undefined);
       if (max !== undefined && s.length > max) return fail(`${name} must be at most ${max} characters`);
       // Only the hash is stored, so a password's minimum is checked on the clear text, on every write.
-      if (attr.type === 'password' && attr.minLength !== undefined && s.length < attr.minLength) return fail(`${name} must be at least ${attr.minLength} characters`);
+      if (attr.type === 'password' && attr.minLength !== undefined && s.length < attr.minLength)
+        return fail(`${name} must be at least ${attr.minLength} characters`);
       return ok(s);
     }
     case 'enumeration': {
       const values = attr.enum ?? [];
-      if (typeof v !== 'string' || !values.includes(v)) return fail(`${name} must be one of the following values: ${[...values, ''].join(', ')}`);
+      if (typeof v !== 'string' || !values.includes(v))
+        return fail(`${name} must be one of the following values: ${[...values, ''].join(', ')}`);
       return ok(v);
     }
-    case 'integer': case 'float': case 'decimal': {
+    case 'integer':
+    case 'float':
+    case 'decimal': {
       const n = toNumber(name, v);
       if (typeof n !== 'number') return n;
       if (attr.type === 'integer' && !Number.isInteger(n)) return fail(`${name} must be an integer`);
       if (attr.type === 'integer' && !Number.isSafeInteger(n)) return fail(`${name} must be a safe integer`);
-      if (attr.max !== undefined && n > Number(attr.max)) return fail(`${name} must be less than or equal to ${attr.max}`);
+      if (attr.max !== undefined && n > Number(attr.max))
+        return fail(`${name} must be less than or equal to ${attr.max}`);
       return ok(n);
     }
     case 'biginteger': {
@@ -114,7 +148,8 @@ export function coerceScalar(name: string, attr: ScalarAttribute, v: unknown): C
       const ms = (m[4] ?? '.000').slice(1).padEnd(3, '0');
       return ok(`${m[1]}:${m[2]}:${m[3]}.${ms}`);
     }
-    case 'datetime': case 'timestamp': {
+    case 'datetime':
+    case 'timestamp': {
       const d = parseDateTime(v);
       if (!d) return fail('Invalid format, expected a timestamp or an ISO date', true);
       return ok(attr.type === 'datetime' ? d.toISOString() : String(d.getTime()));
@@ -133,12 +168,16 @@ export function publishChecks(name: string, attr: ScalarAttribute, v: unknown): 
   if (v === null || v === undefined) return undefined;
   if (attr.type === 'password') return undefined; // stored as a hash; checked as clear text on write
   if (typeof v === 'string') {
-    if (attr.minLength !== undefined && v.length < attr.minLength) return `${name} must be at least ${attr.minLength} characters`;
-    if (attr.regex && v !== '' && !new RegExp(attr.regex).test(v)) return `${name} must match the following: "/${attr.regex}/"`;
+    if (attr.minLength !== undefined && v.length < attr.minLength)
+      return `${name} must be at least ${attr.minLength} characters`;
+    if (attr.regex && v !== '' && !new RegExp(attr.regex).test(v))
+      return `${name} must match the following: "/${attr.regex}/"`;
     if (attr.type === 'email' && v !== '' && !EMAIL.test(v)) return `${name} must be a valid email`;
-    if (attr.type === 'uid' && !attr.regex && !UID_FORMAT.test(v)) return `${name} must match the following: "/^[A-Za-z0-9-_.~]*$/"`;
+    if (attr.type === 'uid' && !attr.regex && !UID_FORMAT.test(v))
+      return `${name} must match the following: "/^[A-Za-z0-9-_.~]*$/"`;
   }
-  if (typeof v === 'number' && attr.min !== undefined && v < Number(attr.min)) return `${name} must be greater than or equal to ${attr.min}`;
+  if (typeof v === 'number' && attr.min !== undefined && v < Number(attr.min))
+    return `${name} must be greater than or equal to ${attr.min}`;
   return undefined;
 }
 
@@ -151,4 +190,9 @@ export function defaultValue(name: string, attr: ScalarAttribute): unknown {
 
 /** Strapi's uid slugify (lowercase, `-` separator): used by the CLI to suggest uids; REST never generates them. */
 export const slugify = (s: string) =>
-  s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9-_.~]+/g, '-').replace(/^-+|-+$/g, '');
+  s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9-_.~]+/g, '-')
+    .replace(/^-+|-+$/g, '');

@@ -4,7 +4,10 @@ import type { IncomingMessage } from 'node:http';
  * Who is calling and what they may do. Routes name the action Strapi names (`api::article.article.find`);
  * the users & permissions layer implements this. Until then every project uses `OpenAccess`.
  */
-export interface Principal { kind: 'public' | 'user' | 'token'; id?: string | number }
+export interface Principal {
+  kind: 'public' | 'user' | 'token';
+  id?: string | number;
+}
 
 export interface AccessPolicy {
   /** Identifies the caller from the request (401 errors are thrown from here). */
@@ -20,7 +23,13 @@ export interface AccessPolicy {
 
 /** Development access: every caller may do everything. */
 export class OpenAccess implements AccessPolicy {
-  async authenticate(): Promise<Principal> { return { kind: 'public' }; }
-  can(): boolean { return true; }
-  cacheKey(): string { return 'open'; }
+  async authenticate(): Promise<Principal> {
+    return { kind: 'public' };
+  }
+  can(): boolean {
+    return true;
+  }
+  cacheKey(): string {
+    return 'open';
+  }
 }

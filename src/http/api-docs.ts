@@ -14,7 +14,11 @@ const ASSETS = new Map([
 
 /** Where swagger-ui-dist is installed: the page's assets are served from it (no CDN). */
 const assetDir = (() => {
-  try { return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json')); } catch { return undefined; }
+  try {
+    return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  } catch {
+    return undefined;
+  }
 })();
 
 const PAGE = `<!doctype html>

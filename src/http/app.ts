@@ -50,7 +50,6 @@ export interface AppOptions {
   cache?: boolean;
 }
 
-
 /**
  * The h3 app. Content routes are matched against the schema registry at request time, so a schema
  * change is live without rebuilding a router: `/api/:pluralName[/:documentId]` and `/api/:singularName`.
@@ -62,31 +61,40 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
   const cache = new ResponseCache();
   // Media changes alter populated answers: they end the cached generation too.
   const media = project.documents.media as { onChange?: (fn: () => void) => unknown };
-  if (typeof media.onChange === 'function') media.onChange(() => { project.documents.index.generation++; });
+  if (typeof media.onChange === 'function')
+    media.onChange(() => {
+      project.documents.index.generation++;
+    });
   const app = createApp();
 
-  app.use(eventHandler(async (event) => {
-    const started = process.hrtime.bigint();
-    const req = event.node.req;
-    const res = event.node.res;
-    if (opts.verbose) {
-      res.once('finish', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
-      });
-    }
-    if (applyCors(event, project.config.server.cors)) return sendEmpty(event, 204);
-    let answer: unknown;
-    try {
-      if (opts.readOnly && !['GET', 'HEAD', 'OPTIONS'].includes((req.method ?? 'GET').toUpperCase()) && (req.url ?? '').startsWith('/api')) {
-        throw new FolioError(403, 'ForbiddenError', 'This server is read-only: writes are refused', {});
+  app.use(
+    eventHandler(async (event) => {
+      const started = process.hrtime.bigint();
+      const req = event.node.req;
+      const res = event.node.res;
+      if (opts.verbose) {
+        res.once('finish', () => {
+          const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
+        });
       }
-      answer = await dispatch(event);
-    } catch (err) {
-      answer = sendError(event, err, log);
-    }
-    return finishResponse(event, answer);
-  }));
+      if (applyCors(event, project.config.server.cors)) return sendEmpty(event, 204);
+      let answer: unknown;
+      try {
+        if (
+          opts.readOnly &&
+          !['GET', 'HEAD', 'OPTIONS'].includes((req.method ?? 'GET').toUpperCase()) &&
+          (req.url ?? '').startsWith('/api')
+        ) {
+          throw new FolioError(403, 'ForbiddenError', 'This server is read-only: writes are refused', {});
+        }
+        answer = await dispatch(event);
+      } catch (err) {
+        answer = sendError(event, err, log);
+      }
+      return finishResponse(event, answer);
+    }),
+  );
 
   async function dispatch(event: H3Event) {
     const req = event.node.req;
@@ -106,8 +114,8 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
     // The body is parsed before routing, as Strapi's global body middleware does: a malformed or
     // oversized body is answered even on routes that do not exist.
     let body: unknown;
-    if (method === 'POST' || method === 'PUT' || method === 'PATCH') body = await parseBody(req, project.config.server.bodyLimit);
-
+    if (method === 'POST' || method === 'PUT' || method === 'PATCH')
+      body = await parseBody(req, project.config.server.bodyLimit);
 
     let principalPromise: Promise<Principal> | undefined;
     const principal = () => (principalPromise ??= access.authenticate(req));
@@ -133,15 +141,38 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
       action = method === 'GET' || method === 'HEAD' ? 'find' : method === 'POST' ? 'create' : ('' as never);
     } else if (collection) {
       allow = ['HEAD', 'GET', 'PUT', 'DELETE'];
-      action = method === 'GET' || method === 'HEAD' ? 'findOne' : method === 'PUT' ? 'update' : method === 'DELETE' ? 'delete' : ('' as never);
+      action =
+        method === 'GET' || method === 'HEAD'
+          ? 'findOne'
+          : method === 'PUT'
+            ? 'update'
+            : method === 'DELETE'
+              ? 'delete'
+              : ('' as never);
     } else {
       allow = ['HEAD', 'GET', 'PUT', 'DELETE'];
-      action = method === 'GET' || method === 'HEAD' ? 'findSingle' : method === 'PUT' ? 'upsertSingle' : method === 'DELETE' ? 'deleteSingle' : ('' as never);
+      action =
+        method === 'GET' || method === 'HEAD'
+          ? 'findSingle'
+          : method === 'PUT'
+            ? 'upsertSingle'
+            : method === 'DELETE'
+              ? 'deleteSingle'
+              : ('' as never);
     }
     if (!action) return methodNotAllowed(event, allow);
 
     const caller = await principal();
-    const strapiAction = { find: 'find', findOne: 'findOne', findSingle: 'find', create: 'create', update: 'update', upsertSingle: 'update', delete: 'delete', deleteSingle: 'delete' }[action as string]!;
+    const strapiAction = {
+      find: 'find',
+      findOne: 'findOne',
+      findSingle: 'find',
+      create: 'create',
+      update: 'update',
+      upsertSingle: 'update',
+      delete: 'delete',
+      deleteSingle: 'delete',
+    }[action as string]!;
     if (!access.can(caller, `${ct.uid}.${strapiAction}`)) throw forbidden();
 
     const cacheable = (action === 'find' || action === 'findOne' || action === 'findSingle') && opts.cache !== false;
@@ -160,14 +191,22 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
     }
     const query = parseQueryString(rawQuery);
     const read: Omit<ReadContext, 'status'> = {
-      schemas: project.schemas, index: project.documents.index, config: project.config, media: project.documents.media,
+      schemas: project.schemas,
+      index: project.documents.index,
+      config: project.config,
+      media: project.documents.media,
       canFind: (uid) => access.can(caller, `${uid}.find`),
     };
     const input: RouteInput = { event, ct, documentId, query, body: async () => body, read };
     const routes = new ContentRoutes(project.documents);
-    const result: RouteResult = await (routes[action] as (i: RouteInput) => Promise<RouteResult> | RouteResult).call(routes, input);
+    const result: RouteResult = await (routes[action] as (i: RouteInput) => Promise<RouteResult> | RouteResult).call(
+      routes,
+      input,
+    );
     if (result.status === 204) return sendEmpty(event, 204);
-    const text = JSON.stringify(v4 ? toV4Body(project.schemas, ct, result.body as { data: unknown; meta: unknown }) : result.body);
+    const text = JSON.stringify(
+      v4 ? toV4Body(project.schemas, ct, result.body as { data: unknown; meta: unknown }) : result.body,
+    );
     // Only successful reads carry an ETag (see finishResponse). HEAD: the same status and headers as GET,
     // no body (h3 would turn a null answer into a 204).
     const etag = result.status === 200 && (method === 'GET' || method === 'HEAD') ? weakEtag(text) : undefined;
@@ -206,7 +245,11 @@ export function defaultModules(): HttpModule[] {
 
 function localesList(project: Project) {
   let ts: string;
-  try { ts = statSync(join(project.contentDir, 'folio.json')).mtime.toISOString(); } catch { ts = new Date(0).toISOString(); }
+  try {
+    ts = statSync(join(project.contentDir, 'folio.json')).mtime.toISOString();
+  } catch {
+    ts = new Date(0).toISOString();
+  }
   return project.config.locales.map((l, i) => ({
     id: i + 1,
     documentId: stableId(`locale:${l.code}`),

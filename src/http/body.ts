@@ -25,7 +25,10 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
  * it understands (the route then answers `Missing "data" payload`).
  */
 export async function parseBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
   const isJson = type === 'application/json' || type.endsWith('+json');
   const isForm = type === 'application/x-www-form-urlencoded';
   // Other content types (multipart uploads among them) are left unread for the route that owns them.
@@ -39,18 +42,29 @@ export async function parseBody(req: IncomingMessage, limit: number): Promise<un
   }
   if (text.trim() === '') return undefined;
   if (isForm) {
-    return loadQs().parse(text, { depth: QUERY_LIMITS.depth, arrayLimit: QUERY_LIMITS.arrayLimit, parameterLimit: QUERY_LIMITS.parameterLimit, allowPrototypes: false });
+    return loadQs().parse(text, {
+      depth: QUERY_LIMITS.depth,
+      arrayLimit: QUERY_LIMITS.arrayLimit,
+      parameterLimit: QUERY_LIMITS.parameterLimit,
+      allowPrototypes: false,
+    });
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new FolioError(400, 'SyntaxError', err instanceof RangeError ? 'The JSON body is nested too deeply' : (err as Error).message, null);
+    throw new FolioError(
+      400,
+      'SyntaxError',
+      err instanceof RangeError ? 'The JSON body is nested too deeply' : (err as Error).message,
+      null,
+    );
   }
   if (value === null || typeof value !== 'object') {
     throw new FolioError(400, 'SyntaxError', 'invalid JSON, only supports object and array', null);
   }
-  if (depthOf(value, 0) > MAX_JSON_DEPTH) throw validationError(`The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`);
+  if (depthOf(value, 0) > MAX_JSON_DEPTH)
+    throw validationError(`The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`);
   return value;
 }
 
@@ -66,10 +80,13 @@ function depthOf(v: unknown, d: number): number {
 
 /** The `data` object of a write body, or Strapi's 400 when it is missing or not an object. */
 export function dataOf(body: unknown): Record<string, unknown> {
-  const data = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).data : undefined;
+  const data =
+    body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).data : undefined;
   if (data === undefined || data === null) throw validationError('Missing "data" payload in the request body');
   if (typeof data !== 'object' || Array.isArray(data)) {
-    throw validationError(`this must be a \`object\` type, but the final value was: \`null\` (cast from the value \`${JSON.stringify(data)}\`).`);
+    throw validationError(
+      `this must be a \`object\` type, but the final value was: \`null\` (cast from the value \`${JSON.stringify(data)}\`).`,
+    );
   }
   return data as Record<string, unknown>;
 }

@@ -3,14 +3,24 @@ import { defaultModules, type AppOptions, type HttpModule } from './app.js';
 import { loadUsersConfig } from '../auth/config.js';
 import { AuthService } from '../auth/service.js';
 import { PermissionsPolicy } from '../auth/access.js';
-import { LIVE_EVENTS_PATH, STORED_FILES, isAccountsPath, isApiDocsPath, isRolesPath, isUploadApiPath } from './route-paths.js';
+import {
+  LIVE_EVENTS_PATH,
+  STORED_FILES,
+  isAccountsPath,
+  isApiDocsPath,
+  isRolesPath,
+  isUploadApiPath,
+} from './route-paths.js';
 
 /**
  * The one place that assembles a server for a project: its access policy and route modules.
  * `folio serve` and the tests both start servers through it, so they always run the same thing.
  * Content is private by default: access comes from content/permissions.json, users and API tokens.
  */
-export async function serverOptions(project: Project, opts: { log?: (message: string) => void } = {}): Promise<AppOptions & { access: PermissionsPolicy }> {
+export async function serverOptions(
+  project: Project,
+  opts: { log?: (message: string) => void } = {},
+): Promise<AppOptions & { access: PermissionsPolicy }> {
   const users = loadUsersConfig(project.contentDir);
   const auth = new AuthService(project.root, users.auth);
   const access = new PermissionsPolicy(project.contentDir, auth);
@@ -19,10 +29,18 @@ export async function serverOptions(project: Project, opts: { log?: (message: st
     access,
     modules: [
       ...defaultModules(),
-      onDemand(isAccountsPath, async () => (await import('../auth/http.js')).usersModule(auth, users.rateLimit, users.mail, log)),
+      onDemand(isAccountsPath, async () =>
+        (await import('../auth/http.js')).usersModule(auth, users.rateLimit, users.mail, log),
+      ),
       onDemand(isRolesPath, async () => (await import('../auth/roles-http.js')).rolesModule(auth)),
-      onDemand((p) => p.startsWith(STORED_FILES) || isUploadApiPath(p), async () => (await import('../upload/http.js')).uploadModule),
-      onDemand((p) => p === LIVE_EVENTS_PATH, async () => (await import('./live-events.js')).liveEventsModule),
+      onDemand(
+        (p) => p.startsWith(STORED_FILES) || isUploadApiPath(p),
+        async () => (await import('../upload/http.js')).uploadModule,
+      ),
+      onDemand(
+        (p) => p === LIVE_EVENTS_PATH,
+        async () => (await import('./live-events.js')).liveEventsModule,
+      ),
       onDemand(isApiDocsPath, async () => (await import('./api-docs.js')).apiDocsModule),
     ],
   };
@@ -43,7 +61,9 @@ function onDemand(owns: (lowerPath: string) => boolean, load: () => Promise<Http
       if (!loaded) {
         loaded = load();
         // A module that failed to load is tried again by the next request, rather than failing for good.
-        loaded.catch(() => { loaded = undefined; });
+        loaded.catch(() => {
+          loaded = undefined;
+        });
       }
       return (await loaded).handle(req);
     },

@@ -16,7 +16,10 @@ export interface RouteInput {
   read: Omit<ReadContext, 'status'>;
 }
 
-export interface RouteResult { status: number; body?: unknown }
+export interface RouteResult {
+  status: number;
+  body?: unknown;
+}
 
 const single = (data: unknown): RouteResult => ({ status: 200, body: { data, meta: {} } });
 
@@ -28,7 +31,7 @@ function checkRelationPermissions(read: RouteInput['read'], ct: ContentType, dat
   }
 }
 const writeLocale = (q: Record<string, unknown>) => (typeof q.locale === 'string' ? q.locale : undefined);
-const writeStatus = (q: Record<string, unknown>) => (q.status === 'draft' ? 'draft' as const : undefined);
+const writeStatus = (q: Record<string, unknown>) => (q.status === 'draft' ? ('draft' as const) : undefined);
 
 /** The five core actions of a content-type, as Strapi's core controllers answer them. */
 export class ContentRoutes {
@@ -70,7 +73,10 @@ export class ContentRoutes {
     parseReadQuery(read, ct, query, 'write');
     const data = dataOf(await input.body());
     checkRelationPermissions(read, ct, data);
-    const v = await this.docs.update(ct.uid, documentId!, data, { status: writeStatus(query), locale: writeLocale(query) });
+    const v = await this.docs.update(ct.uid, documentId!, data, {
+      status: writeStatus(query),
+      locale: writeLocale(query),
+    });
     if (!v) throw notFound();
     return single(this.shapeWritten(read, ct, v, query));
   }
@@ -83,14 +89,18 @@ export class ContentRoutes {
     checkRelationPermissions(read, ct, data);
     const doc = this.docs.singleDocument(ct);
     const opts = { status: writeStatus(query), locale: writeLocale(query) };
-    const v = doc ? await this.docs.update(ct.uid, doc.documentId, data, opts) : await this.docs.create(ct.uid, data, opts);
+    const v = doc
+      ? await this.docs.update(ct.uid, doc.documentId, data, opts)
+      : await this.docs.create(ct.uid, data, opts);
     if (!v) throw notFound();
     return single(this.shapeWritten(read, ct, v, query));
   }
 
   async delete({ ct, documentId, query, read }: RouteInput): Promise<RouteResult> {
     if (query.status === 'draft') {
-      throw validationError(`Invalid parameter at 'status': a draft cannot be deleted on its own; DELETE without status removes every version of the locale`);
+      throw validationError(
+        `Invalid parameter at 'status': a draft cannot be deleted on its own; DELETE without status removes every version of the locale`,
+      );
     }
     parseReadQuery(read, ct, { ...query, status: undefined }, 'delete');
     await this.docs.delete(ct.uid, documentId!, { locale: writeLocale(query) });

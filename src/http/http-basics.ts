@@ -22,7 +22,10 @@ export function applyCors(event: H3Event, cors: CorsConfig): boolean {
   const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
   if (preflight && allowed) {
     res.setHeader('access-control-allow-methods', 'GET,POST,PUT,PATCH,DELETE,HEAD,OPTIONS');
-    res.setHeader('access-control-allow-headers', String(req.headers['access-control-request-headers'] ?? 'Content-Type,Authorization,Origin,Accept'));
+    res.setHeader(
+      'access-control-allow-headers',
+      String(req.headers['access-control-request-headers'] ?? 'Content-Type,Authorization,Origin,Accept'),
+    );
     res.setHeader('access-control-max-age', String(cors.maxAge));
   }
   return preflight;

@@ -22,12 +22,20 @@ export const liveEventsModule: HttpModule = {
       void stream.push({
         event: e.event,
         data: JSON.stringify({
-          event: e.event, uid: e.uid, model: e.model, documentId: e.version.documentId, locale: e.version.locale,
-          status: e.version.status, createdAt: new Date().toISOString(),
+          event: e.event,
+          uid: e.uid,
+          model: e.model,
+          documentId: e.version.documentId,
+          locale: e.version.locale,
+          status: e.version.status,
+          createdAt: new Date().toISOString(),
         }),
       });
     });
-    stream.onClosed(async () => { off(); await stream.close(); });
+    stream.onClosed(async () => {
+      off();
+      await stream.close();
+    });
     // A first message sends the headers at once, so clients know the stream is open.
     void stream.push({ event: 'ready', data: JSON.stringify({ event: 'ready' }) });
     return stream.send();

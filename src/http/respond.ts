@@ -25,7 +25,12 @@ export function sendError(event: H3Event, err: unknown, log: (msg: string) => vo
   if (err instanceof FolioError) return sendJson(event, err.status, err.toJSON());
   const code = (err as NodeJS.ErrnoException)?.code;
   if (code === 'ENOSPC' || code === 'EROFS' || code === 'EACCES' || code === 'EPERM' || code === 'EDQUOT') {
-    const e = new FolioError(507, 'InsufficientStorageError', `The content folder cannot be written (${code}): nothing was changed`, {});
+    const e = new FolioError(
+      507,
+      'InsufficientStorageError',
+      `The content folder cannot be written (${code}): nothing was changed`,
+      {},
+    );
     log(`write failed: ${(err as Error).message}`);
     return sendJson(event, e.status, e.toJSON());
   }

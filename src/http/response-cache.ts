@@ -8,12 +8,18 @@ export class ResponseCache {
   private generation = -1;
   private owner: object | undefined;
 
-  constructor(private maxBytes = 32 * 1024 * 1024, private maxEntryBytes = 1024 * 1024) {}
+  constructor(
+    private maxBytes = 32 * 1024 * 1024,
+    private maxEntryBytes = 1024 * 1024,
+  ) {}
 
   get(owner: object, generation: number, key: string) {
     if (owner !== this.owner || generation !== this.generation) return undefined;
     const hit = this.entries.get(key);
-    if (hit) { this.entries.delete(key); this.entries.set(key, hit); }
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
     return hit;
   }
 

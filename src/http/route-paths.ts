@@ -6,11 +6,16 @@
 
 /** Accounts: sign-in, providers, users (lower-cased). */
 export const isAccountsPath = (path: string) =>
-  path.startsWith('/api/auth/') || path.startsWith('/api/connect/') || path === '/api/users' || path.startsWith('/api/users/');
+  path.startsWith('/api/auth/') ||
+  path.startsWith('/api/connect/') ||
+  path === '/api/users' ||
+  path.startsWith('/api/users/');
 
 /** Roles and permissions of users-permissions (lower-cased). */
 export const isRolesPath = (path: string) =>
-  path === '/api/users-permissions/permissions' || path === '/api/users-permissions/roles' || path.startsWith('/api/users-permissions/roles/');
+  path === '/api/users-permissions/permissions' ||
+  path === '/api/users-permissions/roles' ||
+  path.startsWith('/api/users-permissions/roles/');
 
 /** The upload API (lower-cased). */
 export const isUploadApiPath = (path: string) => path === '/api/upload' || path.startsWith('/api/upload/');
@@ -22,4 +27,5 @@ export const STORED_FILES = '/uploads/';
 export const LIVE_EVENTS_PATH = '/_folio/events';
 
 /** The OpenAPI document and its Swagger UI (as written). */
-export const isApiDocsPath = (path: string) => path === '/api/openapi.json' || path === '/documentation' || path.startsWith('/documentation/');
+export const isApiDocsPath = (path: string) =>
+  path === '/api/openapi.json' || path === '/documentation' || path.startsWith('/documentation/');

@@ -4,10 +4,18 @@ import { toNodeListener } from 'h3';
 import type { Project } from '../project.js';
 import { createFolioApp, type AppOptions } from './app.js';
 
-export interface RunningServer { url: string; port: number; server: Server; close(): Promise<void> }
+export interface RunningServer {
+  url: string;
+  port: number;
+  server: Server;
+  close(): Promise<void>;
+}
 
 /** Starts the app on a plain node:http server (tests and embedding; `folio serve` uses listhen). */
-export async function startServer(project: Project, opts: AppOptions & { port?: number; host?: string } = {}): Promise<RunningServer> {
+export async function startServer(
+  project: Project,
+  opts: AppOptions & { port?: number; host?: string } = {},
+): Promise<RunningServer> {
   const server = createServer(toNodeListener(createFolioApp(project, opts)));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -19,6 +27,10 @@ export async function startServer(project: Project, opts: AppOptions & { port?: 
     url: `http://${host}:${port}`,
     port,
     server,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
   };
 }

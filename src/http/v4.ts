@@ -9,13 +9,21 @@ import type { Attribute, ContentType } from '../schema/types.js';
 export function toV4Body(schemas: SchemaRegistry, ct: ContentType, body: { data: unknown; meta: unknown }) {
   const data = Array.isArray(body.data)
     ? body.data.map((d) => entry(schemas, ct.attributes, d as Record<string, unknown>, ct))
-    : body.data ? entry(schemas, ct.attributes, body.data as Record<string, unknown>, ct) : body.data;
+    : body.data
+      ? entry(schemas, ct.attributes, body.data as Record<string, unknown>, ct)
+      : body.data;
   return { data, meta: body.meta };
 }
 
-const isCount = (v: unknown) => !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 1 && 'count' in (v as object);
+const isCount = (v: unknown) =>
+  !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 1 && 'count' in (v as object);
 
-function entry(schemas: SchemaRegistry, attrs: Record<string, Attribute>, obj: Record<string, unknown>, ct?: ContentType) {
+function entry(
+  schemas: SchemaRegistry,
+  attrs: Record<string, Attribute>,
+  obj: Record<string, unknown>,
+  ct?: ContentType,
+) {
   const { id, documentId, ...rest } = obj;
   const out: Record<string, unknown> = { id };
   if (documentId !== undefined) out.documentId = documentId;
@@ -28,29 +36,55 @@ function file(obj: Record<string, unknown>) {
   return { id, documentId, attributes };
 }
 
-function values(schemas: SchemaRegistry, attrs: Record<string, Attribute>, obj: Record<string, unknown>, ct?: ContentType) {
+function values(
+  schemas: SchemaRegistry,
+  attrs: Record<string, Attribute>,
+  obj: Record<string, unknown>,
+  ct?: ContentType,
+) {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(obj)) {
     const attr = attrs[k];
     if (k === 'localizations' && ct) {
-      out[k] = isCount(v) ? v : { data: (v as Array<Record<string, unknown>>).map((x) => entry(schemas, ct.attributes, x, ct)) };
+      out[k] = isCount(v)
+        ? v
+        : { data: (v as Array<Record<string, unknown>>).map((x) => entry(schemas, ct.attributes, x, ct)) };
       continue;
     }
-    if (!attr || isCount(v)) { out[k] = v; continue; }
+    if (!attr || isCount(v)) {
+      out[k] = v;
+      continue;
+    }
     switch (attr.type) {
       case 'relation': {
         const target = schemas.contentTypes.get(attr.target);
         const one = (x: Record<string, unknown>) => (target ? entry(schemas, target.attributes, x, target) : x);
-        out[k] = { data: Array.isArray(v) ? v.map((x) => one(x as Record<string, unknown>)) : v ? one(v as Record<string, unknown>) : null };
+        out[k] = {
+          data: Array.isArray(v)
+            ? v.map((x) => one(x as Record<string, unknown>))
+            : v
+              ? one(v as Record<string, unknown>)
+              : null,
+        };
         break;
       }
       case 'media':
-        out[k] = { data: Array.isArray(v) ? v.map((x) => file(x as Record<string, unknown>)) : v ? file(v as Record<string, unknown>) : null };
+        out[k] = {
+          data: Array.isArray(v)
+            ? v.map((x) => file(x as Record<string, unknown>))
+            : v
+              ? file(v as Record<string, unknown>)
+              : null,
+        };
         break;
       case 'component': {
         const comp = schemas.components.get(attr.component);
         const one = (x: Record<string, unknown>) => (comp ? values(schemas, comp.attributes, x) : x);
-        out[k] = Array.isArray(v) ? v.map((x) => one(x as Record<string, unknown>)) : v ? one(v as Record<string, unknown>) : null;
+        out[k] = Array.isArray(v)
+          ? v.map((x) => one(x as Record<string, unknown>))
+          : v
+            ? one(v as Record<string, unknown>)
+            : null;
         break;
       }
       case 'dynamiczone':

@@ -22,7 +22,13 @@ export interface ReadContext {
  * The target versions a relation attribute of `source` points at, in stored order, resolved to the read's
  * status and the source's locale. Targets without such a version are left out.
  */
-export function relatedVersions(ctx: ReadContext, ct: ContentType, source: Version, name: string, attr: RelationAttribute): Version[] {
+export function relatedVersions(
+  ctx: ReadContext,
+  ct: ContentType,
+  source: Version,
+  name: string,
+  attr: RelationAttribute,
+): Version[] {
   const target = ctx.schemas.contentTypes.get(attr.target);
   if (!target) return [];
   const locale = target.localized ? (source.locale ?? ctx.config.defaultLocale) : NO_LOCALE;
@@ -79,6 +85,21 @@ export function mediaFiles(ctx: ReadContext, value: unknown): MediaFile[] {
 
 /** Attributes of an upload file record, for deep filters and sorts through media fields. */
 export const FILE_FIELDS = [
-  'id', 'documentId', 'name', 'alternativeText', 'caption', 'width', 'height', 'hash', 'ext', 'mime', 'size',
-  'url', 'previewUrl', 'provider', 'createdAt', 'updatedAt', 'publishedAt',
+  'id',
+  'documentId',
+  'name',
+  'alternativeText',
+  'caption',
+  'width',
+  'height',
+  'hash',
+  'ext',
+  'mime',
+  'size',
+  'url',
+  'previewUrl',
+  'provider',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
 ];

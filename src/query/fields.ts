@@ -9,11 +9,24 @@ const SYSTEM = ['createdAt', 'updatedAt', 'publishedAt'];
  * `fields=title,slug` / `fields[0]=title`: scalar attributes only; `id` and `documentId` always come back.
  * Returns undefined for "all fields".
  */
-export function parseFields(owner: ContentType | Record<string, Attribute> | 'media', raw: unknown): string[] | undefined {
+export function parseFields(
+  owner: ContentType | Record<string, Attribute> | 'media',
+  raw: unknown,
+): string[] | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   let list: string[];
-  if (typeof raw === 'string') list = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  else if (Array.isArray(raw) && raw.every((x) => typeof x === 'string')) list = raw.flatMap((s: string) => s.split(',').map((x) => x.trim()).filter(Boolean));
+  if (typeof raw === 'string')
+    list = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  else if (Array.isArray(raw) && raw.every((x) => typeof x === 'string'))
+    list = raw.flatMap((s: string) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    );
   else throw validationError('Invalid fields parameter. Expected a string or an array of strings');
   if (list.includes('*')) return undefined;
   for (const f of list) {
@@ -28,7 +41,8 @@ export function parseFields(owner: ContentType | Record<string, Attribute> | 'me
     if (isCt && f === 'locale' && (owner as ContentType).localized) continue;
     const attr = Object.prototype.hasOwnProperty.call(attrs, f) ? attrs[f] : undefined;
     if (!attr) throw invalidKey(f, { path: null, source: 'query', param: 'fields' });
-    if (!isScalar(attr) || attr.private || attr.type === 'password') throw invalidKey(f, { path: f, source: 'query', param: 'fields' });
+    if (!isScalar(attr) || attr.private || attr.type === 'password')
+      throw invalidKey(f, { path: f, source: 'query', param: 'fields' });
   }
   return list;
 }

@@ -16,20 +16,39 @@ const and3 = (parts: Condition[]): Condition => {
   if (parts.length === 1) return parts[0];
   return (row) => {
     let unknown = false;
-    for (const p of parts) { const v = p(row); if (v === false) return false; if (v === null) unknown = true; }
+    for (const p of parts) {
+      const v = p(row);
+      if (v === false) return false;
+      if (v === null) unknown = true;
+    }
     return unknown ? null : true;
   };
 };
-const or3 = (parts: Condition[]): Condition => (row) => {
-  let unknown = false;
-  for (const p of parts) { const v = p(row); if (v === true) return true; if (v === null) unknown = true; }
-  return unknown ? null : false;
-};
-const not3 = (inner: Condition): Condition => (row) => { const v = inner(row); return v === null ? null : !v; };
+const or3 =
+  (parts: Condition[]): Condition =>
+  (row) => {
+    let unknown = false;
+    for (const p of parts) {
+      const v = p(row);
+      if (v === true) return true;
+      if (v === null) unknown = true;
+    }
+    return unknown ? null : false;
+  };
+const not3 =
+  (inner: Condition): Condition =>
+  (row) => {
+    const v = inner(row);
+    return v === null ? null : !v;
+  };
 /** "Some related row matches": true if one does, unknown if none does but one might. */
 const some3 = (rows: unknown[], inner: Condition): Tri => {
   let unknown = false;
-  for (const r of rows) { const v = inner(r); if (v === true) return true; if (v === null) unknown = true; }
+  for (const r of rows) {
+    const v = inner(r);
+    if (v === true) return true;
+    if (v === null) unknown = true;
+  }
   return unknown ? null : false;
 };
 
@@ -43,7 +62,8 @@ const FALSE = new Set(['false', 'f', '0']);
  */
 export function compileFilters(scope: Scope, filters: unknown): Predicate {
   if (filters === undefined || filters === null || filters === '') return () => true;
-  if (!isObject(filters) && !Array.isArray(filters)) throw validationError('The filters parameter must be an object or an array');
+  if (!isObject(filters) && !Array.isArray(filters))
+    throw validationError('The filters parameter must be an object or an array');
   const condition = compileGroup(scope, filters, []);
   return (row) => condition(row) === true;
 }
@@ -56,7 +76,10 @@ function compileGroup(scope: Scope, node: unknown, path: string[]): Condition {
   const parts: Condition[] = [];
   for (const [key, value] of Object.entries(node)) {
     if (isEmpty(value) && key !== '$not') continue;
-    if (LOGICAL.has(key)) { parts.push(compileLogical(scope, key, value, path)); continue; }
+    if (LOGICAL.has(key)) {
+      parts.push(compileLogical(scope, key, value, path));
+      continue;
+    }
     if (key.startsWith('$')) throw invalidKey(key, { path: path.join('.') || null, source: 'query', param: 'filters' });
     const field = scope.field(key, [...path, key], 'filters');
     parts.push(compileField(field, value, [...path, key]));
@@ -77,11 +100,18 @@ function compileField(field: Field, value: unknown, path: string[]): Condition {
   if (field.kind === 'nested') {
     // A bare value or a direct operator on a relation/media/component targets the related row's id.
     if (!isObject(value) || Object.keys(value).every((k) => isOperator(k))) {
-      const idPred = compileScalar({ kind: 'scalar', type: field.idType, get: (r) => (r as { id?: unknown }).id ?? null }, value, path);
+      const idPred = compileScalar(
+        { kind: 'scalar', type: field.idType, get: (r) => (r as { id?: unknown }).id ?? null },
+        value,
+        path,
+      );
       const nullOnly = isObject(value) && ('$null' in value || '$notNull' in value);
       if (nullOnly) {
         // `$null` on a relation: whether any related row exists.
-        const flag = castFlag((value as Record<string, unknown>).$null ?? (value as Record<string, unknown>).$notNull, path);
+        const flag = castFlag(
+          (value as Record<string, unknown>).$null ?? (value as Record<string, unknown>).$notNull,
+          path,
+        );
         const wantNull = '$null' in (value as object) ? flag : !flag;
         return (row) => (field.get(row).length === 0) === wantNull;
       }
@@ -106,7 +136,8 @@ function compileScalar(field: Extract<Field, { kind: 'scalar' }>, value: unknown
       continue;
     }
     if (op === '$and' || op === '$or') {
-      if (!Array.isArray(operand)) throw validationError(`Invalid filters[${path.join('][')}][${op}]: ${op} expects an array`);
+      if (!Array.isArray(operand))
+        throw validationError(`Invalid filters[${path.join('][')}][${op}]: ${op} expects an array`);
       const subs = operand.map((x) => compileScalar(field, x, path));
       parts.push(op === '$or' ? or3(subs) : and3(subs));
       continue;
@@ -120,16 +151,31 @@ function compileScalar(field: Extract<Field, { kind: 'scalar' }>, value: unknown
 /** IS NULL / IS NOT NULL tests are never unknown; every other comparison with a NULL column is. */
 const ABOUT_NULL = new Set(['$eq', '$eqi', '$ne', '$nei']);
 
-function compileOperator(field: Extract<Field, { kind: 'scalar' }>, op: string, operand: unknown, path: string[]): Condition {
+function compileOperator(
+  field: Extract<Field, { kind: 'scalar' }>,
+  op: string,
+  operand: unknown,
+  path: string[],
+): Condition {
   const test = compileTest(field, op, operand, path);
   const def = OPERATORS[op];
   // A list given to a one-value operator is an OR of operators, each already three-valued.
-  if (def.operand === 'flag' || (ABOUT_NULL.has(op) && operand === null) || (def.operand === 'value' && Array.isArray(operand))) return test;
+  if (
+    def.operand === 'flag' ||
+    (ABOUT_NULL.has(op) && operand === null) ||
+    (def.operand === 'value' && Array.isArray(operand))
+  )
+    return test;
   const get = field.get as (row: unknown) => Scalar;
   return (row) => (get(row) === null ? null : test(row));
 }
 
-function compileTest(field: Extract<Field, { kind: 'scalar' }>, op: string, operand: unknown, path: string[]): Condition {
+function compileTest(
+  field: Extract<Field, { kind: 'scalar' }>,
+  op: string,
+  operand: unknown,
+  path: string[],
+): Condition {
   const def = OPERATORS[op];
   const where = `filters[${path.join('][')}][${op}]`;
   const get = field.get as (row: unknown) => Scalar;
@@ -140,8 +186,10 @@ function compileTest(field: Extract<Field, { kind: 'scalar' }>, op: string, oper
   if (def.operand === 'list' || def.operand === 'pair') {
     if (isObject(operand)) throw validationError(`Invalid ${where}: expected an array of at most 100 values`);
     const list = Array.isArray(operand) ? operand : [operand];
-    if (def.operand === 'list' && list.length === 0) throw validationError(`Invalid ${where}: expected at least one value`);
-    if (def.operand === 'pair' && list.length !== 2) throw validationError(`Invalid ${where}: expected exactly two values`);
+    if (def.operand === 'list' && list.length === 0)
+      throw validationError(`Invalid ${where}: expected at least one value`);
+    if (def.operand === 'pair' && list.length !== 2)
+      throw validationError(`Invalid ${where}: expected exactly two values`);
     const cast = list.map((v) => castOperand(field.type, v, where));
     return (row) => def.test(get(row), cast);
   }
@@ -173,7 +221,11 @@ export function castOperand(type: string, v: unknown, where: string): Scalar {
   if (v === null) return null;
   if (typeof v === 'object') throw validationError(`Invalid ${where}: expected a value`);
   switch (type) {
-    case 'integer': case 'float': case 'decimal': case 'biginteger': case 'timestamp': {
+    case 'integer':
+    case 'float':
+    case 'decimal':
+    case 'biginteger':
+    case 'timestamp': {
       if (type === 'timestamp' && typeof v === 'string' && !/^-?\d+(\.\d+)?$/.test(v)) {
         const d = parseDateTime(v);
         if (d) return d.getTime();

@@ -18,32 +18,67 @@ const lower = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v);
 const str = (v: Scalar) => (v === null ? null : String(v));
 const cmp = (a: Scalar, b: unknown): number => {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const x = String(a), y = String(b);
+  const x = String(a),
+    y = String(b);
   return x < y ? -1 : x > y ? 1 : 0;
 };
 
 export const OPERATORS: Record<string, Operator> = {
   $eq: { operand: 'value', test: (v, o) => (o === null ? v === null : v !== null && cmp(v, o) === 0) },
-  $eqi: { operand: 'value', caseInsensitive: true, test: (v, o) => (o === null ? v === null : v !== null && lower(str(v)) === lower(o)) },
+  $eqi: {
+    operand: 'value',
+    caseInsensitive: true,
+    test: (v, o) => (o === null ? v === null : v !== null && lower(str(v)) === lower(o)),
+  },
   $ne: { operand: 'value', test: (v, o) => (o === null ? v !== null : v !== null && cmp(v, o) !== 0) },
-  $nei: { operand: 'value', caseInsensitive: true, test: (v, o) => (o === null ? v !== null : v !== null && lower(str(v)) !== lower(o)) },
+  $nei: {
+    operand: 'value',
+    caseInsensitive: true,
+    test: (v, o) => (o === null ? v !== null : v !== null && lower(str(v)) !== lower(o)),
+  },
   $lt: { operand: 'value', test: (v, o) => v !== null && o !== null && cmp(v, o) < 0 },
   $lte: { operand: 'value', test: (v, o) => v !== null && o !== null && cmp(v, o) <= 0 },
   $gt: { operand: 'value', test: (v, o) => v !== null && o !== null && cmp(v, o) > 0 },
   $gte: { operand: 'value', test: (v, o) => v !== null && o !== null && cmp(v, o) >= 0 },
   $in: { operand: 'list', test: (v, o) => v !== null && (o as Scalar[]).some((x) => x !== null && cmp(v, x) === 0) },
-  $notIn: { operand: 'list', test: (v, o) => v !== null && !(o as Scalar[]).some((x) => x !== null && cmp(v, x) === 0) },
+  $notIn: {
+    operand: 'list',
+    test: (v, o) => v !== null && !(o as Scalar[]).some((x) => x !== null && cmp(v, x) === 0),
+  },
   $contains: { operand: 'value', text: true, test: (v, o) => v !== null && str(v)!.includes(String(o)) },
   $notContains: { operand: 'value', text: true, test: (v, o) => v !== null && !str(v)!.includes(String(o)) },
-  $containsi: { operand: 'value', text: true, caseInsensitive: true, test: (v, o) => v !== null && str(v)!.toLowerCase().includes(String(o)) },
-  $notContainsi: { operand: 'value', text: true, caseInsensitive: true, test: (v, o) => v !== null && !str(v)!.toLowerCase().includes(String(o)) },
+  $containsi: {
+    operand: 'value',
+    text: true,
+    caseInsensitive: true,
+    test: (v, o) => v !== null && str(v)!.toLowerCase().includes(String(o)),
+  },
+  $notContainsi: {
+    operand: 'value',
+    text: true,
+    caseInsensitive: true,
+    test: (v, o) => v !== null && !str(v)!.toLowerCase().includes(String(o)),
+  },
   $startsWith: { operand: 'value', text: true, test: (v, o) => v !== null && str(v)!.startsWith(String(o)) },
-  $startsWithi: { operand: 'value', text: true, caseInsensitive: true, test: (v, o) => v !== null && str(v)!.toLowerCase().startsWith(String(o)) },
+  $startsWithi: {
+    operand: 'value',
+    text: true,
+    caseInsensitive: true,
+    test: (v, o) => v !== null && str(v)!.toLowerCase().startsWith(String(o)),
+  },
   $endsWith: { operand: 'value', text: true, test: (v, o) => v !== null && str(v)!.endsWith(String(o)) },
-  $endsWithi: { operand: 'value', text: true, caseInsensitive: true, test: (v, o) => v !== null && str(v)!.toLowerCase().endsWith(String(o)) },
+  $endsWithi: {
+    operand: 'value',
+    text: true,
+    caseInsensitive: true,
+    test: (v, o) => v !== null && str(v)!.toLowerCase().endsWith(String(o)),
+  },
   $null: { operand: 'flag', test: (v, o) => (o ? v === null : v !== null) },
   $notNull: { operand: 'flag', test: (v, o) => (o ? v !== null : v === null) },
-  $between: { operand: 'pair', test: (v, o) => v !== null && cmp(v, (o as Scalar[])[0]) >= 0 && cmp(v, (o as Scalar[])[1]) <= 0 },
+  $between: {
+    operand: 'pair',
+    test: (v, o) => v !== null && cmp(v, (o as Scalar[])[0]) >= 0 && cmp(v, (o as Scalar[])[1]) <= 0,
+  },
 };
 
 export const LOGICAL = new Set(['$and', '$or', '$not']);

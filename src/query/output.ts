@@ -6,7 +6,10 @@ import { pickVersion } from '../documents/doc-index.js';
 import { type ReadContext, mediaFiles, relatedVersions, targetsByIds } from './context.js';
 import type { PopulateNode, PopulateTree } from './populate.js';
 
-export interface Selection { fields?: string[]; populate: PopulateTree }
+export interface Selection {
+  fields?: string[];
+  populate: PopulateTree;
+}
 
 const visible = (a: Attribute) => !a.private && a.type !== 'password';
 const isZone = (a: Attribute | undefined) => a?.type === 'dynamiczone';
@@ -30,7 +33,8 @@ export function shapeDocument(ctx: ReadContext, ct: ContentType, v: Version, sel
   }
   if (!want || want.has('createdAt')) out.createdAt = v.createdAt;
   if (!want || want.has('updatedAt')) out.updatedAt = v.updatedAt;
-  if (!want || want.has('publishedAt')) out.publishedAt = ctx.status === 'draft' && ct.draftAndPublish ? null : v.publishedAt;
+  if (!want || want.has('publishedAt'))
+    out.publishedAt = ctx.status === 'draft' && ct.draftAndPublish ? null : v.publishedAt;
   if (ct.localized && (!want || want.has('locale'))) out.locale = v.locale;
   for (const name of populateOrder(sel.populate, ct.attributes)) {
     const node = sel.populate.get(name)!;
@@ -46,11 +50,12 @@ export function shapeDocument(ctx: ReadContext, ct: ContentType, v: Version, sel
 function localizations(ctx: ReadContext, ct: ContentType, v: Version, node: PopulateNode) {
   const doc = ctx.index.get(ct.uid, v.documentId);
   const rows: Version[] = [];
-  if (doc) for (const [code, slot] of doc.slots) {
-    if (code === (v.locale ?? NO_LOCALE)) continue;
-    const other = pickVersion(ct, slot, ctx.status);
-    if (other) rows.push(other);
-  }
+  if (doc)
+    for (const [code, slot] of doc.slots) {
+      if (code === (v.locale ?? NO_LOCALE)) continue;
+      const other = pickVersion(ct, slot, ctx.status);
+      if (other) rows.push(other);
+    }
   rows.sort((a, b) => a.id - b.id);
   return finishList(ctx, rows, node, (r) => shapeDocument(ctx, ct, r as Version, node));
 }
@@ -63,16 +68,27 @@ function finishList(ctx: ReadContext, rows: unknown[], node: PopulateNode, shape
   return list.map(shape);
 }
 
-interface Owner { ct?: ContentType; version?: Version; name: string }
+interface Owner {
+  ct?: ContentType;
+  version?: Version;
+  name: string;
+}
 
-function populateAttribute(ctx: ReadContext, attr: Attribute, value: unknown, node: PopulateNode, owner: Owner): unknown {
+function populateAttribute(
+  ctx: ReadContext,
+  attr: Attribute,
+  value: unknown,
+  node: PopulateNode,
+  owner: Owner,
+): unknown {
   switch (attr.type) {
     case 'relation': {
       const target = ctx.schemas.contentTypes.get(attr.target);
       if (!target) return null;
-      const rows = owner.ct && owner.version
-        ? relatedVersions(ctx, owner.ct, owner.version, owner.name, attr)
-        : targetsByIds(ctx, target, value, null);
+      const rows =
+        owner.ct && owner.version
+          ? relatedVersions(ctx, owner.ct, owner.version, owner.name, attr)
+          : targetsByIds(ctx, target, value, null);
       const many = ['oneToMany', 'manyToMany'].includes(attr.relation);
       const result = finishList(ctx, rows, node, (r) => shapeDocument(ctx, target, r as Version, node));
       if (many || node.count) return result;
@@ -89,7 +105,9 @@ function populateAttribute(ctx: ReadContext, attr: Attribute, value: unknown, no
       if (!comp) return null;
       if (attr.repeatable) {
         const items = Array.isArray(value) ? value : [];
-        return finishList(ctx, items, node, (i) => shapeComponent(ctx, comp.attributes, i as Record<string, unknown>, node));
+        return finishList(ctx, items, node, (i) =>
+          shapeComponent(ctx, comp.attributes, i as Record<string, unknown>, node),
+        );
       }
       return value ? shapeComponent(ctx, comp.attributes, value as Record<string, unknown>, node) : null;
     }
@@ -114,7 +132,12 @@ function populateAttribute(ctx: ReadContext, attr: Attribute, value: unknown, no
 }
 
 /** A component value: scalars in schema order (no id: Folio hands out none), nested values when populated. */
-function shapeComponent(ctx: ReadContext, attrs: Record<string, Attribute>, value: Record<string, unknown>, node: PopulateNode) {
+function shapeComponent(
+  ctx: ReadContext,
+  attrs: Record<string, Attribute>,
+  value: Record<string, unknown>,
+  node: PopulateNode,
+) {
   const out: Record<string, unknown> = {};
   const want = node.fields ? new Set(node.fields) : undefined;
   for (const [name, attr] of Object.entries(attrs)) {
@@ -129,8 +152,26 @@ function shapeComponent(ctx: ReadContext, attrs: Record<string, Attribute>, valu
 }
 
 const FILE_KEYS = [
-  'id', 'documentId', 'name', 'alternativeText', 'caption', 'focalPoint', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size',
-  'url', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt', 'publishedAt',
+  'id',
+  'documentId',
+  'name',
+  'alternativeText',
+  'caption',
+  'focalPoint',
+  'width',
+  'height',
+  'formats',
+  'hash',
+  'ext',
+  'mime',
+  'size',
+  'url',
+  'previewUrl',
+  'provider',
+  'provider_metadata',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
 ];
 
 /** An upload file as populated inside an entry (Strapi's file object without `isUrlSigned`). */

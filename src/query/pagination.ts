@@ -5,12 +5,19 @@ export type Pagination =
   | { mode: 'offset'; start: number; limit: number; withCount: boolean };
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-const toNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN);
-const toInt = (v: unknown) => (typeof v === 'number' ? Math.trunc(v) : typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Math.trunc(Number(v)) : NaN);
+const toNumber = (v: unknown) =>
+  typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
+const toInt = (v: unknown) =>
+  typeof v === 'number'
+    ? Math.trunc(v)
+    : typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v)
+      ? Math.trunc(Number(v))
+      : NaN;
 
 /** Strapi's pagination rules: page or offset style, clamped to [1, maxLimit], mixing styles is a 400. */
 export function parsePagination(
-  raw: unknown, rest: { defaultLimit: number; maxLimit: number; withCount: boolean },
+  raw: unknown,
+  rest: { defaultLimit: number; maxLimit: number; withCount: boolean },
 ): Pagination {
   // Strapi ignores a `pagination` that is not an object, and unknown keys inside it.
   const p = (isObject(raw) ? raw : {}) as Record<string, unknown>;
@@ -34,7 +41,8 @@ export function parsePagination(
     let start = 0;
     if (p.start !== undefined) {
       start = toInt(p.start);
-      if (Number.isNaN(start)) throw validationError(`Invalid parameter at 'start'. Expected integer >= 0, received: NaN`);
+      if (Number.isNaN(start))
+        throw validationError(`Invalid parameter at 'start'. Expected integer >= 0, received: NaN`);
       start = Math.max(start, 0);
     }
     return { mode: 'offset', start, limit: clampLimit(p.limit), withCount };
@@ -51,7 +59,10 @@ export function parsePagination(
 }
 
 /** Slices the matching rows and builds `meta.pagination` in the shape of the style used. */
-export function paginate<T>(rows: { readonly length: number; slice(start: number, end: number): T[] }, p: Pagination): { page: T[]; meta: Record<string, number> } {
+export function paginate<T>(
+  rows: { readonly length: number; slice(start: number, end: number): T[] },
+  p: Pagination,
+): { page: T[]; meta: Record<string, number> } {
   const total = rows.length;
   if (p.mode === 'offset') {
     const meta: Record<string, number> = { start: p.start, limit: p.limit };
@@ -60,6 +71,9 @@ export function paginate<T>(rows: { readonly length: number; slice(start: number
   }
   const start = p.start;
   const meta: Record<string, number> = { page: p.page, pageSize: p.pageSize };
-  if (p.withCount) { meta.pageCount = Math.ceil(total / p.pageSize); meta.total = total; }
+  if (p.withCount) {
+    meta.pageCount = Math.ceil(total / p.pageSize);
+    meta.total = total;
+  }
   return { page: rows.slice(start, start + p.pageSize), meta };
 }

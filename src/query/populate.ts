@@ -34,7 +34,11 @@ const attributesOf = (t: Target): Record<string, Attribute> =>
 const populatable = (a: Attribute) => !isScalar(a) && !a.private;
 
 export function scopeOf(ctx: ReadContext, t: Target): Scope {
-  return t.kind === 'document' ? documentScope(ctx, t.ct) : t.kind === 'component' ? componentScope(ctx, t.attributes) : mediaScope();
+  return t.kind === 'document'
+    ? documentScope(ctx, t.ct)
+    : t.kind === 'component'
+      ? componentScope(ctx, t.attributes)
+      : mediaScope();
 }
 
 function targetOf(ctx: ReadContext, attr: Attribute): Target | undefined {
@@ -43,12 +47,14 @@ function targetOf(ctx: ReadContext, attr: Attribute): Target | undefined {
       const ct = ctx.schemas.contentTypes.get(attr.target);
       return ct ? { kind: 'document', ct } : undefined;
     }
-    case 'media': return { kind: 'media' };
+    case 'media':
+      return { kind: 'media' };
     case 'component': {
       const c = ctx.schemas.components.get(attr.component);
       return c ? { kind: 'component', uid: c.uid, attributes: c.attributes } : undefined;
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -76,10 +82,12 @@ export function parsePopulate(ctx: ReadContext, t: Target, raw: unknown, path: s
     return tree;
   }
   if (Array.isArray(raw)) {
-    if (raw.length > MAX_ENTRIES) throw validationError(`Too many populate entries (${raw.length}), at most ${MAX_ENTRIES}`);
+    if (raw.length > MAX_ENTRIES)
+      throw validationError(`Too many populate entries (${raw.length}), at most ${MAX_ENTRIES}`);
     const tree: PopulateTree = new Map();
     for (const item of raw) {
-      if (typeof item !== 'string') throw validationError('Invalid populate parameter: expected strings in the populate array');
+      if (typeof item !== 'string')
+        throw validationError('Invalid populate parameter: expected strings in the populate array');
       if (item === '*') throw invalidKey('*', { path: [...path, '*'].join('.'), source: 'query', param: 'populate' });
       for (const part of item.split(',')) addDotted(ctx, t, tree, part.trim(), path);
     }
@@ -88,7 +96,8 @@ export function parsePopulate(ctx: ReadContext, t: Target, raw: unknown, path: s
   if (isObject(raw)) {
     const tree: PopulateTree = new Map();
     const entries = Object.entries(raw);
-    if (entries.length > MAX_ENTRIES) throw validationError(`Too many populate entries (${entries.length}), at most ${MAX_ENTRIES}`);
+    if (entries.length > MAX_ENTRIES)
+      throw validationError(`Too many populate entries (${entries.length}), at most ${MAX_ENTRIES}`);
     for (const [name, value] of entries) {
       const attr = lookup(ctx, t, name, path);
       if (!attr) continue; // a relation the caller may not find is dropped silently
@@ -109,7 +118,8 @@ function addDotted(ctx: ReadContext, t: Target, tree: PopulateTree, dotted: stri
   if (!node) tree.set(name, (node = leaf()));
   if (rest.length) {
     const sub = attr === 'localizations' ? t : targetOf(ctx, attr);
-    if (!sub || (attr !== 'localizations' && attr.type === 'dynamiczone')) throw invalidKey(rest[0], { path: [...path, name, rest[0]].join('.'), source: 'query', param: 'populate' });
+    if (!sub || (attr !== 'localizations' && attr.type === 'dynamiczone'))
+      throw invalidKey(rest[0], { path: [...path, name, rest[0]].join('.'), source: 'query', param: 'populate' });
     addDotted(ctx, sub, node.populate, rest.join('.'), [...path, name]);
   }
 }
@@ -125,7 +135,14 @@ function lookup(ctx: ReadContext, t: Target, name: string, path: string[]): Attr
   return attr;
 }
 
-function parseNode(ctx: ReadContext, parent: Target, name: string, attr: Attribute | 'localizations', value: unknown, path: string[]): PopulateNode {
+function parseNode(
+  ctx: ReadContext,
+  parent: Target,
+  name: string,
+  attr: Attribute | 'localizations',
+  value: unknown,
+  path: string[],
+): PopulateNode {
   const label = path.join('.');
   const target = attr === 'localizations' ? parent : targetOf(ctx, attr);
   const isZone = attr !== 'localizations' && attr.type === 'dynamiczone';
@@ -137,7 +154,9 @@ function parseNode(ctx: ReadContext, parent: Target, name: string, attr: Attribu
     if (isZone) {
       const ct = parent.kind === 'document' ? parent.ct.uid : parent.kind === 'component' ? parent.uid : 'file';
       const owner = parent.kind === 'document' ? parent.ct.singularName : 'component';
-      throw validationError(`Invalid nested populate for ${owner}.${name} (${ct}). Expected a fragment ("on") or "count" but found ${JSON.stringify(value)}`);
+      throw validationError(
+        `Invalid nested populate for ${owner}.${name} (${ct}). Expected a fragment ("on") or "count" but found ${JSON.stringify(value)}`,
+      );
     }
     throw invalidKey(String(value), { path: `${label}.${String(value)}`, source: 'query', param: 'populate' });
   }
@@ -146,16 +165,26 @@ function parseNode(ctx: ReadContext, parent: Target, name: string, attr: Attribu
     const zone = attr as Extract<Attribute, { type: 'dynamiczone' }>;
     for (const [k, v] of Object.entries(value)) {
       if (k === 'on') {
-        if (!isObject(v)) throw validationError(`Invalid populate fragment for ${label}: expected an object of components`);
+        if (!isObject(v))
+          throw validationError(`Invalid populate fragment for ${label}: expected an object of components`);
         node.on = new Map();
         for (const [uid, sel] of Object.entries(v)) {
-          if (!zone.components.includes(uid)) throw invalidKey(uid, { path: `${label}.${uid}`, source: 'query', param: 'populate' });
+          if (!zone.components.includes(uid))
+            throw invalidKey(uid, { path: `${label}.${uid}`, source: 'query', param: 'populate' });
           const comp = ctx.schemas.components.get(uid)!;
           const ctarget: Target = { kind: 'component', uid, attributes: comp.attributes };
-          node.on.set(uid, sel === true || sel === 'true' || sel === '*' ? leaf() : parseNodeBody(ctx, ctarget, sel, `${label}.${uid}`, [...path, uid]));
+          node.on.set(
+            uid,
+            sel === true || sel === 'true' || sel === '*'
+              ? leaf()
+              : parseNodeBody(ctx, ctarget, sel, `${label}.${uid}`, [...path, uid]),
+          );
         }
       } else if (k === 'populate') {
-        if (v !== '*') throw validationError(`Invalid nested population query detected. When using 'populate' within polymorphic structures, its value must be '*' to indicate all second level links. Specific field targeting is not supported here. Consider using the fragment API for more granular population control.`);
+        if (v !== '*')
+          throw validationError(
+            `Invalid nested population query detected. When using 'populate' within polymorphic structures, its value must be '*' to indicate all second level links. Specific field targeting is not supported here. Consider using the fragment API for more granular population control.`,
+          );
         node.on = new Map();
         for (const uid of zone.components) {
           const comp = ctx.schemas.components.get(uid);
@@ -164,12 +193,17 @@ function parseNode(ctx: ReadContext, parent: Target, name: string, attr: Attribu
       } else if (k === 'count') {
         node.count = v === true || v === 'true';
       } else {
-        throw validationError(`Invalid nested populate for ${label}. Expected a fragment ("on") or "count" but found ${JSON.stringify(k)}`);
+        throw validationError(
+          `Invalid nested populate for ${label}. Expected a fragment ("on") or "count" but found ${JSON.stringify(k)}`,
+        );
       }
     }
     return node;
   }
-  if ('on' in value) throw validationError(`Using fragments is not permitted to populate "${name}" in "${parent.kind === 'document' ? parent.ct.uid : 'component'}"`);
+  if ('on' in value)
+    throw validationError(
+      `Using fragments is not permitted to populate "${name}" in "${parent.kind === 'document' ? parent.ct.uid : 'component'}"`,
+    );
   return parseNodeBody(ctx, target!, value, label, path);
 }
 
@@ -178,12 +212,26 @@ function parseNodeBody(ctx: ReadContext, target: Target, value: unknown, label: 
   const node = leaf();
   for (const [k, v] of Object.entries(value)) {
     switch (k) {
-      case 'fields': node.fields = parseFields(target.kind === 'document' ? target.ct : target.kind === 'component' ? target.attributes : 'media', v); break;
-      case 'filters': node.filter = compileFilters(scopeOf(ctx, target), v); break;
-      case 'sort': node.sort = compileSort(scopeOf(ctx, target), parseSort(v)); break;
-      case 'populate': node.populate = parsePopulate(ctx, target, v, path); break;
-      case 'count': node.count = v === true || v === 'true'; break;
-      default: throw invalidKey(k, { path: `${label}.${k}`, source: 'query', param: 'populate' });
+      case 'fields':
+        node.fields = parseFields(
+          target.kind === 'document' ? target.ct : target.kind === 'component' ? target.attributes : 'media',
+          v,
+        );
+        break;
+      case 'filters':
+        node.filter = compileFilters(scopeOf(ctx, target), v);
+        break;
+      case 'sort':
+        node.sort = compileSort(scopeOf(ctx, target), parseSort(v));
+        break;
+      case 'populate':
+        node.populate = parsePopulate(ctx, target, v, path);
+        break;
+      case 'count':
+        node.count = v === true || v === 'true';
+        break;
+      default:
+        throw invalidKey(k, { path: `${label}.${k}`, source: 'query', param: 'populate' });
     }
   }
   return node;

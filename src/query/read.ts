@@ -14,13 +14,33 @@ import { compileSort, parseSort } from './sort.js';
 import { type Selection, shapeDocument } from './output.js';
 
 export const ROOT_PARAMS = new Set([
-  'filters', 'sort', 'fields', 'populate', 'status', 'locale', 'page', 'pageSize', 'start', 'limit', '_q',
-  'publicationFilter', 'hasPublishedVersion', 'pagination', 'count', 'ordering',
+  'filters',
+  'sort',
+  'fields',
+  'populate',
+  'status',
+  'locale',
+  'page',
+  'pageSize',
+  'start',
+  'limit',
+  '_q',
+  'publicationFilter',
+  'hasPublishedVersion',
+  'pagination',
+  'count',
+  'ordering',
 ]);
 const LOCALE_FORMAT = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
 const PUBLICATION_FILTERS = [
-  'never-published', 'has-published-version', 'modified', 'unmodified', 'never-published-document',
-  'has-published-version-document', 'published-without-draft', 'published-with-draft',
+  'never-published',
+  'has-published-version',
+  'modified',
+  'unmodified',
+  'never-published-document',
+  'has-published-version-document',
+  'published-without-draft',
+  'published-with-draft',
 ];
 
 /** A request's query checked against the schema: what the route reads and how it shapes the answer. */
@@ -43,21 +63,30 @@ export type RouteKind = 'find' | 'findOne' | 'write' | 'delete';
  * sort, fields, populate; then pagination. Unknown keys are 400s.
  */
 export function parseReadQuery(
-  ctx: Omit<ReadContext, 'status'>, ct: ContentType, q: Record<string, unknown>, kind: RouteKind,
+  ctx: Omit<ReadContext, 'status'>,
+  ct: ContentType,
+  q: Record<string, unknown>,
+  kind: RouteKind,
 ): { query: ReadQuery; context: ReadContext } {
   let status: Status = 'published';
   if (q.status !== undefined) {
     if (q.status !== 'draft' && q.status !== 'published') {
-      throw validationError(`Invalid parameter at 'status'. Expected 'published' or 'draft', received: ${String(q.status)}`);
+      throw validationError(
+        `Invalid parameter at 'status'. Expected 'published' or 'draft', received: ${String(q.status)}`,
+      );
     }
     status = q.status;
   }
   if (q.publicationFilter !== undefined && !PUBLICATION_FILTERS.includes(String(q.publicationFilter))) {
-    throw validationError(`Invalid value for 'publicationFilter'. Expected one of: never-published, has-published-version, modified, unmodified, never-published-document, has-published-version-document, published-without-draft, published-with-draft.`, { source: 'query', param: 'publicationFilter' });
+    throw validationError(
+      `Invalid value for 'publicationFilter'. Expected one of: never-published, has-published-version, modified, unmodified, never-published-document, has-published-version-document, published-without-draft, published-with-draft.`,
+      { source: 'query', param: 'publicationFilter' },
+    );
   }
   if (ctx.config.rest.strictParams) {
     for (const key of Object.keys(q)) {
-      if (!ROOT_PARAMS.has(key)) throw validationError(`Invalid key ${key}`, { key, path: null, source: 'query', param: key });
+      if (!ROOT_PARAMS.has(key))
+        throw validationError(`Invalid key ${key}`, { key, path: null, source: 'query', param: key });
     }
   }
   const context: ReadContext = { ...ctx, status };
@@ -66,9 +95,15 @@ export function parseReadQuery(
 
   let filter = compileFilters(scope, q.filters);
   if (q._q !== undefined && kind === 'find') filter = and(filter, searchPredicate(ct, String(q._q)));
-  const pubFilter = q.publicationFilter ?? (q.hasPublishedVersion !== undefined
-    ? (String(q.hasPublishedVersion) === 'true' ? 'has-published-version' : 'never-published') : undefined);
-  if (pubFilter !== undefined && ct.draftAndPublish && kind === 'find') filter = and(filter, publicationPredicate(context, ct, String(pubFilter)));
+  const pubFilter =
+    q.publicationFilter ??
+    (q.hasPublishedVersion !== undefined
+      ? String(q.hasPublishedVersion) === 'true'
+        ? 'has-published-version'
+        : 'never-published'
+      : undefined);
+  if (pubFilter !== undefined && ct.draftAndPublish && kind === 'find')
+    filter = and(filter, publicationPredicate(context, ct, String(pubFilter)));
   query.filter = q.filters === undefined && q._q === undefined && pubFilter === undefined ? undefined : filter;
 
   if (kind === 'find') query.sort = compileSort(scope, parseSort(q.sort));
@@ -80,7 +115,9 @@ export function parseReadQuery(
     const locales = Array.isArray(q.locale) ? q.locale : [q.locale];
     const code = String(locales[0]);
     if (code !== '*' && !LOCALE_FORMAT.test(code)) {
-      throw validationError(`Invalid parameter at 'locale'. Locale must be a valid BCP 47 format (e.g. en, en-US, zh-Hans).`);
+      throw validationError(
+        `Invalid parameter at 'locale'. Locale must be a valid BCP 47 format (e.g. en, en-US, zh-Hans).`,
+      );
     }
     query.locale = code;
   } else if (ct.localized) {
@@ -89,25 +126,42 @@ export function parseReadQuery(
     query.locale = filtersLocale && kind === 'find' ? '*' : ctx.config.defaultLocale;
   }
 
-  query.resultKey = JSON.stringify([status, query.locale, q.filters ?? null, q.sort ?? null, q._q ?? null, pubFilter ?? null]);
+  query.resultKey = JSON.stringify([
+    status,
+    query.locale,
+    q.filters ?? null,
+    q.sort ?? null,
+    q._q ?? null,
+    pubFilter ?? null,
+  ]);
   if (kind === 'find') {
     if (q.page !== undefined || q.pageSize !== undefined) {
       if (ctx.config.rest.strictParams) {
-        throw validationError('Invalid pagination parameters. Cannot use both page-based (page, pageSize) and offset-based (start, limit) pagination in the same query.');
+        throw validationError(
+          'Invalid pagination parameters. Cannot use both page-based (page, pageSize) and offset-based (start, limit) pagination in the same query.',
+        );
       }
-      throw paginationError('Invalid pagination attributes. The page parameters are incorrect and must be in the pagination object');
+      throw paginationError(
+        'Invalid pagination attributes. The page parameters are incorrect and must be in the pagination object',
+      );
     }
     query.pagination = parsePagination(q.pagination, ctx.config.rest);
   }
   return { query, context };
 }
 
-const and = (a: Predicate, b: Predicate): Predicate => (row) => a(row) && b(row);
+const and =
+  (a: Predicate, b: Predicate): Predicate =>
+  (row) =>
+    a(row) && b(row);
 
 function searchPredicate(ct: ContentType, q: string): Predicate {
   const needle = q.toLowerCase();
   const textual = Object.entries(ct.attributes)
-    .filter(([, a]) => isScalar(a) && ['string', 'text', 'richtext', 'email', 'uid', 'enumeration'].includes(a.type) && !a.private)
+    .filter(
+      ([, a]) =>
+        isScalar(a) && ['string', 'text', 'richtext', 'email', 'uid', 'enumeration'].includes(a.type) && !a.private,
+    )
     .map(([n]) => n);
   const numeric = Object.entries(ct.attributes)
     .filter(([, a]) => isScalar(a) && ['integer', 'biginteger', 'float', 'decimal'].includes(a.type) && !a.private)
@@ -116,7 +170,10 @@ function searchPredicate(ct: ContentType, q: string): Predicate {
   return (row) => {
     const v = row as Version;
     if (String(v.id).includes(needle) || v.documentId.includes(needle)) return true;
-    for (const n of textual) { const x = v.data[n]; if (typeof x === 'string' && x.toLowerCase().includes(needle)) return true; }
+    for (const n of textual) {
+      const x = v.data[n];
+      if (typeof x === 'string' && x.toLowerCase().includes(needle)) return true;
+    }
     if (asNumber !== undefined) for (const n of numeric) if (Number(v.data[n]) === asNumber) return true;
     return false;
   };
@@ -130,22 +187,32 @@ function publicationPredicate(ctx: ReadContext, ct: ContentType, f: string): Pre
     const slot = doc.slots.get(v.locale ?? NO_LOCALE);
     const anyPublished = [...doc.slots.values()].some((s) => s.published);
     switch (f) {
-      case 'never-published': return !slot?.published;
-      case 'has-published-version': return !!slot?.published;
-      case 'never-published-document': return !anyPublished;
-      case 'has-published-version-document': return anyPublished;
-      case 'modified': return !!slot?.published && !!slot.draft && slot.draft.updatedAt !== slot.published.updatedAt;
-      case 'unmodified': return !!slot?.published && !!slot.draft && slot.draft.updatedAt === slot.published.updatedAt;
-      case 'published-without-draft': return !!slot?.published && !slot.draft;
-      case 'published-with-draft': return !!slot?.published && !!slot.draft;
-      default: return true;
+      case 'never-published':
+        return !slot?.published;
+      case 'has-published-version':
+        return !!slot?.published;
+      case 'never-published-document':
+        return !anyPublished;
+      case 'has-published-version-document':
+        return anyPublished;
+      case 'modified':
+        return !!slot?.published && !!slot.draft && slot.draft.updatedAt !== slot.published.updatedAt;
+      case 'unmodified':
+        return !!slot?.published && !!slot.draft && slot.draft.updatedAt === slot.published.updatedAt;
+      case 'published-without-draft':
+        return !!slot?.published && !slot.draft;
+      case 'published-with-draft':
+        return !!slot?.published && !!slot.draft;
+      default:
+        return true;
     }
   };
 }
 
 /** Runs a list query over the index: pick versions, filter, sort, page, shape. */
 export function runFind(ctx: ReadContext, ct: ContentType, query: ReadQuery) {
-  const knownLocale = query.locale === null || query.locale === '*' || ctx.config.locales.some((l) => l.code === query.locale);
+  const knownLocale =
+    query.locale === null || query.locale === '*' || ctx.config.locales.some((l) => l.code === query.locale);
   let rows = cachedResult(ctx, ct, query);
   if (!rows) {
     rows = knownLocale ? ctx.index.rows(ct.uid, { status: query.status, locale: query.locale }) : [];

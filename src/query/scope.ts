@@ -18,7 +18,11 @@ export interface Scope {
 }
 
 const SYSTEM_FIELDS: Record<string, string> = {
-  id: 'integer', documentId: 'string', createdAt: 'datetime', updatedAt: 'datetime', publishedAt: 'datetime',
+  id: 'integer',
+  documentId: 'string',
+  createdAt: 'datetime',
+  updatedAt: 'datetime',
+  publishedAt: 'datetime',
 };
 
 const rowValue = (type: string, v: unknown) => {
@@ -30,10 +34,16 @@ const rowValue = (type: string, v: unknown) => {
 };
 
 function attributeField(
-  ctx: ReadContext, name: string, attr: Attribute, path: string[], param: string,
-  read: (row: unknown) => unknown, owner: { ct?: ContentType },
+  ctx: ReadContext,
+  name: string,
+  attr: Attribute,
+  path: string[],
+  param: string,
+  read: (row: unknown) => unknown,
+  owner: { ct?: ContentType },
 ): Field {
-  if (attr.private || attr.type === 'password') throw invalidKey(name, { path: path.join('.'), source: 'query', param });
+  if (attr.private || attr.type === 'password')
+    throw invalidKey(name, { path: path.join('.'), source: 'query', param });
   if (isScalar(attr)) return { kind: 'scalar', type: attr.type, get: (row) => rowValue(attr.type, read(row)) };
   switch (attr.type) {
     case 'relation': {
@@ -43,20 +53,34 @@ function attributeField(
       const many = ['oneToMany', 'manyToMany'].includes(attr.relation);
       const ct = owner.ct;
       return {
-        kind: 'nested', many, idType: 'integer',
+        kind: 'nested',
+        many,
+        idType: 'integer',
         // Relations inside components are plain target lists; resolved the same way as owning relations.
-        get: (row) => (ct ? relatedVersions(ctx, ct, row as Version, name, attr) : targetsByIds(ctx, target, read(row), null)),
+        get: (row) =>
+          ct ? relatedVersions(ctx, ct, row as Version, name, attr) : targetsByIds(ctx, target, read(row), null),
         scope: documentScope(ctx, target),
       };
     }
     case 'media':
-      return { kind: 'nested', many: attr.multiple === true, idType: 'integer', get: (row) => mediaFiles(ctx, read(row)), scope: mediaScope() };
+      return {
+        kind: 'nested',
+        many: attr.multiple === true,
+        idType: 'integer',
+        get: (row) => mediaFiles(ctx, read(row)),
+        scope: mediaScope(),
+      };
     case 'component': {
       const comp = ctx.schemas.components.get(attr.component);
       if (!comp) throw invalidKey(name, { path: path.join('.'), source: 'query', param });
       return {
-        kind: 'nested', many: attr.repeatable === true, idType: 'integer',
-        get: (row) => { const v = read(row); return Array.isArray(v) ? v : v ? [v] : []; },
+        kind: 'nested',
+        many: attr.repeatable === true,
+        idType: 'integer',
+        get: (row) => {
+          const v = read(row);
+          return Array.isArray(v) ? v : v ? [v] : [];
+        },
         scope: componentScope(ctx, comp.attributes),
       };
     }
@@ -73,7 +97,8 @@ export function documentScope(ctx: ReadContext, ct: ContentType): Scope {
         const type = SYSTEM_FIELDS[key];
         return { kind: 'scalar', type, get: (row) => (row as Record<string, unknown>)[key] ?? null };
       }
-      if (key === 'locale' && ct.localized) return { kind: 'scalar', type: 'string', get: (row) => (row as Version).locale };
+      if (key === 'locale' && ct.localized)
+        return { kind: 'scalar', type: 'string', get: (row) => (row as Version).locale };
       const attr = Object.prototype.hasOwnProperty.call(ct.attributes, key) ? ct.attributes[key] : undefined;
       if (!attr) throw invalidKey(key, { path: path.length > 1 ? path.join('.') : null, source: 'query', param });
       return attributeField(ctx, key, attr, path, param, (row) => (row as Version).data[key], { ct });
@@ -96,7 +121,11 @@ export function mediaScope(): Scope {
   return {
     field(key, path, param) {
       if (!FILE_FIELDS.includes(key)) throw invalidKey(key, { path: path.join('.'), source: 'query', param });
-      const type = ['id', 'width', 'height', 'size'].includes(key) ? 'float' : key.endsWith('At') ? 'datetime' : 'string';
+      const type = ['id', 'width', 'height', 'size'].includes(key)
+        ? 'float'
+        : key.endsWith('At')
+          ? 'datetime'
+          : 'string';
       return { kind: 'scalar', type, get: (row) => (row as Record<string, unknown>)[key] ?? null };
     },
   };

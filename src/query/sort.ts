@@ -1,7 +1,10 @@
 import { invalidKey, validationError } from '../errors.js';
 import type { Scope } from './scope.js';
 
-export interface SortKey { path: string[]; desc: boolean }
+export interface SortKey {
+  path: string[];
+  desc: boolean;
+}
 type Getter = (row: unknown) => unknown;
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -24,7 +27,8 @@ export function parseSort(raw: unknown): SortKey[] {
     for (const [k, v] of Object.entries(o)) {
       if (isObject(v)) fromObject(v, [...prefix, k]);
       else if (typeof v === 'string') {
-        if (!/^(asc|desc)$/i.test(v)) throw validationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
+        if (!/^(asc|desc)$/i.test(v))
+          throw validationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
         keys.push({ path: [...prefix, k], desc: v.toLowerCase() === 'desc' });
       } else throw validationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
     }
@@ -46,7 +50,10 @@ export function parseSort(raw: unknown): SortKey[] {
  */
 export function compileSort(scope: Scope, keys: SortKey[], param = 'sort'): (<T>(rows: T[]) => T[]) | undefined {
   if (!keys.length) return undefined;
-  const getters: Array<{ get: Getter; desc: boolean }> = keys.map(({ path, desc }) => ({ get: resolvePath(scope, path, param), desc }));
+  const getters: Array<{ get: Getter; desc: boolean }> = keys.map(({ path, desc }) => ({
+    get: resolvePath(scope, path, param),
+    desc,
+  }));
   // Decorate-sort-undecorate: each row's sort values are read once, not once per comparison.
   return <T>(rows: T[]): T[] => {
     const decorated = rows.map((row, i) => ({ row, i, values: getters.map((g) => g.get(row)) }));

@@ -25,8 +25,12 @@ export class SchemaRegistry {
     return single?.kind === 'singleType' ? single : undefined;
   }
 
-  bySingularName(name: string) { return this.bySingular.get(name); }
-  byPluralName(name: string) { return this.byPlural.get(name); }
+  bySingularName(name: string) {
+    return this.bySingular.get(name);
+  }
+  byPluralName(name: string) {
+    return this.byPlural.get(name);
+  }
 
   /** Resolves a content-type by uid, singular or plural name (what a CLI user types). */
   find(name: string): ContentType | undefined {
@@ -44,7 +48,10 @@ const readJson = (file: string): unknown => JSON.parse(readFileSync(file, 'utf8'
 
 const listJson = (dir: string): string[] => {
   try {
-    return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => join(dir, f));
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => join(dir, f));
   } catch {
     return [];
   }
@@ -64,10 +71,18 @@ export function loadSchemas(contentDir: string): SchemaRegistry {
   const componentFiles: Array<{ file: string; category: string }> = [];
   const componentsDir = join(contentDir, 'components');
   let categories: string[] = [];
-  try { categories = readdirSync(componentsDir).sort(); } catch { /* no components */ }
+  try {
+    categories = readdirSync(componentsDir).sort();
+  } catch {
+    /* no components */
+  }
   for (const category of categories) {
     const dir = join(componentsDir, category);
-    try { if (!statSync(dir).isDirectory()) continue; } catch { continue; }
+    try {
+      if (!statSync(dir).isDirectory()) continue;
+    } catch {
+      continue;
+    }
     for (const file of listJson(dir)) componentFiles.push({ file, category });
   }
 
@@ -94,10 +109,12 @@ export function loadSchemas(contentDir: string): SchemaRegistry {
   }
 
   const known = {
-    contentTypes: new Set(parsedTypes.map(({ raw }) => {
-      const info = isObject(raw.info) ? raw.info : {};
-      return `api::${info.singularName}.${info.singularName}`;
-    })),
+    contentTypes: new Set(
+      parsedTypes.map(({ raw }) => {
+        const info = isObject(raw.info) ? raw.info : {};
+        return `api::${info.singularName}.${info.singularName}`;
+      }),
+    ),
     components: new Set(parsedComponents.map(({ file, category }) => `${category}.${basename(file, '.json')}`)),
   };
 
@@ -105,16 +122,32 @@ export function loadSchemas(contentDir: string): SchemaRegistry {
     const name = basename(file, '.json');
     const problems: SchemaProblem[] = [];
     const info = isObject(raw.info) ? raw.info : undefined;
-    if (!info || typeof info.displayName !== 'string') problems.push({ file: rel(file), message: '"info.displayName" is required' });
+    if (!info || typeof info.displayName !== 'string')
+      problems.push({ file: rel(file), message: '"info.displayName" is required' });
     const attributes = isObject(raw.attributes) ? raw.attributes : undefined;
     if (!attributes) problems.push({ file: rel(file), message: '"attributes" must be an object' });
     for (const [attr, def] of Object.entries(attributes ?? {})) {
-      problems.push(...checkAttribute(rel(file), attr, def, known, { draftAndPublish: false, allowDynamicZone: false, attributes: attributes! }));
+      problems.push(
+        ...checkAttribute(rel(file), attr, def, known, {
+          draftAndPublish: false,
+          allowDynamicZone: false,
+          attributes: attributes!,
+        }),
+      );
     }
-    if (problems.length) { reg.problems.push(...problems); known.components.delete(`${category}.${name}`); continue; }
+    if (problems.length) {
+      reg.problems.push(...problems);
+      known.components.delete(`${category}.${name}`);
+      continue;
+    }
     reg.components.set(`${category}.${name}`, {
-      uid: `${category}.${name}`, category, name, displayName: info!.displayName as string,
-      attributes: attributes as Record<string, Attribute>, raw, file,
+      uid: `${category}.${name}`,
+      category,
+      name,
+      displayName: info!.displayName as string,
+      attributes: attributes as Record<string, Attribute>,
+      raw,
+      file,
     });
   }
 
@@ -125,28 +158,45 @@ export function loadSchemas(contentDir: string): SchemaRegistry {
     const kind = raw.kind ?? 'collectionType';
     if (kind !== 'collectionType' && kind !== 'singleType') bad('"kind" must be "collectionType" or "singleType"');
     const info = isObject(raw.info) ? raw.info : {};
-    const singularName = info.singularName, pluralName = info.pluralName;
+    const singularName = info.singularName,
+      pluralName = info.pluralName;
     if (typeof singularName !== 'string') bad('"info.singularName" is required');
-    else { const p = checkModelName(singularName); if (p) bad(`info.singularName: ${p}`); }
+    else {
+      const p = checkModelName(singularName);
+      if (p) bad(`info.singularName: ${p}`);
+    }
     if (typeof pluralName !== 'string') bad('"info.pluralName" is required');
-    else { const p = checkModelName(pluralName); if (p) bad(`info.pluralName: ${p}`); }
+    else {
+      const p = checkModelName(pluralName);
+      if (p) bad(`info.pluralName: ${p}`);
+    }
     if (singularName === pluralName) bad('"info.singularName" and "info.pluralName" must differ');
     if (typeof info.displayName !== 'string' || !info.displayName) bad('"info.displayName" is required');
     for (const n of [singularName, pluralName]) {
       if (typeof n === 'string' && seenNames.has(n)) bad(`the name "${n}" is already used by ${seenNames.get(n)}`);
     }
     const options = isObject(raw.options) ? raw.options : {};
-    if (options.draftAndPublish !== undefined && typeof options.draftAndPublish !== 'boolean') bad('"options.draftAndPublish" must be a boolean');
+    if (options.draftAndPublish !== undefined && typeof options.draftAndPublish !== 'boolean')
+      bad('"options.draftAndPublish" must be a boolean');
     const draftAndPublish = options.draftAndPublish === true; // absent means false, as Strapi's loader does
     const attributes = isObject(raw.attributes) ? raw.attributes : undefined;
     if (!attributes) bad('"attributes" must be an object');
     for (const [attr, def] of Object.entries(attributes ?? {})) {
-      problems.push(...checkAttribute(rel(file), attr, def, known, { draftAndPublish, allowDynamicZone: true, attributes: attributes! }));
+      problems.push(
+        ...checkAttribute(rel(file), attr, def, known, {
+          draftAndPublish,
+          allowDynamicZone: true,
+          attributes: attributes!,
+        }),
+      );
     }
     if (typeof singularName === 'string' && basename(file, '.json') !== singularName) {
       bad(`the file name must be the singular name: types/${singularName}.json`);
     }
-    if (problems.length) { reg.problems.push(...problems); continue; }
+    if (problems.length) {
+      reg.problems.push(...problems);
+      continue;
+    }
     seenNames.set(singularName as string, rel(file));
     seenNames.set(pluralName as string, rel(file));
     const pluginOptions = isObject(raw.pluginOptions) ? raw.pluginOptions : {};

@@ -1,14 +1,37 @@
 /** Strapi `schema.json` shapes, as Folio reads them. */
 
 export const SCALAR_TYPES = [
-  'string', 'text', 'richtext', 'blocks', 'email', 'password', 'uid',
-  'integer', 'biginteger', 'float', 'decimal',
-  'date', 'time', 'datetime', 'timestamp',
-  'boolean', 'enumeration', 'json',
+  'string',
+  'text',
+  'richtext',
+  'blocks',
+  'email',
+  'password',
+  'uid',
+  'integer',
+  'biginteger',
+  'float',
+  'decimal',
+  'date',
+  'time',
+  'datetime',
+  'timestamp',
+  'boolean',
+  'enumeration',
+  'json',
 ] as const;
 export type ScalarType = (typeof SCALAR_TYPES)[number];
 
-export const RELATION_KINDS = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany', 'morphToOne', 'morphToMany', 'morphOne', 'morphMany'] as const;
+export const RELATION_KINDS = [
+  'oneToOne',
+  'oneToMany',
+  'manyToOne',
+  'manyToMany',
+  'morphToOne',
+  'morphToMany',
+  'morphOne',
+  'morphMany',
+] as const;
 export type RelationKind = (typeof RELATION_KINDS)[number];
 
 interface BaseAttribute {
@@ -61,7 +84,8 @@ export interface DynamicZoneAttribute extends BaseAttribute {
   max?: number;
 }
 
-export type Attribute = ScalarAttribute | RelationAttribute | MediaAttribute | ComponentAttribute | DynamicZoneAttribute;
+export type Attribute =
+  ScalarAttribute | RelationAttribute | MediaAttribute | ComponentAttribute | DynamicZoneAttribute;
 
 export interface ContentType {
   uid: string; // api::article.article
@@ -102,7 +126,10 @@ export const isComponent = (a: Attribute): a is ComponentAttribute => a.type ===
 export const isDynamicZone = (a: Attribute): a is DynamicZoneAttribute => a.type === 'dynamiczone';
 
 export const isToMany = (a: RelationAttribute) =>
-  a.relation === 'oneToMany' || a.relation === 'manyToMany' || a.relation === 'morphToMany' || a.relation === 'morphMany';
+  a.relation === 'oneToMany' ||
+  a.relation === 'manyToMany' ||
+  a.relation === 'morphToMany' ||
+  a.relation === 'morphMany';
 
 /** The owning side holds the stored link: every relation without `mappedBy`. */
 export const isOwningSide = (a: RelationAttribute) => !a.mappedBy;

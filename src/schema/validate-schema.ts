@@ -1,18 +1,32 @@
-import {
-  type Attribute, type SchemaProblem, SCALAR_TYPES, RELATION_KINDS,
-} from './types.js';
+import { type Attribute, type SchemaProblem, SCALAR_TYPES, RELATION_KINDS } from './types.js';
 
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const ATTRIBUTE_NAME = /^[A-Za-z][_0-9A-Za-z]*$/;
 const RESERVED_ATTRIBUTES = new Set([
-  'id', 'document_id', 'created_at', 'updated_at', 'published_at', 'created_by_id', 'updated_by_id',
-  'created_by', 'updated_by', 'entry_id', 'localizations', 'meta', 'locale', '__component', '__contenttype',
+  'id',
+  'document_id',
+  'created_at',
+  'updated_at',
+  'published_at',
+  'created_by_id',
+  'updated_by_id',
+  'created_by',
+  'updated_by',
+  'entry_id',
+  'localizations',
+  'meta',
+  'locale',
+  '__component',
+  '__contenttype',
 ]);
 const RESERVED_MODELS = new Set(['boolean', 'date', 'date_time', 'time', 'upload', 'document', 'then']);
 const MEDIA_TYPES = new Set(['images', 'videos', 'files', 'audios']);
 
 export const snakeCase = (s: string) =>
-  s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[-\s]+/g, '_').toLowerCase();
+  s
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[-\s]+/g, '_')
+    .toLowerCase();
 
 const startsReserved = (s: string) => /^(strapi|_strapi|__strapi)/.test(s);
 
@@ -38,7 +52,10 @@ type Lookup = { contentTypes: Set<string>; components: Set<string> };
  * the caller passes `allowDynamicZone: false` for components (Strapi forbids zones inside components).
  */
 export function checkAttribute(
-  file: string, name: string, raw: unknown, known: Lookup,
+  file: string,
+  name: string,
+  raw: unknown,
+  known: Lookup,
   opts: { draftAndPublish: boolean; allowDynamicZone: boolean; attributes: Record<string, unknown> },
 ): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
@@ -56,50 +73,70 @@ export function checkAttribute(
   }
   const num = (k: string) => a[k] !== undefined && (typeof a[k] !== 'number' || !Number.isFinite(a[k] as number));
   if ((SCALAR_TYPES as readonly string[]).includes(type)) {
-    for (const k of ['minLength', 'maxLength']) if (num(k) || (a[k] as number) < 0) bad(`"${k}" must be a non-negative number`);
+    for (const k of ['minLength', 'maxLength'])
+      if (num(k) || (a[k] as number) < 0) bad(`"${k}" must be a non-negative number`);
     if (type !== 'biginteger') for (const k of ['min', 'max']) if (num(k)) bad(`"${k}" must be a number`);
     if (a.regex !== undefined) {
-      try { new RegExp(String(a.regex)); } catch { bad(`"regex" is not a valid regular expression`); }
+      try {
+        new RegExp(String(a.regex));
+      } catch {
+        bad(`"regex" is not a valid regular expression`);
+      }
     }
     if (type === 'enumeration') {
       const e = a.enum;
-      if (!Array.isArray(e) || e.length === 0 || !e.every((v) => typeof v === 'string')) bad('"enum" must be a non-empty array of strings');
+      if (!Array.isArray(e) || e.length === 0 || !e.every((v) => typeof v === 'string'))
+        bad('"enum" must be a non-empty array of strings');
       else if (new Set(e).size !== e.length) bad('"enum" values must be unique');
       else if (a.default != null && !e.includes(a.default as string)) bad(`"default" must be one of the enum values`);
     }
     if (type === 'uid' && a.targetField !== undefined) {
       const target = opts.attributes[a.targetField as string] as { type?: string } | undefined;
-      if (!target || !['string', 'text'].includes(target.type ?? '')) bad(`"targetField" must name a string or text attribute`);
+      if (!target || !['string', 'text'].includes(target.type ?? ''))
+        bad(`"targetField" must name a string or text attribute`);
     }
     return problems;
   }
   switch (type) {
     case 'relation': {
-      if (!(RELATION_KINDS as readonly string[]).includes(a.relation as string)) bad(`"relation" must be one of ${RELATION_KINDS.join(', ')}`);
+      if (!(RELATION_KINDS as readonly string[]).includes(a.relation as string))
+        bad(`"relation" must be one of ${RELATION_KINDS.join(', ')}`);
       if (String(a.relation).startsWith('morph')) break;
-      if (typeof a.target !== 'string' || !known.contentTypes.has(a.target)) bad(`"target" ${JSON.stringify(a.target)} is not a known content-type`);
-      if (a.inversedBy !== undefined && a.mappedBy !== undefined) bad('a relation cannot have both "inversedBy" and "mappedBy"');
+      if (typeof a.target !== 'string' || !known.contentTypes.has(a.target))
+        bad(`"target" ${JSON.stringify(a.target)} is not a known content-type`);
+      if (a.inversedBy !== undefined && a.mappedBy !== undefined)
+        bad('a relation cannot have both "inversedBy" and "mappedBy"');
       break;
     }
     case 'media': {
       if (a.multiple !== undefined && typeof a.multiple !== 'boolean') bad('"multiple" must be a boolean');
       const at = a.allowedTypes;
-      if (at !== undefined && (!Array.isArray(at) || at.length === 0 || !at.every((t) => MEDIA_TYPES.has(t as string)))) {
+      if (
+        at !== undefined &&
+        (!Array.isArray(at) || at.length === 0 || !at.every((t) => MEDIA_TYPES.has(t as string)))
+      ) {
         bad('"allowedTypes" must be a non-empty subset of images, videos, files, audios');
       }
       break;
     }
     case 'component': {
-      if (typeof a.component !== 'string' || !known.components.has(a.component)) bad(`"component" ${JSON.stringify(a.component)} is not a known component`);
+      if (typeof a.component !== 'string' || !known.components.has(a.component))
+        bad(`"component" ${JSON.stringify(a.component)} is not a known component`);
       if (a.repeatable !== undefined && typeof a.repeatable !== 'boolean') bad('"repeatable" must be a boolean');
       for (const k of ['min', 'max']) if (num(k)) bad(`"${k}" must be a number`);
       break;
     }
     case 'dynamiczone': {
-      if (!opts.allowDynamicZone) { bad('dynamic zones are not allowed inside components'); break; }
+      if (!opts.allowDynamicZone) {
+        bad('dynamic zones are not allowed inside components');
+        break;
+      }
       const c = a.components;
       if (!Array.isArray(c) || c.length === 0) bad('"components" must be a non-empty array of component uids');
-      else for (const uid of c) if (typeof uid !== 'string' || !known.components.has(uid)) bad(`component ${JSON.stringify(uid)} is not a known component`);
+      else
+        for (const uid of c)
+          if (typeof uid !== 'string' || !known.components.has(uid))
+            bad(`component ${JSON.stringify(uid)} is not a known component`);
       break;
     }
     case undefined:

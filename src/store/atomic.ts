@@ -35,8 +35,14 @@ async function syncDir(dir: string) {
   // Makes the rename durable; some platforms cannot open folders, which is not worth failing a write over.
   try {
     const h = await open(dir, 'r');
-    try { await h.sync(); } finally { await h.close(); }
-  } catch { /* best effort */ }
+    try {
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+  } catch {
+    /* best effort */
+  }
 }
 
 /**
@@ -45,13 +51,20 @@ async function syncDir(dir: string) {
  */
 export async function removeStrayTemps(dir: string, minAgeMs = 30_000): Promise<number> {
   let names: string[];
-  try { names = await readdir(dir); } catch { return 0; }
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
   let n = 0;
   const cutoff = Date.now() - minAgeMs;
   for (const name of names) {
     if (!name.startsWith(TEMP_MARK)) continue;
     const file = join(dir, name);
-    const age = await stat(file).then((st) => st.mtimeMs, () => Infinity);
+    const age = await stat(file).then(
+      (st) => st.mtimeMs,
+      () => Infinity,
+    );
     if (age > cutoff) continue;
     await unlink(file).catch(() => undefined);
     n++;
@@ -73,7 +86,9 @@ export class KeyedLock {
     const next = prev.then(fn, fn);
     const tail = next.catch(() => undefined);
     this.tails.set(key, tail);
-    void tail.then(() => { if (this.tails.get(key) === tail) this.tails.delete(key); });
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
     return next;
   }
 }

@@ -62,8 +62,13 @@ export function listLargeFolders(contentDir: string, useSnapshot: boolean): Prom
 export async function listingOf(dir: string, stat: Stats): Promise<{ ids: string[]; strays: number }> {
   const early = ahead.get(dir);
   ahead.delete(dir);
-  if (early && early.stat.ino === stat.ino && early.stat.dev === stat.dev && early.stat.mtimeMs === stat.mtimeMs
-    && stat.mtimeMs < early.at - TICK) {
+  if (
+    early &&
+    early.stat.ino === stat.ino &&
+    early.stat.dev === stat.dev &&
+    early.stat.mtimeMs === stat.mtimeMs &&
+    stat.mtimeMs < early.at - TICK
+  ) {
     const names = await early.names.catch(() => undefined);
     if (names) return documentIds(names);
   }

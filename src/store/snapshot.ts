@@ -24,7 +24,11 @@ import { openForReading } from './open-read.js';
 const MAGIC = 'FOLIO-SNAPSHOT 2';
 
 /** What identifies one version of a file's contents without reading it. */
-export interface FileStamp { mtimeMs: number; size: number; ino: number }
+export interface FileStamp {
+  mtimeMs: number;
+  size: number;
+  ino: number;
+}
 
 /**
  * Where recorded texts live: a buffer in memory, or the texts section of a snapshot file that is read in
@@ -41,8 +45,12 @@ export interface TextSource {
 export class BufferText implements TextSource {
   readonly ready = Promise.resolve();
   constructor(readonly buf: Buffer<ArrayBufferLike>) {}
-  text(offset: number, length: number) { return this.buf.toString('utf8', offset, offset + length); }
-  bytes(offset: number, length: number) { return this.buf.subarray(offset, offset + length); }
+  text(offset: number, length: number) {
+    return this.buf.toString('utf8', offset, offset + length);
+  }
+  bytes(offset: number, length: number) {
+    return this.buf.subarray(offset, offset + length);
+  }
 }
 
 /** A file section read in one request on the thread pool, so a start does not wait for 100+ MB of texts. */
@@ -50,9 +58,16 @@ class FileSection implements TextSource {
   private buf: Buffer | undefined;
   readonly ready: Promise<void>;
 
-  constructor(private readonly fd: number, private readonly base: number, length: number) {
+  constructor(
+    private readonly fd: number,
+    private readonly base: number,
+    length: number,
+  ) {
     this.ready = readFully(fd, base, length).then(
-      (buf) => { this.buf = buf; closeSync(fd); },
+      (buf) => {
+        this.buf = buf;
+        closeSync(fd);
+      },
       () => undefined, // texts keep being read one at a time
     );
   }
@@ -60,7 +75,8 @@ class FileSection implements TextSource {
   bytes(offset: number, length: number): Buffer {
     if (this.buf) return this.buf.subarray(offset, offset + length);
     const out = Buffer.allocUnsafe(length);
-    if (readSync(this.fd, out, 0, length, this.base + offset) !== length) throw new Error('snapshot file changed while read');
+    if (readSync(this.fd, out, 0, length, this.base + offset) !== length)
+      throw new Error('snapshot file changed while read');
     return out;
   }
 
@@ -74,7 +90,9 @@ async function readFully(fd: number, position: number, length: number): Promise<
   let done = 0;
   while (done < length) {
     const { bytesRead } = await new Promise<{ bytesRead: number }>((resolve, reject) => {
-      read(fd, buf, done, length - done, position + done, (err, bytesRead) => (err ? reject(err) : resolve({ bytesRead })));
+      read(fd, buf, done, length - done, position + done, (err, bytesRead) =>
+        err ? reject(err) : resolve({ bytesRead }),
+      );
     });
     if (bytesRead === 0) throw new Error('snapshot file ended early');
     done += bytesRead;
@@ -115,7 +133,10 @@ export interface Snapshot {
 interface Header {
   folioVersion: string;
   takenAt: number;
-  collections: Record<string, { fingerprint: string; dirMtimeMs: number; ids: string; table: string[]; numbers: number }>;
+  collections: Record<
+    string,
+    { fingerprint: string; dirMtimeMs: number; ids: string; table: string[]; numbers: number }
+  >;
 }
 
 /**
@@ -124,7 +145,11 @@ interface Header {
  */
 export function readSnapshot(file: string): Snapshot | undefined {
   let fd: number;
-  try { fd = openSync(file, 'r'); } catch { return undefined; }
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
   let keepOpen = false;
   try {
     const size = fstatSync(fd).size;
@@ -160,10 +185,20 @@ export function readSnapshot(file: string): Snapshot | undefined {
       const entries: SnapshotEntry[] = new Array(ids.length);
       let at = 0;
       for (let i = 0; i < ids.length; i++) {
-        const length = f[at + 3], n = f[at + 4];
+        const length = f[at + 3],
+          n = f[at + 4];
         const summary: number[] = new Array(n);
         for (let k = 0; k < n; k++) summary[k] = f[at + 5 + k];
-        entries[i] = { documentId: ids[i], mtimeMs: f[at], size: f[at + 1], ino: f[at + 2], summary, blob: texts, offset: textOffset, length };
+        entries[i] = {
+          documentId: ids[i],
+          mtimeMs: f[at],
+          size: f[at + 1],
+          ino: f[at + 2],
+          summary,
+          blob: texts,
+          offset: textOffset,
+          length,
+        };
         at += 5 + n;
         textOffset += length;
       }
@@ -191,14 +226,22 @@ export async function writeSnapshot(file: string, snap: Snapshot): Promise<void>
     let at = 0;
     await Promise.all([...new Set(c.entries.map((e) => e.blob))].map((b) => b.ready));
     for (const e of c.entries) {
-      f[at] = e.mtimeMs; f[at + 1] = e.size; f[at + 2] = e.ino; f[at + 3] = e.length; f[at + 4] = e.summary.length;
+      f[at] = e.mtimeMs;
+      f[at + 1] = e.size;
+      f[at + 2] = e.ino;
+      f[at + 3] = e.length;
+      f[at + 4] = e.summary.length;
       for (let k = 0; k < e.summary.length; k++) f[at + 5 + k] = e.summary[k];
       at += 5 + e.summary.length;
       texts.push(e.blob.bytes(e.offset, e.length));
     }
     blocks.push(Buffer.from(f.buffer));
     header.collections[plural] = {
-      fingerprint: c.fingerprint, dirMtimeMs: c.dirMtimeMs, ids: c.entries.map((e) => e.documentId).join('\n'), table: c.table, numbers: f.byteLength,
+      fingerprint: c.fingerprint,
+      dirMtimeMs: c.dirMtimeMs,
+      ids: c.entries.map((e) => e.documentId).join('\n'),
+      table: c.table,
+      numbers: f.byteLength,
     };
   }
   const json = Buffer.from(JSON.stringify(header));
@@ -252,10 +295,15 @@ const WORKERS = 2;
 export async function stampFiles(dir: string, ids: string[], suffix: string): Promise<Float64Array> {
   if (ids.length < PARALLEL_FROM) return stampRange(dir, ids, suffix);
   const per = Math.ceil(ids.length / WORKERS);
-  const parts = await Promise.all(Array.from({ length: WORKERS }, (_, w) => stampInWorker(dir, ids.slice(w * per, (w + 1) * per), suffix)));
+  const parts = await Promise.all(
+    Array.from({ length: WORKERS }, (_, w) => stampInWorker(dir, ids.slice(w * per, (w + 1) * per), suffix)),
+  );
   const out = new Float64Array(ids.length * STAMP);
   let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }
 
@@ -265,14 +313,25 @@ const workerAvailable = () => STAMP_WORKER.protocol === 'file:' && existsSync(fi
 
 function stampInWorker(dir: string, ids: string[], suffix: string): Promise<Float64Array> {
   return new Promise((resolve) => {
-    if (!workerAvailable()) { resolve(stampRange(dir, ids, suffix)); return; }
+    if (!workerAvailable()) {
+      resolve(stampRange(dir, ids, suffix));
+      return;
+    }
     // One joined string crosses to the worker much faster than an array of 50,000 strings.
     const worker = new Worker(STAMP_WORKER, { workerData: { dir, ids: ids.join('\n'), suffix } });
     let done = false;
-    const finish = (value: Float64Array) => { if (!done) { done = true; resolve(value); void worker.terminate(); } };
+    const finish = (value: Float64Array) => {
+      if (!done) {
+        done = true;
+        resolve(value);
+        void worker.terminate();
+      }
+    };
     worker.once('message', (m: Float64Array) => finish(m));
     // A worker that cannot run (resource limits) must not fail the start: stat on this thread instead.
-    const fallback = () => { if (!done) finish(stampRange(dir, ids, suffix)); };
+    const fallback = () => {
+      if (!done) finish(stampRange(dir, ids, suffix));
+    };
     worker.once('error', fallback);
     worker.once('exit', fallback);
   });
@@ -289,7 +348,10 @@ export class TextArena {
    * buffer a thread detaches makes V8 check for detached buffers on every typed-array access after,
    * which doubled the reader threads' scanning time.
    */
-  constructor(private readonly chunkBytes = 8 * 1024 * 1024, private readonly shared = false) {}
+  constructor(
+    private readonly chunkBytes = 8 * 1024 * 1024,
+    private readonly shared = false,
+  ) {}
   private chunk: Buffer<ArrayBufferLike> = Buffer.allocUnsafe(0);
   private source = new BufferText(this.chunk);
   private used = 0;
@@ -324,7 +386,11 @@ export class TextArena {
 }
 
 /** Where a file's bytes were kept: `source`'s `[offset, offset + length)`. */
-export interface Recorded { source: TextSource; offset: number; length: number }
+export interface Recorded {
+  source: TextSource;
+  offset: number;
+  length: number;
+}
 
 /**
  * Reads an open file to its end into `scratch.buf` from its start, growing the buffer when needed;
@@ -348,7 +414,12 @@ export function readAll(fd: number, scratch: { buf: Buffer }): number {
 const MIN_ROOM = 64 * 1024;
 
 /** A file's bytes kept in an arena: `chunk[offset, offset + length)`, which is also `source`'s. */
-interface Kept { chunk: Buffer; source: BufferText; offset: number; length: number }
+interface Kept {
+  chunk: Buffer;
+  source: BufferText;
+  offset: number;
+  length: number;
+}
 
 /** Reads an open file whole into `arena`, in one read when it fits the room left (the byte after it is left unwritten). */
 function readOpenInto(fd: number, scratch: { buf: Buffer }, arena: TextArena): Kept {
@@ -392,7 +463,11 @@ export function readKept(path: string, scratch: { buf: Buffer }, arena: TextAren
  * Reads a small file into `arena` with its stamp taken on the same descriptor (so text and stamp always
  * belong together).
  */
-export function readWithStamp(path: string, scratch: { buf: Buffer }, arena: TextArena): { text: string; kept: Recorded; stamp: FileStamp } {
+export function readWithStamp(
+  path: string,
+  scratch: { buf: Buffer },
+  arena: TextArena,
+): { text: string; kept: Recorded; stamp: FileStamp } {
   const fd = openForReading(path);
   try {
     const stamp = stampOfFd(fd);

@@ -9,8 +9,20 @@ import { STAMP } from './stamp-range.js';
 import { NOT_A_DOCUMENT_ID, SAFE_ID } from './document-id.js';
 import { LARGE_FOLDER_BYTES, listingOf, snapshotFileOf } from './folder-listing.js';
 import {
-  type CollectionSnapshot, type FileStamp, type Recorded, type Snapshot, type SnapshotEntry,
-  TICK, TextArena, readKept, readSnapshot, readWhole, readWithStamp, sameStamp, stampFiles, writeSnapshot,
+  type CollectionSnapshot,
+  type FileStamp,
+  type Recorded,
+  type Snapshot,
+  type SnapshotEntry,
+  TICK,
+  TextArena,
+  readKept,
+  readSnapshot,
+  readWhole,
+  readWithStamp,
+  sameStamp,
+  stampFiles,
+  writeSnapshot,
 } from './snapshot.js';
 
 /** One document file as read from disk, before the document layer interprets it. */
@@ -46,7 +58,10 @@ export interface CollectionLoad extends Omit<CollectionScan, 'fresh'> {
   documents: RawDocument[];
 }
 
-export interface LoadProblem { file: string; message: string }
+export interface LoadProblem {
+  file: string;
+  message: string;
+}
 
 /**
  * Where documents live. The file store is the implementation; the interface keeps the door open for
@@ -61,7 +76,11 @@ export interface Store {
   /** The first half of `loadCollection`: which files need reading, and which snapshot entries still hold. */
   scanCollection(pluralName: string, opts?: LoadOptions): Promise<CollectionScan>;
   /** The second half: reads the given files (sorted documentIds); files gone meanwhile are skipped. */
-  readDocuments(pluralName: string, documentIds: string[], capture?: boolean): { documents: RawDocument[]; problems: LoadProblem[] };
+  readDocuments(
+    pluralName: string,
+    documentIds: string[],
+    capture?: boolean,
+  ): { documents: RawDocument[]; problems: LoadProblem[] };
   /** The folder a collection's files are in, for readers on other threads. */
   collectionDir?(pluralName: string): string;
   /** Whether a collection probably holds tens of thousands of files, judged before listing them. */
@@ -113,7 +132,12 @@ export class FileStore implements Store {
     try {
       if (keep) {
         const { chunk, source, offset, length } = readKept(file, scratch, keep);
-        return { documentId, file, body: parseDocumentText(chunk.toString('utf8', offset, offset + length), documentId), kept: { source, offset, length } };
+        return {
+          documentId,
+          file,
+          body: parseDocumentText(chunk.toString('utf8', offset, offset + length), documentId),
+          kept: { source, offset, length },
+        };
       }
       const text = readSmallFile(file);
       if (text instanceof Error) throw text;
@@ -155,12 +179,19 @@ export class FileStore implements Store {
       ({ candidates, fresh } = splitByRecorded(listed.ids, entries));
     }
     if (candidates.length) {
-      const stamps = await stampFiles(dir, candidates.map((c) => c.documentId), '.json');
+      const stamps = await stampFiles(
+        dir,
+        candidates.map((c) => c.documentId),
+        '.json',
+      );
       let changed = false;
       for (let i = 0; i < candidates.length; i++) {
         const c = candidates[i];
         if (sameStamp(c, stamps[i * STAMP], stamps[i * STAMP + 1], stamps[i * STAMP + 2], takenAt)) reused.push(c);
-        else { fresh.push(c.documentId); changed = true; }
+        else {
+          fresh.push(c.documentId);
+          changed = true;
+        }
       }
       if (changed) fresh.sort();
     }
@@ -174,7 +205,9 @@ export class FileStore implements Store {
     return { documents: read.documents, reused, problems: [...problems, ...read.problems], dirMtimeMs };
   }
 
-  collectionDir(pluralName: string) { return this.dir(pluralName); }
+  collectionDir(pluralName: string) {
+    return this.dir(pluralName);
+  }
 
   looksLarge(pluralName: string) {
     // A folder's own size grows with its entries on every common file system (about 20 bytes a name on
@@ -240,8 +273,12 @@ export class FileStore implements Store {
     return snapshotFileOf(this.contentDir);
   }
 
-  readSnapshot() { return readSnapshot(this.snapshotFile); }
-  writeSnapshot(snapshot: Snapshot) { return writeSnapshot(this.snapshotFile, snapshot); }
+  readSnapshot() {
+    return readSnapshot(this.snapshotFile);
+  }
+  writeSnapshot(snapshot: Snapshot) {
+    return writeSnapshot(this.snapshotFile, snapshot);
+  }
 }
 
 /**

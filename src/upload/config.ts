@@ -31,18 +31,45 @@ export interface UploadConfig {
 export const DEFAULT_ALLOWED_TYPES = ['image/*', 'video/*', 'audio/*', 'text/*', 'application/*', 'font/*', 'model/*'];
 export const DEFAULT_DENIED_TYPES = [
   // Active content a browser would run from our origin.
-  'image/svg+xml', 'text/html', 'application/xhtml+xml', 'text/javascript', 'application/javascript',
-  'application/x-javascript', 'application/ecmascript', 'text/ecmascript', 'application/hta',
+  'image/svg+xml',
+  'text/html',
+  'application/xhtml+xml',
+  'text/javascript',
+  'application/javascript',
+  'application/x-javascript',
+  'application/ecmascript',
+  'text/ecmascript',
+  'application/hta',
   'application/x-shockwave-flash',
   // Executables, scripts and installers.
-  'application/x-msdownload', 'application/x-dosexec', 'application/vnd.microsoft.portable-executable',
-  'application/x-executable', 'application/x-elf', 'application/x-mach-binary', 'application/x-sharedlib',
-  'application/x-msi', 'application/x-ms-installer', 'application/x-msdos-program', 'application/x-bat',
-  'application/x.ms.shortcut', 'application/x-ms-shortcut', 'application/x-apple-diskimage',
-  'application/vnd.android.package-archive', 'application/java-archive', 'application/x-java-archive',
-  'application/java-vm', 'application/wasm', 'application/x-deb', 'application/x-rpm',
-  'application/x-sh', 'application/x-csh', 'application/x-shellscript', 'text/x-shellscript',
-  'application/x-httpd-php', 'application/x-php', 'text/x-php',
+  'application/x-msdownload',
+  'application/x-dosexec',
+  'application/vnd.microsoft.portable-executable',
+  'application/x-executable',
+  'application/x-elf',
+  'application/x-mach-binary',
+  'application/x-sharedlib',
+  'application/x-msi',
+  'application/x-ms-installer',
+  'application/x-msdos-program',
+  'application/x-bat',
+  'application/x.ms.shortcut',
+  'application/x-ms-shortcut',
+  'application/x-apple-diskimage',
+  'application/vnd.android.package-archive',
+  'application/java-archive',
+  'application/x-java-archive',
+  'application/java-vm',
+  'application/wasm',
+  'application/x-deb',
+  'application/x-rpm',
+  'application/x-sh',
+  'application/x-csh',
+  'application/x-shellscript',
+  'text/x-shellscript',
+  'application/x-httpd-php',
+  'application/x-php',
+  'text/x-php',
 ];
 
 export const DEFAULT_UPLOAD_CONFIG: UploadConfig = {
@@ -71,11 +98,14 @@ export function loadUploadConfig(contentDir: string): UploadConfig {
 export function parseUploadConfig(section: unknown, where = 'folio.json'): UploadConfig {
   const cfg = structuredClone(DEFAULT_UPLOAD_CONFIG);
   if (section === undefined) return cfg;
-  const fail = (msg: string): never => { throw new ConfigError(`${where}: "upload${msg}`); };
+  const fail = (msg: string): never => {
+    throw new ConfigError(`${where}: "upload${msg}`);
+  };
   if (!isObject(section)) fail('" must be an object');
   const s = section as Record<string, unknown>;
   for (const key of Object.keys(s)) {
-    if (!['sizeLimit', 'maxFiles', 'security', 'breakpoints', 'responsiveDimensions'].includes(key)) fail(`.${key}" is not an upload setting`);
+    if (!['sizeLimit', 'maxFiles', 'security', 'breakpoints', 'responsiveDimensions'].includes(key))
+      fail(`.${key}" is not an upload setting`);
   }
   const int = (key: 'sizeLimit' | 'maxFiles', min: number) => {
     const v = s[key];
@@ -88,7 +118,8 @@ export function parseUploadConfig(section: unknown, where = 'folio.json'): Uploa
   if (s.security !== undefined) {
     if (!isObject(s.security)) fail('.security" must be an object');
     const sec = s.security as Record<string, unknown>;
-    for (const key of Object.keys(sec)) if (key !== 'allowedTypes' && key !== 'deniedTypes') fail(`.security.${key}" is not a security setting`);
+    for (const key of Object.keys(sec))
+      if (key !== 'allowedTypes' && key !== 'deniedTypes') fail(`.security.${key}" is not a security setting`);
     const list = (key: 'allowedTypes' | 'deniedTypes') => {
       const v = sec[key];
       if (v === undefined) return undefined;
@@ -109,8 +140,10 @@ export function parseUploadConfig(section: unknown, where = 'folio.json'): Uploa
     if (!isObject(s.breakpoints)) fail('.breakpoints" must be an object of name -> pixels');
     const out: Record<string, number> = {};
     for (const [name, px] of Object.entries(s.breakpoints as Record<string, unknown>)) {
-      if (!/^[a-z][a-z0-9]*$/i.test(name) || name === 'thumbnail') fail(`.breakpoints.${name}" is not a usable format name`);
-      if (typeof px !== 'number' || !Number.isSafeInteger(px) || px < 1 || px > 10000) fail(`.breakpoints.${name}" must be an integer from 1 to 10000`);
+      if (!/^[a-z][a-z0-9]*$/i.test(name) || name === 'thumbnail')
+        fail(`.breakpoints.${name}" is not a usable format name`);
+      if (typeof px !== 'number' || !Number.isSafeInteger(px) || px < 1 || px > 10000)
+        fail(`.breakpoints.${name}" must be an integer from 1 to 10000`);
       out[name] = px as number;
     }
     cfg.breakpoints = out;

@@ -63,7 +63,8 @@ function query(req: ModuleRequest, allowed: Set<string>): Record<string, unknown
   const q = parseQueryString(req.rawQuery);
   if (req.project.config.rest.strictParams) {
     for (const key of Object.keys(q)) {
-      if (!allowed.has(key)) throw validationError(`Invalid key ${key}`, { key, path: null, source: 'query', param: key });
+      if (!allowed.has(key))
+        throw validationError(`Invalid key ${key}`, { key, path: null, source: 'query', param: key });
     }
   }
   return q;
@@ -82,12 +83,14 @@ function parseFileFields(raw: unknown): string[] | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   let list: string[];
   if (typeof raw === 'string') list = raw.split(',');
-  else if (Array.isArray(raw) && raw.every((x) => typeof x === 'string')) list = (raw as string[]).flatMap((s) => s.split(','));
+  else if (Array.isArray(raw) && raw.every((x) => typeof x === 'string'))
+    list = (raw as string[]).flatMap((s) => s.split(','));
   else throw validationError('Invalid fields parameter. Expected a string or an array of strings');
   list = list.map((s) => s.trim()).filter(Boolean);
   if (list.includes('*')) return undefined;
   for (const f of list) {
-    if (!(FILE_OBJECT_KEYS as readonly string[]).includes(f)) throw invalidKey(f, { path: null, source: 'query', param: 'fields' });
+    if (!(FILE_OBJECT_KEYS as readonly string[]).includes(f))
+      throw invalidKey(f, { path: null, source: 'query', param: 'fields' });
   }
   return list;
 }
@@ -112,14 +115,17 @@ function select(lib: LocalMediaLibrary, q: Record<string, unknown>): FileRecord[
   let rows = lib.list().filter((r) => filter(r));
   if (q._q !== undefined && q._q !== '') {
     const needle = String(q._q).toLowerCase();
-    rows = rows.filter((r) => [r.name, r.alternativeText, r.caption].some((v) => typeof v === 'string' && v.toLowerCase().includes(needle)));
+    rows = rows.filter((r) =>
+      [r.name, r.alternativeText, r.caption].some((v) => typeof v === 'string' && v.toLowerCase().includes(needle)),
+    );
   }
   // The list is in id order and the sort is stable, so ties stay in id order.
   if (sort) rows = sort([...rows].sort((a, b) => compareValues(a.id, b.id)));
   return rows;
 }
 
-const toInt = (v: unknown) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : typeof v === 'number' && Number.isInteger(v) ? v : NaN);
+const toInt = (v: unknown) =>
+  typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : typeof v === 'number' && Number.isInteger(v) ? v : NaN;
 
 async function findFiles(req: ModuleRequest, lib: LocalMediaLibrary) {
   await allow(req, 'find');
@@ -129,12 +135,18 @@ async function findFiles(req: ModuleRequest, lib: LocalMediaLibrary) {
   // As Strapi: `pagination[...]` is ignored on this route; root `start` / `limit` apply (limit -1: all).
   if (q.start !== undefined || q.limit !== undefined) {
     const start = q.start === undefined ? 0 : toInt(q.start);
-    if (!Number.isInteger(start) || start < 0) throw paginationError(`Invalid start parameter. Expected an integer >= 0, received: ${String(q.start)}`);
+    if (!Number.isInteger(start) || start < 0)
+      throw paginationError(`Invalid start parameter. Expected an integer >= 0, received: ${String(q.start)}`);
     const limit = q.limit === undefined ? -1 : toInt(q.limit);
-    if (!Number.isInteger(limit) || limit < -1) throw paginationError(`Invalid limit parameter. Expected a positive integer or -1, received: ${String(q.limit)}`);
+    if (!Number.isInteger(limit) || limit < -1)
+      throw paginationError(`Invalid limit parameter. Expected a positive integer or -1, received: ${String(q.limit)}`);
     rows = rows.slice(start, limit === -1 ? undefined : start + limit);
   }
-  return sendJson(req.event, 200, rows.map((r) => fileObject(r, fields)));
+  return sendJson(
+    req.event,
+    200,
+    rows.map((r) => fileObject(r, fields)),
+  );
 }
 
 async function findPage(req: ModuleRequest, lib: LocalMediaLibrary) {
@@ -148,10 +160,14 @@ async function findPage(req: ModuleRequest, lib: LocalMediaLibrary) {
   const page = rawPage === undefined ? 1 : toInt(rawPage);
   if (!Number.isInteger(page) || page < 1) throw paginationError('Invalid page parameter. Expected an integer > 0');
   const pageSize = rawSize === undefined ? 10 : toInt(rawSize);
-  if (!Number.isInteger(pageSize) || pageSize < 1) throw paginationError('Invalid pageSize parameter. Expected an integer > 0');
+  if (!Number.isInteger(pageSize) || pageSize < 1)
+    throw paginationError('Invalid pageSize parameter. Expected an integer > 0');
   const total = rows.length;
   const data = rows.slice((page - 1) * pageSize, page * pageSize).map((r) => fileObject(r, fields));
-  return sendJson(req.event, 200, { data, meta: { pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total } } });
+  return sendJson(req.event, 200, {
+    data,
+    meta: { pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total } },
+  });
 }
 
 /** Upload routes address files by numeric id only (a documentId is a 404, as in Strapi). */
@@ -184,7 +200,8 @@ async function postUpload(req: ModuleRequest, service: UploadService) {
   const q = query(req, UPLOAD_PARAMS);
   let id: number | undefined;
   if (q.id !== undefined) {
-    if (typeof q.id !== 'string' || q.id === '') throw validationError('File id is required and must be a single value');
+    if (typeof q.id !== 'string' || q.id === '')
+      throw validationError('File id is required and must be a single value');
     id = /^\d+$/.test(q.id) ? Number(q.id) : -1;
   }
   const nodeReq = req.event.node.req;
@@ -215,24 +232,34 @@ async function postUpload(req: ModuleRequest, service: UploadService) {
       return sendJson(req.event, 200, fileObject(result));
     }
     if (!files.length) throw validationError('Files are empty');
-    const infos: FileInfo[] = files.length > 1
-      ? files.map((_, i) => parseFileInfo(infoValues[i], `fileInfo[${i}]`))
-      : [parseFileInfo(infoValues[0], 'fileInfo')];
+    const infos: FileInfo[] =
+      files.length > 1
+        ? files.map((_, i) => parseFileInfo(infoValues[i], `fileInfo[${i}]`))
+        : [parseFileInfo(infoValues[0], 'fileInfo')];
     const link = await linkOf(req, service, fields);
     const stored = await service.upload(files, infos, link);
-    return sendJson(req.event, 201, stored.map((r) => fileObject(r)));
+    return sendJson(
+      req.event,
+      201,
+      stored.map((r) => fileObject(r)),
+    );
   } finally {
     await removeTemps(files.map((f) => f.tmpPath));
   }
 }
 
 /** `ref` + `refId` + `field`: all three or none. Linking changes the entry, so it also needs `update` on its type. */
-async function linkOf(req: ModuleRequest, service: UploadService, fields: Map<string, string[]>): Promise<LinkTarget | undefined> {
+async function linkOf(
+  req: ModuleRequest,
+  service: UploadService,
+  fields: Map<string, string[]>,
+): Promise<LinkTarget | undefined> {
   const ref = fields.get('ref')?.[0];
   const refId = fields.get('refId')?.[0];
   const field = fields.get('field')?.[0];
   if (ref === undefined && refId === undefined && field === undefined) return undefined;
-  if (!ref || !refId || !field) throw validationError('ref, refId and field go together: give all three to attach the files to an entry');
+  if (!ref || !refId || !field)
+    throw validationError('ref, refId and field go together: give all three to attach the files to an entry');
   const link = service.linkTarget(ref, refId, field);
   if (!req.access.can(await req.principal(), `${link.ct.uid}.update`)) throw forbidden();
   return link;
@@ -245,11 +272,19 @@ async function serveStoredFile(req: ModuleRequest, lib: LocalMediaLibrary) {
   const { event } = req;
   if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET']);
   let name: string;
-  try { name = decodeURIComponent(req.path.slice(STORED_FILES.length)); } catch { throw notFound(); }
+  try {
+    name = decodeURIComponent(req.path.slice(STORED_FILES.length));
+  } catch {
+    throw notFound();
+  }
   const hit = lib.servedFile(name);
   if (!hit) throw notFound();
   let st;
-  try { st = await stat(hit.path); } catch { throw notFound(); }
+  try {
+    st = await stat(hit.path);
+  } catch {
+    throw notFound();
+  }
   if (!st.isFile()) throw notFound();
 
   const mime = hit.format ? (hit.record.formats?.[hit.format]?.mime ?? hit.record.mime) : hit.record.mime;
@@ -262,7 +297,10 @@ async function serveStoredFile(req: ModuleRequest, lib: LocalMediaLibrary) {
   res.setHeader('accept-ranges', 'bytes');
   res.setHeader('x-content-type-options', 'nosniff');
   // Uploaded content never runs as a page of this origin, whatever it is.
-  res.setHeader('content-security-policy', "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox");
+  res.setHeader(
+    'content-security-policy',
+    "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox",
+  );
 
   const headers = event.node.req.headers;
   if (notModified(headers['if-none-match'], headers['if-modified-since'], etag, mtime)) return sendEmpty(event, 304);
@@ -270,7 +308,8 @@ async function serveStoredFile(req: ModuleRequest, lib: LocalMediaLibrary) {
   res.setHeader('content-type', contentTypeHeader(mime));
   let range: { start: number; end: number } | 'unsatisfiable' | undefined;
   const rangeHeader = headers.range;
-  if (typeof rangeHeader === 'string' && ifRangeHolds(headerValue(headers['if-range']), etag, mtime)) range = parseRange(rangeHeader, st.size);
+  if (typeof rangeHeader === 'string' && ifRangeHolds(headerValue(headers['if-range']), etag, mtime))
+    range = parseRange(rangeHeader, st.size);
   if (range === 'unsatisfiable') {
     res.setHeader('content-range', `bytes */${st.size}`);
     res.statusCode = 416;
@@ -289,7 +328,12 @@ async function serveStoredFile(req: ModuleRequest, lib: LocalMediaLibrary) {
   return createReadStream(hit.path, range ? { start: range.start, end: range.end } : {});
 }
 
-function notModified(inm: string | string[] | undefined, ims: string | undefined, etag: string, mtime: number): boolean {
+function notModified(
+  inm: string | string[] | undefined,
+  ims: string | undefined,
+  etag: string,
+  mtime: number,
+): boolean {
   if (inm !== undefined) {
     const list = (Array.isArray(inm) ? inm.join(',') : inm).split(',').map((s) => s.trim().replace(/^W\//, ''));
     return list.includes('*') || list.includes(etag);

@@ -4,13 +4,21 @@ import { removeTemps, tempPath } from './spool.js';
 
 /** Image types Strapi makes resized formats of (and that sharp reads and writes). */
 const RESIZABLE: Record<string, 'jpeg' | 'png' | 'webp' | 'tiff' | 'gif' | 'avif'> = {
-  'image/jpeg': 'jpeg', 'image/png': 'png', 'image/webp': 'webp', 'image/tiff': 'tiff', 'image/gif': 'gif', 'image/avif': 'avif',
+  'image/jpeg': 'jpeg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/tiff': 'tiff',
+  'image/gif': 'gif',
+  'image/avif': 'avif',
 };
 
 export const THUMBNAIL = { width: 245, height: 156 } as const;
 
 /** Width and height of an image file, read from its header with `image-size`; undefined for types it does not know. */
-export async function imageDimensions(file: string, mime: string): Promise<{ width: number; height: number } | undefined> {
+export async function imageDimensions(
+  file: string,
+  mime: string,
+): Promise<{ width: number; height: number } | undefined> {
   try {
     // Loaded on first upload, not at start.
     const { imageSizeFromFile } = await import('image-size/fromFile');
@@ -33,7 +41,10 @@ interface SharpPipeline {
   toFormat(format: string): SharpPipeline;
   toFile(path: string): Promise<{ width: number; height: number; size: number; pageHeight?: number }>;
 }
-type SharpFactory = (input: string, options?: { animated?: boolean; limitInputPixels?: number; failOn?: 'none' | 'truncated' | 'error' | 'warning' }) => SharpPipeline;
+type SharpFactory = (
+  input: string,
+  options?: { animated?: boolean; limitInputPixels?: number; failOn?: 'none' | 'truncated' | 'error' | 'warning' },
+) => SharpPipeline;
 
 let sharpLoading: Promise<SharpFactory | null> | undefined;
 
@@ -55,8 +66,10 @@ export function loadSharp(warn: (msg: string) => void): Promise<SharpFactory | n
       if (typeof factory !== 'function') throw new Error('unexpected module shape');
       return factory;
     } catch (err) {
-      warn(`Folio: image formats are off: sharp could not be loaded (${(err as Error).message.split('\n')[0]}). `
-        + 'Uploads get width/height but formats: null. Install it with "npm install sharp".');
+      warn(
+        `Folio: image formats are off: sharp could not be loaded (${(err as Error).message.split('\n')[0]}). ` +
+          'Uploads get width/height but formats: null. Install it with "npm install sharp".',
+      );
       return null;
     }
   })();
@@ -79,7 +92,10 @@ export interface FormatPlan {
  * Sharp failing to decode the image means it is not a valid image (400).
  */
 export async function makeFormats(
-  src: string, mime: string, dims: { width: number; height: number }, tmpDir: string,
+  src: string,
+  mime: string,
+  dims: { width: number; height: number },
+  tmpDir: string,
   opts: { breakpoints: Record<string, number>; responsiveDimensions: boolean; warn: (msg: string) => void },
 ): Promise<FormatPlan[] | null> {
   const format = RESIZABLE[mime];

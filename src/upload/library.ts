@@ -21,7 +21,10 @@ export interface FormatInfo {
   url: string;
 }
 
-export interface FocalPoint { x: number; y: number }
+export interface FocalPoint {
+  x: number;
+  y: number;
+}
 
 /** An upload file: Strapi's file object (without `isUrlSigned`, which only the upload routes add). */
 export interface FileRecord extends MediaFile {
@@ -49,8 +52,26 @@ export interface FileRecord extends MediaFile {
 
 /** Key order of a file object, on disk and on the wire. */
 export const FILE_OBJECT_KEYS = [
-  'id', 'documentId', 'name', 'alternativeText', 'caption', 'focalPoint', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size',
-  'url', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt', 'publishedAt',
+  'id',
+  'documentId',
+  'name',
+  'alternativeText',
+  'caption',
+  'focalPoint',
+  'width',
+  'height',
+  'formats',
+  'hash',
+  'ext',
+  'mime',
+  'size',
+  'url',
+  'previewUrl',
+  'provider',
+  'provider_metadata',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
 ] as const;
 const FORMAT_KEYS = ['name', 'hash', 'ext', 'mime', 'path', 'width', 'height', 'size', 'sizeInBytes', 'url'] as const;
 
@@ -74,7 +95,10 @@ export interface PreparedFile {
 
 export type MediaEvent = { event: 'media.create' | 'media.update' | 'media.delete'; media: FileRecord };
 
-export interface LoadProblem { file: string; message: string }
+export interface LoadProblem {
+  file: string;
+  message: string;
+}
 
 const HASH = /^[A-Za-z0-9_-]{1,200}$/;
 const EXT = /^(\.[A-Za-z0-9]{1,16})?$/;
@@ -103,14 +127,25 @@ export class LocalMediaLibrary implements MediaLibrary {
   private lock = new KeyedLock();
   private listeners = new Set<(e: MediaEvent) => void>();
 
-  private constructor(readonly contentDir: string, readonly config: UploadConfig, readonly warn: (msg: string) => void) {
+  private constructor(
+    readonly contentDir: string,
+    readonly config: UploadConfig,
+    readonly warn: (msg: string) => void,
+  ) {
     this.uploadsDir = join(contentDir, 'uploads');
     this.recordsDir = join(this.uploadsDir, '_records');
   }
 
   /** Opens the library of a project: reads `upload` settings from folio.json and every record once. */
-  static async open(contentDir: string, opts: { config?: UploadConfig; warn?: (msg: string) => void } = {}): Promise<LocalMediaLibrary> {
-    const lib = new LocalMediaLibrary(contentDir, opts.config ?? loadUploadConfig(contentDir), opts.warn ?? ((m) => process.stderr.write(`${m}\n`)));
+  static async open(
+    contentDir: string,
+    opts: { config?: UploadConfig; warn?: (msg: string) => void } = {},
+  ): Promise<LocalMediaLibrary> {
+    const lib = new LocalMediaLibrary(
+      contentDir,
+      opts.config ?? loadUploadConfig(contentDir),
+      opts.warn ?? ((m) => process.stderr.write(`${m}\n`)),
+    );
     await removeStrayTemps(lib.uploadsDir);
     await removeStrayTemps(lib.recordsDir);
     lib.load();
@@ -125,7 +160,9 @@ export class LocalMediaLibrary implements MediaLibrary {
     return this.byDocumentId.get(ref);
   }
 
-  byId(id: number): FileRecord | undefined { return this.byIdMap.get(id); }
+  byId(id: number): FileRecord | undefined {
+    return this.byIdMap.get(id);
+  }
 
   /** Every file, by id. */
   list(): FileRecord[] {
@@ -141,7 +178,9 @@ export class LocalMediaLibrary implements MediaLibrary {
 
   onChange(fn: (e: MediaEvent) => void): () => void {
     this.listeners.add(fn);
-    return () => { this.listeners.delete(fn); };
+    return () => {
+      this.listeners.delete(fn);
+    };
   }
 
   // ---------------------------------------------------------------- writes
@@ -199,7 +238,10 @@ export class LocalMediaLibrary implements MediaLibrary {
   }
 
   /** Changes a file's metadata (name, alternative text, caption, focal point). */
-  async updateInfo(id: number, patch: Partial<Pick<FileRecord, 'name' | 'alternativeText' | 'caption' | 'focalPoint'>>): Promise<FileRecord | undefined> {
+  async updateInfo(
+    id: number,
+    patch: Partial<Pick<FileRecord, 'name' | 'alternativeText' | 'caption' | 'focalPoint'>>,
+  ): Promise<FileRecord | undefined> {
     return this.lock.run('library', async () => {
       const current = this.byIdMap.get(id);
       if (!current) return undefined;
@@ -216,7 +258,11 @@ export class LocalMediaLibrary implements MediaLibrary {
    * Replaces a file's content. As Strapi does, the hash and extension stay, so the URL does not change;
    * the old formats are removed and new ones made.
    */
-  async replace(id: number, f: PreparedFile, patch: Partial<Pick<FileRecord, 'name' | 'alternativeText' | 'caption' | 'focalPoint'>>): Promise<FileRecord | undefined> {
+  async replace(
+    id: number,
+    f: PreparedFile,
+    patch: Partial<Pick<FileRecord, 'name' | 'alternativeText' | 'caption' | 'focalPoint'>>,
+  ): Promise<FileRecord | undefined> {
     return this.lock.run('library', async () => {
       const current = this.byIdMap.get(id);
       if (!current) return undefined;
@@ -259,7 +305,9 @@ export class LocalMediaLibrary implements MediaLibrary {
 
   // ---------------------------------------------------------------- internals
 
-  private recordPath(documentId: string) { return join(this.recordsDir, `${documentId}.json`); }
+  private recordPath(documentId: string) {
+    return join(this.recordsDir, `${documentId}.json`);
+  }
 
   private freshDocumentId(): string {
     for (;;) {
@@ -270,7 +318,11 @@ export class LocalMediaLibrary implements MediaLibrary {
 
   /** Whether `<hash><ext>` or any of its format names is used by another file or lies on disk. */
   private nameTaken(hash: string, ext: string): boolean {
-    const names = [`${hash}${ext}`, `thumbnail_${hash}${ext}`, ...Object.keys(this.config.breakpoints).map((k) => `${k}_${hash}${ext}`)];
+    const names = [
+      `${hash}${ext}`,
+      `thumbnail_${hash}${ext}`,
+      ...Object.keys(this.config.breakpoints).map((k) => `${k}_${hash}${ext}`),
+    ];
     return names.some((n) => this.served.has(n) || existsSync(join(this.uploadsDir, n)));
   }
 
@@ -293,7 +345,8 @@ export class LocalMediaLibrary implements MediaLibrary {
     try {
       await unlink(join(this.uploadsDir, name));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.warn(`Folio: could not remove ${name}: ${(err as Error).message}`);
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.warn(`Folio: could not remove ${name}: ${(err as Error).message}`);
     }
   }
 
@@ -319,7 +372,10 @@ export class LocalMediaLibrary implements MediaLibrary {
     this.byDocumentId.delete(record.documentId);
     const freed = new Set<string>();
     for (const [name, hit] of [...this.served]) {
-      if (hit.record.documentId === record.documentId) { this.served.delete(name); freed.add(name); }
+      if (hit.record.documentId === record.documentId) {
+        this.served.delete(name);
+        freed.add(name);
+      }
     }
     // Another record stored under the same name (possible after merging two branches) takes it over.
     if (freed.size) {
@@ -331,7 +387,11 @@ export class LocalMediaLibrary implements MediaLibrary {
 
   private emit(event: MediaEvent['event'], media: FileRecord) {
     for (const fn of this.listeners) {
-      try { fn({ event, media }); } catch { /* a listener's failure never fails the write */ }
+      try {
+        fn({ event, media });
+      } catch {
+        /* a listener's failure never fails the write */
+      }
     }
   }
 
@@ -339,7 +399,9 @@ export class LocalMediaLibrary implements MediaLibrary {
   private load() {
     let names: string[];
     try {
-      names = readdirSync(this.recordsDir).filter((n) => n.endsWith('.json')).sort();
+      names = readdirSync(this.recordsDir)
+        .filter((n) => n.endsWith('.json'))
+        .sort();
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw err;
@@ -353,7 +415,9 @@ export class LocalMediaLibrary implements MediaLibrary {
         this.problems.push({ file, message: (err as Error).message });
       }
     }
-    records.sort((a, b) => a.id - b.id || a.createdAt.localeCompare(b.createdAt) || a.documentId.localeCompare(b.documentId));
+    records.sort(
+      (a, b) => a.id - b.id || a.createdAt.localeCompare(b.createdAt) || a.documentId.localeCompare(b.documentId),
+    );
     for (const r of records) if (r.id > 0 && r.id >= this.nextId) this.nextId = r.id + 1;
     const seen = new Set<number>();
     for (const r of records) {
@@ -413,7 +477,8 @@ export function serializeRecord(record: FileRecord): string {
 /** Checks a record read from disk (it may come from any git commit): names must be safe to serve. */
 export function decodeRecord(raw: unknown, documentId: string): FileRecord {
   if (!isObject(raw)) throw new Error('an upload record must be a JSON object');
-  if (!DOCUMENT_ID.test(documentId) || raw.documentId !== documentId) throw new Error(`"documentId" must be "${documentId}", the file's name`);
+  if (!DOCUMENT_ID.test(documentId) || raw.documentId !== documentId)
+    throw new Error(`"documentId" must be "${documentId}", the file's name`);
   const str = (k: string, re?: RegExp): string => {
     const v = raw[k];
     if (typeof v !== 'string' || (re && !re.test(v))) throw new Error(`"${k}" is missing or invalid`);
@@ -428,30 +493,40 @@ export function decodeRecord(raw: unknown, documentId: string): FileRecord {
   const optInt = (k: string, o: Record<string, unknown> = raw): number | null => {
     const v = o[k];
     if (v === undefined || v === null) return null;
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new Error(`"${k}" must be a whole number or null`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+      throw new Error(`"${k}" must be a whole number or null`);
     return v;
   };
   const provider = raw.provider === undefined ? 'local' : str('provider');
   const hash = str('hash', HASH);
   const ext = raw.ext === undefined || raw.ext === null ? '' : str('ext', EXT);
   const url = str('url');
-  if (provider === 'local' && url !== `/uploads/${hash}${ext}`) throw new Error(`"url" must be "/uploads/${hash}${ext}" (from "hash" and "ext")`);
+  if (provider === 'local' && url !== `/uploads/${hash}${ext}`)
+    throw new Error(`"url" must be "/uploads/${hash}${ext}" (from "hash" and "ext")`);
   let formats: Record<string, FormatInfo> | null = null;
   if (raw.formats !== undefined && raw.formats !== null) {
     if (!isObject(raw.formats)) throw new Error('"formats" must be an object or null');
     formats = {};
     for (const [key, f] of Object.entries(raw.formats)) {
-      if (!isObject(f) || typeof f.hash !== 'string' || !HASH.test(f.hash) || typeof f.ext !== 'string' || !EXT.test(f.ext)) {
+      if (
+        !isObject(f) ||
+        typeof f.hash !== 'string' ||
+        !HASH.test(f.hash) ||
+        typeof f.ext !== 'string' ||
+        !EXT.test(f.ext)
+      ) {
         throw new Error(`"formats.${key}" needs a valid "hash" and "ext"`);
       }
       const furl = `/uploads/${f.hash}${f.ext}`;
       if (provider === 'local' && f.url !== furl) throw new Error(`"formats.${key}.url" must be "${furl}"`);
       formats[key] = {
         name: typeof f.name === 'string' ? f.name : `${key}_${String(raw.name)}`,
-        hash: f.hash, ext: f.ext,
+        hash: f.hash,
+        ext: f.ext,
         mime: typeof f.mime === 'string' ? f.mime : String(raw.mime),
         path: null,
-        width: optInt('width', f), height: optInt('height', f),
+        width: optInt('width', f),
+        height: optInt('height', f),
         size: typeof f.size === 'number' ? f.size : 0,
         sizeInBytes: typeof f.sizeInBytes === 'number' ? f.sizeInBytes : 0,
         url: typeof f.url === 'string' ? f.url : furl,
@@ -461,7 +536,8 @@ export function decodeRecord(raw: unknown, documentId: string): FileRecord {
   let focalPoint: FocalPoint | null = null;
   if (raw.focalPoint !== undefined && raw.focalPoint !== null) {
     const fp = raw.focalPoint;
-    if (!isObject(fp) || typeof fp.x !== 'number' || typeof fp.y !== 'number') throw new Error('"focalPoint" must be { "x": number, "y": number } or null');
+    if (!isObject(fp) || typeof fp.x !== 'number' || typeof fp.y !== 'number')
+      throw new Error('"focalPoint" must be { "x": number, "y": number } or null');
     focalPoint = { x: fp.x, y: fp.y };
   }
   const id = raw.id;

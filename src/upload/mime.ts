@@ -1,7 +1,10 @@
 import { open } from 'node:fs/promises';
 
 /** A file's type as its bytes show it: MIME type and canonical extension (no dot). */
-export interface DetectedType { mime: string; ext: string }
+export interface DetectedType {
+  mime: string;
+  ext: string;
+}
 
 const HEAD_BYTES = 8192;
 
@@ -16,7 +19,8 @@ export async function detectFileType(file: string): Promise<DetectedType> {
   const found = await fileTypeFromFile(file);
   if (found) {
     // XML is only told apart (SVG, XHTML, plain XML) by its root element.
-    if (found.mime === 'application/xml' || found.mime === 'text/xml') return sniffText(head) ?? { mime: 'application/xml', ext: 'xml' };
+    if (found.mime === 'application/xml' || found.mime === 'text/xml')
+      return sniffText(head) ?? { mime: 'application/xml', ext: 'xml' };
     return { mime: found.mime, ext: found.ext };
   }
   if (isText(head, head.length === HEAD_BYTES)) return sniffText(head) ?? { mime: 'text/plain', ext: 'txt' };
@@ -42,7 +46,10 @@ export function isText(buf: Buffer, truncated: boolean): boolean {
     // Drop a trailing partial UTF-8 sequence: up to 3 continuation bytes after a lead byte.
     let i = end - 1;
     let back = 0;
-    while (i >= 0 && back < 3 && (buf[i] & 0xc0) === 0x80) { i--; back++; }
+    while (i >= 0 && back < 3 && (buf[i] & 0xc0) === 0x80) {
+      i--;
+      back++;
+    }
     if (i >= 0 && buf[i] >= 0xc0) end = i;
   }
   const body = buf.subarray(0, end);
@@ -60,7 +67,25 @@ export function isText(buf: Buffer, truncated: boolean): boolean {
 }
 
 /** The WHATWG "HTML" sniffing signatures: what a browser would take for a web page. */
-const HTML_STARTS = ['<!doctype html', '<html', '<head', '<script', '<iframe', '<h1', '<div', '<font', '<table', '<a', '<style', '<title', '<b', '<body', '<br', '<p', '<!--'];
+const HTML_STARTS = [
+  '<!doctype html',
+  '<html',
+  '<head',
+  '<script',
+  '<iframe',
+  '<h1',
+  '<div',
+  '<font',
+  '<table',
+  '<a',
+  '<style',
+  '<title',
+  '<b',
+  '<body',
+  '<br',
+  '<p',
+  '<!--',
+];
 
 /** Markup, scripts and executables among text files; undefined for plain text. */
 function sniffText(head: Buffer): DetectedType | undefined {
@@ -89,7 +114,16 @@ function sniffText(head: Buffer): DetectedType | undefined {
   for (const sig of HTML_STARTS) {
     if (lower.startsWith(sig)) {
       const next = lower.charAt(sig.length);
-      if (next === '' || next === ' ' || next === '>' || next === '\t' || next === '\n' || next === '\r' || next === '/') return { mime: 'text/html', ext: 'html' };
+      if (
+        next === '' ||
+        next === ' ' ||
+        next === '>' ||
+        next === '\t' ||
+        next === '\n' ||
+        next === '\r' ||
+        next === '/'
+      )
+        return { mime: 'text/html', ext: 'html' };
     }
   }
   if (isXml) return { mime: 'application/xml', ext: 'xml' };
@@ -111,17 +145,81 @@ const EXT_ALIASES: Record<string, string[]> = {
 
 /** Plain-text extensions a text upload may keep, with the (harmless) MIME type each one means. */
 const TEXT_TYPES: Record<string, string> = {
-  txt: 'text/plain', text: 'text/plain', log: 'text/plain', ini: 'text/plain', cfg: 'text/plain', conf: 'text/plain',
-  md: 'text/markdown', markdown: 'text/markdown', csv: 'text/csv', tsv: 'text/tab-separated-values',
-  json: 'application/json', yml: 'text/yaml', yaml: 'text/yaml', toml: 'text/plain', vtt: 'text/vtt', srt: 'text/plain',
-  rtf: 'text/rtf', tex: 'text/plain', po: 'text/plain', properties: 'text/plain',
+  txt: 'text/plain',
+  text: 'text/plain',
+  log: 'text/plain',
+  ini: 'text/plain',
+  cfg: 'text/plain',
+  conf: 'text/plain',
+  md: 'text/markdown',
+  markdown: 'text/markdown',
+  csv: 'text/csv',
+  tsv: 'text/tab-separated-values',
+  json: 'application/json',
+  yml: 'text/yaml',
+  yaml: 'text/yaml',
+  toml: 'text/plain',
+  vtt: 'text/vtt',
+  srt: 'text/plain',
+  rtf: 'text/rtf',
+  tex: 'text/plain',
+  po: 'text/plain',
+  properties: 'text/plain',
 };
 
 /** Extensions never kept for content Folio could not identify: a web server would run or render them. */
 const RISKY_EXT = new Set([
-  'html', 'htm', 'xhtml', 'shtml', 'svg', 'svgz', 'xml', 'xsl', 'xslt', 'js', 'mjs', 'cjs', 'jsx', 'ts', 'php', 'phtml', 'php3',
-  'php4', 'php5', 'phar', 'asp', 'aspx', 'jsp', 'cgi', 'pl', 'py', 'rb', 'sh', 'bash', 'zsh', 'csh', 'bat', 'cmd', 'com', 'exe',
-  'dll', 'msi', 'scr', 'ps1', 'psm1', 'vbs', 'vbe', 'wsf', 'hta', 'lnk', 'jar', 'swf', 'htaccess', 'appcache', 'mht', 'mhtml',
+  'html',
+  'htm',
+  'xhtml',
+  'shtml',
+  'svg',
+  'svgz',
+  'xml',
+  'xsl',
+  'xslt',
+  'js',
+  'mjs',
+  'cjs',
+  'jsx',
+  'ts',
+  'php',
+  'phtml',
+  'php3',
+  'php4',
+  'php5',
+  'phar',
+  'asp',
+  'aspx',
+  'jsp',
+  'cgi',
+  'pl',
+  'py',
+  'rb',
+  'sh',
+  'bash',
+  'zsh',
+  'csh',
+  'bat',
+  'cmd',
+  'com',
+  'exe',
+  'dll',
+  'msi',
+  'scr',
+  'ps1',
+  'psm1',
+  'vbs',
+  'vbe',
+  'wsf',
+  'hta',
+  'lnk',
+  'jar',
+  'swf',
+  'htaccess',
+  'appcache',
+  'mht',
+  'mhtml',
 ]);
 
 /**
@@ -134,13 +232,15 @@ export function resolveExtension(clientName: string, detected: DetectedType): { 
   const clientExt = m ? `.${m[1]}` : '';
   const lower = m ? m[1].toLowerCase() : '';
   if (detected.mime === 'text/plain') {
-    if (lower && Object.prototype.hasOwnProperty.call(TEXT_TYPES, lower)) return { ext: clientExt, mime: TEXT_TYPES[lower] };
+    if (lower && Object.prototype.hasOwnProperty.call(TEXT_TYPES, lower))
+      return { ext: clientExt, mime: TEXT_TYPES[lower] };
     return { ext: '.txt', mime: 'text/plain' };
   }
   if (detected.mime === 'application/octet-stream') {
     return { ext: lower && !RISKY_EXT.has(lower) ? clientExt : '.bin', mime: detected.mime };
   }
-  if (lower === detected.ext || (EXT_ALIASES[detected.ext] ?? []).includes(lower)) return { ext: clientExt, mime: detected.mime };
+  if (lower === detected.ext || (EXT_ALIASES[detected.ext] ?? []).includes(lower))
+    return { ext: clientExt, mime: detected.mime };
   return { ext: `.${detected.ext}`, mime: detected.mime };
 }
 
@@ -150,7 +250,12 @@ export function matchesMimePattern(mime: string, patterns: readonly string[]): b
   return patterns.some((p) => {
     const pattern = p.toLowerCase();
     if (!pattern.includes('*')) return pattern === value;
-    const re = new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\/]/g, '\\$&')).join('.*')}$`);
+    const re = new RegExp(
+      `^${pattern
+        .split('*')
+        .map((s) => s.replace(/[.+?^${}()|[\]\\/]/g, '\\$&'))
+        .join('.*')}$`,
+    );
     return re.test(value);
   });
 }
@@ -173,6 +278,7 @@ export function mediaCategory(mime: string): 'images' | 'videos' | 'audios' | 'f
 
 /** The Content-Type a stored file is served with. */
 export function contentTypeHeader(mime: string): string {
-  if (mime.startsWith('text/') || mime === 'application/json' || mime === 'application/xml') return `${mime}; charset=utf-8`;
+  if (mime.startsWith('text/') || mime === 'application/json' || mime === 'application/xml')
+    return `${mime}; charset=utf-8`;
   return mime;
 }

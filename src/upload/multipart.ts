@@ -10,7 +10,10 @@ export interface MultipartBody {
   files: IncomingFile[];
 }
 
-export interface MultipartLimits { sizeLimit: number; maxFiles: number }
+export interface MultipartLimits {
+  sizeLimit: number;
+  maxFiles: number;
+}
 
 /** Strapi's body parser limits for the non-file part of a multipart body (formidable's defaults). */
 const MAX_FIELDS = 1000;
@@ -20,7 +23,10 @@ const MAX_FIELD_SIZE = 1024 * 1024;
 const tooLarge = (message = 'request entity too large') => new FolioError(413, 'PayloadTooLargeError', message, null);
 
 export const isMultipart = (req: IncomingMessage) =>
-  String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase() === 'multipart/form-data';
+  String(req.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase() === 'multipart/form-data';
 
 /**
  * Reads a `multipart/form-data` request with busboy, streaming each `files` part into a temp file in
@@ -63,7 +69,9 @@ export function parseMultipart(req: IncomingMessage, tmpDir: string, limits: Mul
     let fieldBytes = 0;
     let received = 0;
     let finished = false;
-    const fail = (e: FolioError) => { failure ??= e; };
+    const fail = (e: FolioError) => {
+      failure ??= e;
+    };
 
     const finish = async () => {
       if (finished) return;
@@ -95,24 +103,52 @@ export function parseMultipart(req: IncomingMessage, tmpDir: string, limits: Mul
     req.on('data', count);
 
     bb.on('file', (name, stream, info) => {
-      if (failure || name !== 'files') { stream.resume(); return; }
+      if (failure || name !== 'files') {
+        stream.resume();
+        return;
+      }
       const index = slots.length;
       slots.push(undefined);
       let truncated = false;
-      stream.on('limit', () => { truncated = true; fail(fileTooBig()); });
-      pending.push(spoolToTemp(stream, tmpDir).then((r) => {
-        written.push(r.tmpPath);
-        // A browser sends an empty part for a file input left empty: that is no file.
-        if (truncated || (info.filename === '' && r.size === 0)) { void removeTemps([r.tmpPath]); return; }
-        slots[index] = { ...r, filename: info.filename || 'file', declaredType: (info.mimeType || '').toLowerCase() };
-      }, (err: unknown) => {
-        fail(err instanceof FolioError ? err : validationError(`The upload could not be read: ${(err as Error).message}`));
-      }));
+      stream.on('limit', () => {
+        truncated = true;
+        fail(fileTooBig());
+      });
+      pending.push(
+        spoolToTemp(stream, tmpDir).then(
+          (r) => {
+            written.push(r.tmpPath);
+            // A browser sends an empty part for a file input left empty: that is no file.
+            if (truncated || (info.filename === '' && r.size === 0)) {
+              void removeTemps([r.tmpPath]);
+              return;
+            }
+            slots[index] = {
+              ...r,
+              filename: info.filename || 'file',
+              declaredType: (info.mimeType || '').toLowerCase(),
+            };
+          },
+          (err: unknown) => {
+            fail(
+              err instanceof FolioError
+                ? err
+                : validationError(`The upload could not be read: ${(err as Error).message}`),
+            );
+          },
+        ),
+      );
     });
     bb.on('field', (name, value, info) => {
-      if (info.nameTruncated || info.valueTruncated) { fail(tooLarge()); return; }
+      if (info.nameTruncated || info.valueTruncated) {
+        fail(tooLarge());
+        return;
+      }
       fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
-      if (fieldBytes > MAX_FIELD_BYTES) { fail(tooLarge()); return; }
+      if (fieldBytes > MAX_FIELD_BYTES) {
+        fail(tooLarge());
+        return;
+      }
       const list = fields.get(name);
       if (list) list.push(value);
       else fields.set(name, [value]);
@@ -124,7 +160,9 @@ export function parseMultipart(req: IncomingMessage, tmpDir: string, limits: Mul
       fail(validationError(`Malformed multipart body: ${err.message}`));
       void finish();
     });
-    bb.on('close', () => { void finish(); });
+    bb.on('close', () => {
+      void finish();
+    });
     req.on('close', () => {
       if (req.complete || finished) return;
       fail(validationError('The request was aborted before the upload finished'));

@@ -17,7 +17,12 @@ export interface FileInfo {
 }
 
 /** Upload-and-link: attach the new files to a media field of one entry version (Strapi's `ref`, `refId`, `field`). */
-export interface LinkTarget { ct: ContentType; versionId: number; field: string; attr: MediaAttribute }
+export interface LinkTarget {
+  ct: ContentType;
+  versionId: number;
+  field: string;
+  attr: MediaAttribute;
+}
 
 const FILE_INFO_KEYS = ['name', 'alternativeText', 'caption', 'focalPoint'];
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -36,19 +41,35 @@ export function parseFileInfo(raw: unknown, path: string): FileInfo {
   if (raw === undefined || raw === null || raw === '') return {};
   let value = raw;
   if (typeof raw === 'string') {
-    try { value = JSON.parse(raw); } catch (err) {
+    try {
+      value = JSON.parse(raw);
+    } catch (err) {
       throw validationError(`${path} must be a JSON object: ${(err as Error).message}`);
     }
   }
-  if (!isObject(value)) throw fieldErrors([{ path: path.split('.'), message: `${path} must be a \`object\` type, but the final value was: \`${JSON.stringify(value)}\`.` }]);
+  if (!isObject(value))
+    throw fieldErrors([
+      {
+        path: path.split('.'),
+        message: `${path} must be a \`object\` type, but the final value was: \`${JSON.stringify(value)}\`.`,
+      },
+    ]);
   const unknown = Object.keys(value).filter((k) => !FILE_INFO_KEYS.includes(k));
-  if (unknown.length) throw fieldErrors([{ path: path.split('.'), message: `${path} field has unspecified keys: ${unknown.join(', ')}` }]);
+  if (unknown.length)
+    throw fieldErrors([
+      { path: path.split('.'), message: `${path} field has unspecified keys: ${unknown.join(', ')}` },
+    ]);
   const out: FileInfo = {};
   for (const k of ['name', 'alternativeText', 'caption'] as const) {
     const v = value[k];
     if (v === undefined) continue;
     if (v !== null && typeof v !== 'string') {
-      throw fieldErrors([{ path: [...path.split('.'), k], message: `${path}.${k} must be a \`string\` type, but the final value was: \`${JSON.stringify(v)}\`.` }]);
+      throw fieldErrors([
+        {
+          path: [...path.split('.'), k],
+          message: `${path}.${k} must be a \`string\` type, but the final value was: \`${JSON.stringify(v)}\`.`,
+        },
+      ]);
     }
     out[k] = v;
   }
@@ -58,7 +79,12 @@ export function parseFileInfo(raw: unknown, path: string): FileInfo {
     else {
       const ok = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 100;
       if (!isObject(fp) || !ok(fp.x) || !ok(fp.y) || Object.keys(fp).some((k) => k !== 'x' && k !== 'y')) {
-        throw fieldErrors([{ path: [...path.split('.'), 'focalPoint'], message: `${path}.focalPoint must be { "x": 0-100, "y": 0-100 }` }]);
+        throw fieldErrors([
+          {
+            path: [...path.split('.'), 'focalPoint'],
+            message: `${path}.focalPoint must be { "x": 0-100, "y": 0-100 }`,
+          },
+        ]);
       }
       out.focalPoint = { x: fp.x as number, y: fp.y as number };
     }
@@ -77,17 +103,26 @@ class TypeRefused extends FolioError {}
  * only when every file is refused is the request refused, with the first file's message).
  */
 export class UploadService {
-  constructor(readonly library: LocalMediaLibrary, readonly documents: DocumentService) {}
+  constructor(
+    readonly library: LocalMediaLibrary,
+    readonly documents: DocumentService,
+  ) {}
 
   /** Checks `ref`/`refId`/`field` before anything is stored. */
   linkTarget(ref: string, refId: string, field: string): LinkTarget {
     const ct = this.documents.schemas.contentTypes.get(ref);
     if (!ct) throw validationError(`Invalid ref: "${ref}" is not a content-type uid`, { key: 'ref', source: 'body' });
-    if (!/^\d+$/.test(refId)) throw validationError('Invalid refId: it must be the numeric id of an entry', { key: 'refId', source: 'body' });
+    if (!/^\d+$/.test(refId))
+      throw validationError('Invalid refId: it must be the numeric id of an entry', { key: 'refId', source: 'body' });
     const attr = Object.prototype.hasOwnProperty.call(ct.attributes, field) ? ct.attributes[field] : undefined;
-    if (!attr || attr.type !== 'media') throw validationError(`Invalid field: "${field}" is not a media field of ${ct.uid}`, { key: 'field', source: 'body' });
+    if (!attr || attr.type !== 'media')
+      throw validationError(`Invalid field: "${field}" is not a media field of ${ct.uid}`, {
+        key: 'field',
+        source: 'body',
+      });
     const versionId = Number(refId);
-    if (!this.documents.index.byId(ct.uid, versionId)) throw validationError(`No entry of ${ct.uid} has the id ${refId}`, { key: 'refId', source: 'body' });
+    if (!this.documents.index.byId(ct.uid, versionId))
+      throw validationError(`No entry of ${ct.uid} has the id ${refId}`, { key: 'refId', source: 'body' });
     return { ct, versionId, field, attr };
   }
 
@@ -111,7 +146,11 @@ export class UploadService {
         try {
           for (const r of stored) {
             const ok = await this.documents.linkMedia(link.ct.uid, link.versionId, link.field, r.documentId);
-            if (!ok) throw validationError(`No entry of ${link.ct.uid} has the id ${link.versionId}`, { key: 'refId', source: 'body' });
+            if (!ok)
+              throw validationError(`No entry of ${link.ct.uid} has the id ${link.versionId}`, {
+                key: 'refId',
+                source: 'body',
+              });
           }
         } catch (err) {
           for (const r of stored) await this.remove(r.id);
@@ -132,7 +171,10 @@ export class UploadService {
       // As Strapi: null (or absent) keeps the current value; an empty name keeps it too.
       if (v !== undefined && v !== null && !(k === 'name' && v === '')) (patch as Record<string, unknown>)[k] = v;
     }
-    const updated = await this.library.updateInfo(id, patch as Partial<Pick<FileRecord, 'name' | 'alternativeText' | 'caption' | 'focalPoint'>>);
+    const updated = await this.library.updateInfo(
+      id,
+      patch as Partial<Pick<FileRecord, 'name' | 'alternativeText' | 'caption' | 'focalPoint'>>,
+    );
     if (!updated) throw notFound('Entity not found');
     return updated;
   }
@@ -143,7 +185,9 @@ export class UploadService {
     let prepared: PreparedFile | undefined;
     try {
       prepared = await this.prepare(file, info);
-      const patch: Partial<Pick<FileRecord, 'name' | 'alternativeText' | 'caption' | 'focalPoint'>> = { name: prepared.name };
+      const patch: Partial<Pick<FileRecord, 'name' | 'alternativeText' | 'caption' | 'focalPoint'>> = {
+        name: prepared.name,
+      };
       if (info.alternativeText != null) patch.alternativeText = info.alternativeText;
       if (info.caption != null) patch.caption = info.caption;
       if (info.focalPoint != null) patch.focalPoint = info.focalPoint;
@@ -181,15 +225,24 @@ export class UploadService {
     const { ext, mime } = resolveExtension(uploadedName, detected);
     for (const type of new Set([detected.mime, mime])) {
       if (!isMimeAllowed(type, cfg.security)) {
-        throw new TypeRefused(400, 'ValidationError', `File type '${type}' is not allowed`, { fileName: uploadedName, detectedType: detected.mime });
+        throw new TypeRefused(400, 'ValidationError', `File type '${type}' is not allowed`, {
+          fileName: uploadedName,
+          detectedType: detected.mime,
+        });
       }
     }
     // A file sent as an image that is not one is refused, as Strapi refuses it.
-    if (file.declaredType.startsWith('image/') && !mime.startsWith('image/')) throw applicationError('File is not a valid image');
+    if (file.declaredType.startsWith('image/') && !mime.startsWith('image/'))
+      throw applicationError('File is not a valid image');
     if (attr?.allowedTypes?.length && !attr.allowedTypes.includes(mediaCategory(mime))) {
-      throw validationError(`A ${mediaCategory(mime).replace(/s$/, '')} (${mime}) is not allowed in this field: it accepts ${attr.allowedTypes.join(', ')}`, {
-        fileName: uploadedName, mime, allowedTypes: attr.allowedTypes,
-      });
+      throw validationError(
+        `A ${mediaCategory(mime).replace(/s$/, '')} (${mime}) is not allowed in this field: it accepts ${attr.allowedTypes.join(', ')}`,
+        {
+          fileName: uploadedName,
+          mime,
+          allowedTypes: attr.allowedTypes,
+        },
+      );
     }
     let width: number | null = null;
     let height: number | null = null;
@@ -199,7 +252,9 @@ export class UploadService {
       if (dims) {
         ({ width, height } = dims);
         formats = await makeFormats(file.tmpPath, mime, dims, this.library.uploadsDir, {
-          breakpoints: cfg.breakpoints, responsiveDimensions: cfg.responsiveDimensions, warn: this.library.warn,
+          breakpoints: cfg.breakpoints,
+          responsiveDimensions: cfg.responsiveDimensions,
+          warn: this.library.warn,
         });
       }
     }

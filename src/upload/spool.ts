@@ -31,7 +31,11 @@ export function tempPath(dir: string, label = 'upload'): string {
  * Streams `source` into a new temp file in `dir`, hashing as it goes. With `limit`, more than `limit`
  * bytes fails with 413 `FileTooBig` and the temp file is removed; any failure removes it.
  */
-export async function spoolToTemp(source: Readable, dir: string, limit?: number): Promise<{ tmpPath: string; size: number; sha256: string }> {
+export async function spoolToTemp(
+  source: Readable,
+  dir: string,
+  limit?: number,
+): Promise<{ tmpPath: string; size: number; sha256: string }> {
   await mkdir(dir, { recursive: true });
   const tmpPath = tempPath(dir);
   const hash = createHash('sha256');
@@ -39,7 +43,10 @@ export async function spoolToTemp(source: Readable, dir: string, limit?: number)
   const meter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       size += chunk.length;
-      if (limit !== undefined && size > limit) { done(fileTooBig()); return; }
+      if (limit !== undefined && size > limit) {
+        done(fileTooBig());
+        return;
+      }
       hash.update(chunk);
       done(null, chunk);
     },

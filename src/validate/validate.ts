@@ -7,7 +7,11 @@ import { isOwningSide, isRelation, type Attribute } from '../schema/types.js';
 import { TEMP_MARK } from '../store/atomic.js';
 import { FolioError } from '../errors.js';
 
-export interface Problem { file: string; path: string; message: string }
+export interface Problem {
+  file: string;
+  path: string;
+  message: string;
+}
 
 /**
  * Checks a whole content tree: schemas, every document against its schema (draft-level checks for every
@@ -17,7 +21,8 @@ export interface Problem { file: string; path: string; message: string }
 export function validateProject(project: Project): Problem[] {
   const problems: Problem[] = [];
   const rel = (f: string) => relative(project.root, f) || f;
-  for (const p of project.report.problems) problems.push({ file: rel(p.file), path: '', message: p.message.replace(/^attribute "([^"]+)": /, '') });
+  for (const p of project.report.problems)
+    problems.push({ file: rel(p.file), path: '', message: p.message.replace(/^attribute "([^"]+)": /, '') });
   const docs = project.documents;
   const fileOf = (plural: string, id: string) => rel(join(project.contentDir, 'documents', plural, `${id}.json`));
 
@@ -29,13 +34,29 @@ export function validateProject(project: Project): Problem[] {
     for (const doc of docs.index.documents(ct.uid)) {
       const file = fileOf(ct.pluralName, doc.documentId);
       let raw: Record<string, unknown> | undefined;
-      try { raw = JSON.parse(readFileSync(join(project.contentDir, 'documents', ct.pluralName, `${doc.documentId}.json`), 'utf8')); } catch { /* reported at load */ }
+      try {
+        raw = JSON.parse(
+          readFileSync(join(project.contentDir, 'documents', ct.pluralName, `${doc.documentId}.json`), 'utf8'),
+        );
+      } catch {
+        /* reported at load */
+      }
       for (const [where, id] of rawIds(raw)) {
         const other = seenIds.get(id);
-        if (other) problems.push({ file, path: where, message: `id ${id} is also used by ${other} (renumbered in memory; rewrite one of them)` });
+        if (other)
+          problems.push({
+            file,
+            path: where,
+            message: `id ${id} is also used by ${other} (renumbered in memory; rewrite one of them)`,
+          });
         else seenIds.set(id, `${file} ${where}`);
       }
-      if (ct.kind === 'singleType' && docs.index.count(ct.uid) > 1) problems.push({ file, path: '', message: `${ct.singularName} is a single type but has ${docs.index.count(ct.uid)} documents` });
+      if (ct.kind === 'singleType' && docs.index.count(ct.uid) > 1)
+        problems.push({
+          file,
+          path: '',
+          message: `${ct.singularName} is a single type but has ${docs.index.count(ct.uid)} documents`,
+        });
       for (const v of versions(doc)) {
         const where = `${v.locale ? `locales.${v.locale}.` : ''}${v.status}`;
         const data: Record<string, unknown> = {};
@@ -48,26 +69,40 @@ export function validateProject(project: Project): Problem[] {
         } catch (err) {
           const e = err as FolioError;
           const list = (e.details as { errors?: Array<{ path: string[]; message: string }> } | null)?.errors;
-          if (list) for (const x of list) problems.push({ file, path: `${where}.${x.path.join('.')}`, message: x.message });
+          if (list)
+            for (const x of list) problems.push({ file, path: `${where}.${x.path.join('.')}`, message: x.message });
           else problems.push({ file, path: where, message: e.message });
         }
         if (v.status === 'published' || !ct.draftAndPublish) {
-          for (const x of docs.publishProblems(ct, v)) problems.push({ file, path: `${where}.${x.path.join('.')}`, message: x.message });
+          for (const x of docs.publishProblems(ct, v))
+            problems.push({ file, path: `${where}.${x.path.join('.')}`, message: x.message });
           for (const [name, attr] of Object.entries(ct.attributes)) {
             const value = v.data[name];
             if (!('unique' in attr) || !attr.unique || value === null || value === undefined || value === '') continue;
             const key = `${name}|${v.locale ?? NO_LOCALE}|${JSON.stringify(value)}`;
             const other = unique.get(key);
-            if (other && other !== doc.documentId) problems.push({ file, path: `${where}.${name}`, message: `${JSON.stringify(value)} is not unique: ${fileOf(ct.pluralName, other)} has it too` });
+            if (other && other !== doc.documentId)
+              problems.push({
+                file,
+                path: `${where}.${name}`,
+                message: `${JSON.stringify(value)} is not unique: ${fileOf(ct.pluralName, other)} has it too`,
+              });
             else unique.set(key, doc.documentId);
           }
         }
-        for (const [name, attr] of Object.entries(ct.attributes)) checkLinks(project, attr, v.data[name], `${where}.${name}`, file, problems, v.locale);
+        for (const [name, attr] of Object.entries(ct.attributes))
+          checkLinks(project, attr, v.data[name], `${where}.${name}`, file, problems, v.locale);
       }
     }
-    if (existsSync(dir)) for (const f of readdirSync(dir)) {
-      if (f.startsWith(TEMP_MARK)) problems.push({ file: rel(join(dir, f)), path: '', message: 'a temp file left by an interrupted write (safe to delete)' });
-    }
+    if (existsSync(dir))
+      for (const f of readdirSync(dir)) {
+        if (f.startsWith(TEMP_MARK))
+          problems.push({
+            file: rel(join(dir, f)),
+            path: '',
+            message: 'a temp file left by an interrupted write (safe to delete)',
+          });
+      }
   }
   return problems;
 }
@@ -76,7 +111,9 @@ export function validateProject(project: Project): Problem[] {
 function parseInputStored(project: Project, attributes: Record<string, Attribute>, data: Record<string, unknown>) {
   // Relations and media are checked against the index and the library separately (checkLinks).
   const plain: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(data)) if (attributes[k]?.type !== 'relation' && attributes[k]?.type !== 'media') plain[k] = stripNested(project, attributes[k], v);
+  for (const [k, v] of Object.entries(data))
+    if (attributes[k]?.type !== 'relation' && attributes[k]?.type !== 'media')
+      plain[k] = stripNested(project, attributes[k], v);
   parseInput(project.schemas, attributes, plain);
 }
 
@@ -97,36 +134,59 @@ function stripNested(project: Project, attr: Attribute | undefined, v: unknown):
   return out;
 }
 
-function checkLinks(project: Project, attr: Attribute, value: unknown, path: string, file: string, problems: Problem[], locale: string | null) {
+function checkLinks(
+  project: Project,
+  attr: Attribute,
+  value: unknown,
+  path: string,
+  file: string,
+  problems: Problem[],
+  locale: string | null,
+) {
   if (value === null || value === undefined) return;
   if (attr.type === 'relation') {
     const target = project.schemas.contentTypes.get(attr.target);
     if (!target || !isOwningSide(attr)) return;
     for (const id of Array.isArray(value) ? value : [value]) {
       const doc = typeof id === 'string' ? project.documents.index.get(target.uid, id) : undefined;
-      if (!doc) problems.push({ file, path, message: `points at ${target.singularName} ${JSON.stringify(id)}, which does not exist` });
-      else if (target.localized && locale && !doc.slots.has(locale)) problems.push({ file, path, message: `points at ${target.singularName} ${id}, which has no ${locale} version` });
+      if (!doc)
+        problems.push({
+          file,
+          path,
+          message: `points at ${target.singularName} ${JSON.stringify(id)}, which does not exist`,
+        });
+      else if (target.localized && locale && !doc.slots.has(locale))
+        problems.push({
+          file,
+          path,
+          message: `points at ${target.singularName} ${id}, which has no ${locale} version`,
+        });
     }
   } else if (attr.type === 'media') {
     for (const ref of Array.isArray(value) ? value : [value]) {
-      if (!project.documents.media.resolve(ref as string)) problems.push({ file, path, message: `uses media file ${JSON.stringify(ref)}, which is not in the library` });
+      if (!project.documents.media.resolve(ref as string))
+        problems.push({ file, path, message: `uses media file ${JSON.stringify(ref)}, which is not in the library` });
     }
   } else if (attr.type === 'component' || attr.type === 'dynamiczone') {
     const items = Array.isArray(value) ? value : [value];
     items.forEach((item, i) => {
       const obj = item as Record<string, unknown>;
-      const comp = project.schemas.components.get(attr.type === 'component' ? attr.component : String(obj?.__component));
+      const comp = project.schemas.components.get(
+        attr.type === 'component' ? attr.component : String(obj?.__component),
+      );
       if (!comp || !obj) return;
-      for (const [k, sub] of Object.entries(comp.attributes)) checkLinks(project, sub, obj[k], `${path}${Array.isArray(value) ? `.${i}` : ''}.${k}`, file, problems, locale);
+      for (const [k, sub] of Object.entries(comp.attributes))
+        checkLinks(project, sub, obj[k], `${path}${Array.isArray(value) ? `.${i}` : ''}.${k}`, file, problems, locale);
     });
   }
 }
 
 function* rawIds(raw: Record<string, unknown> | undefined): Generator<[string, number]> {
   if (!raw) return;
-  const slots: Array<[string, unknown]> = raw.locales && typeof raw.locales === 'object'
-    ? Object.entries(raw.locales as Record<string, unknown>).map(([k, v]) => [`locales.${k}.`, v])
-    : [['', raw]];
+  const slots: Array<[string, unknown]> =
+    raw.locales && typeof raw.locales === 'object'
+      ? Object.entries(raw.locales as Record<string, unknown>).map(([k, v]) => [`locales.${k}.`, v])
+      : [['', raw]];
   for (const [prefix, slot] of slots) {
     for (const status of ['draft', 'published']) {
       const v = (slot as Record<string, { id?: unknown }> | undefined)?.[status];

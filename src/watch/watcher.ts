@@ -14,7 +14,10 @@ export interface WatchEvents {
   onPermissions?(): void;
 }
 
-export interface Watcher { close(): Promise<void>; ready: Promise<void> }
+export interface Watcher {
+  close(): Promise<void>;
+  ready: Promise<void>;
+}
 
 const SETTLE_MS = 40;
 
@@ -45,7 +48,9 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
   const schedule = (file: string, kind: 'change' | 'unlink') => {
     pending.set(file, kind);
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => { running = running.then(flush, flush); }, SETTLE_MS);
+    timer = setTimeout(() => {
+      running = running.then(flush, flush);
+    }, SETTLE_MS);
   };
 
   // One fs.watch on documents/ and one per collection folder: events name the file, which is then read
@@ -54,28 +59,53 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
   const watchFolder = (dir: string, onEvent: (name: string) => void) => {
     if (folders.has(dir)) return;
     try {
-      const w = watchDir(dir, { persistent: true }, (_type, name) => { if (name) onEvent(String(name)); });
-      w.on('error', () => { w.close(); folders.delete(dir); });
+      const w = watchDir(dir, { persistent: true }, (_type, name) => {
+        if (name) onEvent(String(name));
+      });
+      w.on('error', () => {
+        w.close();
+        folders.delete(dir);
+      });
       folders.set(dir, w);
-    } catch { /* gone already */ }
+    } catch {
+      /* gone already */
+    }
   };
-  const unwatchFolder = (dir: string) => { folders.get(dir)?.close(); folders.delete(dir); };
-  const documentFile = (dir: string, name: string) => { if (name.endsWith('.json') && !name.startsWith(TEMP_MARK)) schedule(join(dir, name), 'change'); };
+  const unwatchFolder = (dir: string) => {
+    folders.get(dir)?.close();
+    folders.delete(dir);
+  };
+  const documentFile = (dir: string, name: string) => {
+    if (name.endsWith('.json') && !name.startsWith(TEMP_MARK)) schedule(join(dir, name), 'change');
+  };
   const collection = (dir: string, rescan: boolean) => {
     watchFolder(dir, (name) => documentFile(dir, name));
     // Files written right after their folder was created can be missed: list the new folder once.
-    if (rescan) void readdir(dir).then((names) => { for (const n of names) documentFile(dir, n); }, () => undefined);
+    if (rescan)
+      void readdir(dir).then(
+        (names) => {
+          for (const n of names) documentFile(dir, n);
+        },
+        () => undefined,
+      );
   };
   const collectionGone = (dir: string) => {
     unwatchFolder(dir);
     // Every document of the folder is gone with it.
     const ct = project.schemas.byPluralName(basename(dir));
-    if (ct) for (const doc of [...project.documents.index.documents(ct.uid)]) schedule(join(dir, `${doc.documentId}.json`), 'unlink');
+    if (ct)
+      for (const doc of [...project.documents.index.documents(ct.uid)])
+        schedule(join(dir, `${doc.documentId}.json`), 'unlink');
   };
   const watchDocuments = async (rescan: boolean) => {
     watchFolder(documentsDir, (name) => {
       const dir = join(documentsDir, name);
-      void stat(dir).then((st) => { if (st.isDirectory()) collection(dir, true); }, () => collectionGone(dir));
+      void stat(dir).then(
+        (st) => {
+          if (st.isDirectory()) collection(dir, true);
+        },
+        () => collectionGone(dir),
+      );
     });
     for (const name of await readdir(documentsDir).catch(() => [] as string[])) {
       const dir = join(documentsDir, name);
@@ -92,7 +122,9 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
     for (const dir of [...folders.keys()]) if (dir !== documentsDir) collectionGone(dir);
     unwatchFolder(documentsDir);
   });
-  watcher.on('addDir', (dir) => { if (dir === documentsDir) void watchDocuments(true); });
+  watcher.on('addDir', (dir) => {
+    if (dir === documentsDir) void watchDocuments(true);
+  });
 
   async function flush() {
     const batch = [...pending];
@@ -108,7 +140,11 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
         events.onReload?.({ documents: report.documents, problems: report.problems.length });
         for (const p of report.problems) events.onChange?.({ file: p.file, what: 'problem', problem: p.message });
       } catch (err) {
-        events.onChange?.({ file: 'content/folio.json', what: 'problem', problem: `${(err as Error).message}; keeping the last good state` });
+        events.onChange?.({
+          file: 'content/folio.json',
+          what: 'problem',
+          problem: `${(err as Error).message}; keeping the last good state`,
+        });
       }
       return;
     }
@@ -121,11 +157,16 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
       // The file is read whatever the event said: an atomic rename can be reported as unlink + add, and
       // only what is on disk now counts.
       let text: string | undefined;
-      try { text = await readFile(file, 'utf8'); } catch { text = undefined; }
+      try {
+        text = await readFile(file, 'utf8');
+      } catch {
+        text = undefined;
+      }
       void kind;
       const result = await project.documents.reloadDocument(ct, documentId, file, text);
       if (result === 'own' || result === 'unchanged') continue;
-      if (typeof result === 'object') events.onChange?.({ file, what: 'problem', problem: `${result.problem}; serving the last good version` });
+      if (typeof result === 'object')
+        events.onChange?.({ file, what: 'problem', problem: `${result.problem}; serving the last good version` });
       else events.onChange?.({ file, what: result });
     }
   }

@@ -1,6 +1,11 @@
 import type { WebhookConfig } from '../config.js';
 
-export interface DeliveryResult { ok: boolean; status?: number; error?: string; attempts: number }
+export interface DeliveryResult {
+  ok: boolean;
+  status?: number;
+  error?: string;
+  attempts: number;
+}
 
 const TIMEOUT_MS = 10_000;
 const RETRY_DELAYS_MS = [500, 2000];
@@ -9,7 +14,12 @@ const RETRY_DELAYS_MS = [500, 2000];
  * POSTs one webhook payload with Strapi's headers (`X-Strapi-Event`), a 10 s timeout, and two retries
  * with backoff on network errors and 5xx answers. Never throws.
  */
-export async function deliver(hook: WebhookConfig, event: string, payload: unknown, opts: { retryDelays?: number[] } = {}): Promise<DeliveryResult> {
+export async function deliver(
+  hook: WebhookConfig,
+  event: string,
+  payload: unknown,
+  opts: { retryDelays?: number[] } = {},
+): Promise<DeliveryResult> {
   const delays = opts.retryDelays ?? RETRY_DELAYS_MS;
   let last: DeliveryResult = { ok: false, attempts: 0 };
   for (let attempt = 0; attempt <= delays.length; attempt++) {

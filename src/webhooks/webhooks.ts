@@ -15,13 +15,21 @@ export class WebhookDispatcher {
   private active = 0;
   private idleWaiters: Array<() => void> = [];
 
-  constructor(private project: Project, private log: (m: string) => void = () => undefined) {}
+  constructor(
+    private project: Project,
+    private log: (m: string) => void = () => undefined,
+  ) {}
 
   /** Subscribes to the project's events; returns the unsubscribe function. */
   start(media?: { onChange(fn: (e: { event: string; media: unknown }) => void): () => void }): () => void {
     const offDocs = this.project.events.on((e) => this.onDocumentEvent(e));
-    const offMedia = media?.onChange((e) => this.send(e.event, { event: e.event, createdAt: new Date().toISOString(), media: e.media }));
-    return () => { offDocs(); offMedia?.(); };
+    const offMedia = media?.onChange((e) =>
+      this.send(e.event, { event: e.event, createdAt: new Date().toISOString(), media: e.media }),
+    );
+    return () => {
+      offDocs();
+      offMedia?.();
+    };
   }
 
   private onDocumentEvent(e: DocumentEvent) {
@@ -29,8 +37,12 @@ export class WebhookDispatcher {
     const ct = this.project.schemas.contentTypes.get(e.uid);
     if (!ct) return;
     const ctx: ReadContext = {
-      schemas: this.project.schemas, index: this.project.documents.index, config: this.project.config,
-      media: this.project.documents.media, status: e.version.status, canFind: () => true,
+      schemas: this.project.schemas,
+      index: this.project.documents.index,
+      config: this.project.config,
+      media: this.project.documents.media,
+      status: e.version.status,
+      canFind: () => true,
     };
     // The entry as it is now, populated one level and without private fields; deleted entries as they were.
     const populate = e.event === 'entry.delete' ? new Map() : parsePopulate(ctx, { kind: 'document', ct }, '*');
@@ -45,7 +57,10 @@ export class WebhookDispatcher {
       if (!hook.enabled || !hook.events.includes(event)) continue;
       this.queue.push(async () => {
         const r = await deliver(hook, event, payload);
-        if (!r.ok) this.log(`webhook ${hook.name}: ${event} failed after ${r.attempts} attempt(s): ${r.error ?? `HTTP ${r.status}`}`);
+        if (!r.ok)
+          this.log(
+            `webhook ${hook.name}: ${event} failed after ${r.attempts} attempt(s): ${r.error ?? `HTTP ${r.status}`}`,
+          );
       });
     }
     this.pump();

@@ -8,7 +8,11 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Writes content/permissions.json with these roles (name and description filled in). */
 export function writePermissions(contentDir: string, roles: Record<string, string[]>) {
-  const file = { roles: Object.fromEntries(Object.entries(roles).map(([k, permissions]) => [k, { name: k, description: '', permissions }])) };
+  const file = {
+    roles: Object.fromEntries(
+      Object.entries(roles).map(([k, permissions]) => [k, { name: k, description: '', permissions }]),
+    ),
+  };
   writeFileSync(join(contentDir, 'permissions.json'), `${JSON.stringify(file, null, 2)}\n`);
 }
 
@@ -16,7 +20,11 @@ export function writePermissions(contentDir: string, roles: Record<string, strin
 export async function expiredJwt(projectRoot: string, payload: Record<string, unknown>) {
   const key = new TextEncoder().encode(new AuthService(projectRoot).state.secrets.jwtSecret);
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(now - 7200).setExpirationTime(now - 3600).sign(key);
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt(now - 7200)
+    .setExpirationTime(now - 3600)
+    .sign(key);
 }
 
 /** Creates a token and moves its expiry into the past, as if its lifespan had run out. */

@@ -13,6 +13,6 @@ while (ids.length < 3) {
 for (let n = 0; ; n++) {
   const id = ids[n % ids.length];
   const stamp = `${process.pid}-${n}`;
-  await project.documents.update('author', id, { bio: `${stamp} ${'y'.repeat(1_500_000 + n % 1000)}` });
+  await project.documents.update('author', id, { bio: `${stamp} ${'y'.repeat(1_500_000 + (n % 1000))}` });
   process.stdout.write(`ack ${id} ${stamp}\n`);
 }

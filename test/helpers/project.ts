@@ -9,12 +9,16 @@ import { createApiToken } from '../../src/auth/service.js';
 import type { LoadOptions } from '../../src/documents/service.js';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
-export const SHARED = resolve(REPO, '..', 'shared');
-export const FIXTURES = join(SHARED, 'fixtures', 'blog');
+/** Test data kept in the repository: the blog model and the exchanges recorded from Strapi 5.54 (README there). */
+export const TEST_FIXTURES = join(REPO, 'test', 'fixtures');
+export const FIXTURES = join(TEST_FIXTURES, 'blog');
 export const BIN = join(REPO, 'bin', 'folio');
 
 export const FIXTURE_CONFIG = {
-  locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }],
+  locales: [
+    { code: 'en', name: 'English (en)' },
+    { code: 'fr', name: 'French (fr)' },
+  ],
   defaultLocale: 'en',
 };
 
@@ -22,13 +26,18 @@ export const FIXTURE_CONFIG = {
  * A fresh project in a temp folder: the blog fixture schemas, `folio.json` with en/fr, and no documents
  * (or the example documents of this repo's content/ with `withExampleDocuments`).
  */
-export function makeProject(opts: { config?: Record<string, unknown>; withExampleDocuments?: boolean } = {}): { dir: string; contentDir: string; cleanup(): void } {
+export function makeProject(opts: { config?: Record<string, unknown>; withExampleDocuments?: boolean } = {}): {
+  dir: string;
+  contentDir: string;
+  cleanup(): void;
+} {
   const dir = mkdtempSync(join(tmpdir(), 'folio-test-'));
   const contentDir = join(dir, 'content');
   mkdirSync(contentDir, { recursive: true });
   cpSync(join(FIXTURES, 'types'), join(contentDir, 'types'), { recursive: true });
   cpSync(join(FIXTURES, 'components'), join(contentDir, 'components'), { recursive: true });
-  if (opts.withExampleDocuments) cpSync(join(REPO, 'content', 'documents'), join(contentDir, 'documents'), { recursive: true });
+  if (opts.withExampleDocuments)
+    cpSync(join(REPO, 'content', 'documents'), join(contentDir, 'documents'), { recursive: true });
   writeFileSync(join(contentDir, 'folio.json'), `${JSON.stringify({ ...FIXTURE_CONFIG, ...opts.config }, null, 2)}\n`);
   // The permissions the conformance recordings assume (fixtures/blog/README.md).
   cpSync(join(import.meta.dirname, 'fixture-permissions.json'), join(contentDir, 'permissions.json'));
@@ -47,20 +56,44 @@ export interface TestServer extends RunningServer {
    * fetch relative to the server, JSON-decoding the answer when it is JSON. Requests carry the
    * full-access token unless `anonymous` is set (or they set their own Authorization header).
    */
-  api(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string; anonymous?: boolean }): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  api(
+    path: string,
+    init?: { method?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string; anonymous?: boolean },
+  ): Promise<{ status: number; headers: Headers; body: any; text: string }>;
   stop(): Promise<void>;
 }
 
 /** Starts a real HTTP server on an ephemeral port over a fresh temp project. */
-export async function startTestServer(opts: { config?: Record<string, unknown>; withExampleDocuments?: boolean; app?: AppOptions; dir?: string; load?: LoadOptions } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: {
+    config?: Record<string, unknown>;
+    withExampleDocuments?: boolean;
+    app?: AppOptions;
+    dir?: string;
+    load?: LoadOptions;
+  } = {},
+): Promise<TestServer> {
   const made = opts.dir ? { dir: opts.dir, contentDir: join(opts.dir, 'content'), cleanup() {} } : makeProject(opts);
   const project = await openProject(made.dir, { load: opts.load });
-  const { accessKey: token } = await createApiToken(made.dir, { name: `test-${Date.now()}-${Math.random()}`, type: 'full-access' });
-  const running = await startServer(project, { log: () => undefined, ...(await serverOptions(project, { log: opts.app?.log ?? (() => undefined) })), ...opts.app });
+  const { accessKey: token } = await createApiToken(made.dir, {
+    name: `test-${Date.now()}-${Math.random()}`,
+    type: 'full-access',
+  });
+  const running = await startServer(project, {
+    log: () => undefined,
+    ...(await serverOptions(project, { log: opts.app?.log ?? (() => undefined) })),
+    ...opts.app,
+  });
   const api: TestServer['api'] = async (path, init = {}) => {
-    const headers: Record<string, string> = { ...(init.anonymous ? {} : { authorization: `Bearer ${token}` }), ...init.headers };
+    const headers: Record<string, string> = {
+      ...(init.anonymous ? {} : { authorization: `Bearer ${token}` }),
+      ...init.headers,
+    };
     let body: string | undefined = init.rawBody;
-    if (init.body !== undefined) { body = JSON.stringify(init.body); headers['content-type'] ??= 'application/json'; }
+    if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers['content-type'] ??= 'application/json';
+    }
     const res = await fetch(`${running.url}${path}`, { method: init.method ?? 'GET', headers, body });
     const text = await res.text();
     let parsed: unknown = undefined;
@@ -68,7 +101,16 @@ export async function startTestServer(opts: { config?: Record<string, unknown>; 
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
   return {
-    ...running, project, dir: made.dir, contentDir: made.contentDir, api, token, auth: { authorization: `Bearer ${token}` },
-    async stop() { await running.close(); made.cleanup(); },
+    ...running,
+    project,
+    dir: made.dir,
+    contentDir: made.contentDir,
+    api,
+    token,
+    auth: { authorization: `Bearer ${token}` },
+    async stop() {
+      await running.close();
+      made.cleanup();
+    },
   };
 }

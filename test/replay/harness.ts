@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHARED, type TestServer } from '../helpers/project.js';
+import { TEST_FIXTURES, type TestServer } from '../helpers/project.js';
 
-/** Replays Strapi's recorded conformance scenarios (../shared/conformance) against a Folio server. */
-export const CONFORMANCE = join(SHARED, 'conformance');
+/** Replays Strapi's recorded conformance scenarios (test/fixtures/strapi-recordings) against a Folio server. */
+export const CONFORMANCE = join(TEST_FIXTURES, 'strapi-recordings');
 
 export interface Step {
   name: string;
@@ -13,7 +13,10 @@ export interface Step {
   headers?: Record<string, string | null>;
   body?: unknown;
   rawBody?: string;
-  multipart?: { fields?: Record<string, unknown>; files?: Array<{ field: string; filename: string; contentType: string; base64?: string; text?: string }> };
+  multipart?: {
+    fields?: Record<string, unknown>;
+    files?: Array<{ field: string; filename: string; contentType: string; base64?: string; text?: string }>;
+  };
   note?: string;
 }
 
@@ -21,11 +24,21 @@ export interface Exchange {
   name: string;
   note?: string;
   request: { method: string; path: string; query?: string };
-  response: { status: number; headers: Record<string, string>; bodyType: 'json' | 'text' | 'empty' | 'binary'; body: unknown };
+  response: {
+    status: number;
+    headers: Record<string, string>;
+    bodyType: 'json' | 'text' | 'empty' | 'binary';
+    body: unknown;
+  };
 }
 
 export interface Result {
-  step: Step; defaults: Record<string, string>; status: number; headers: Headers; bodyType: Exchange['response']['bodyType']; body: unknown;
+  step: Step;
+  defaults: Record<string, string>;
+  status: number;
+  headers: Headers;
+  bodyType: Exchange['response']['bodyType'];
+  body: unknown;
   /** The row id of an entry Folio created: its create response carries none (folio-decisions.md §2), so a client reads it back. */
   createdId?: number;
 }
@@ -35,10 +48,18 @@ export function loadScenario(name: string): Array<{ step: Step; defaults: Record
   const out: Array<{ step: Step; defaults: Record<string, string> }> = [];
   let defaults: Record<string, string> = {};
   const walk = (file: string) => {
-    const items = JSON.parse(readFileSync(join(CONFORMANCE, 'scenarios', file), 'utf8')) as Array<Record<string, unknown>>;
+    const items = JSON.parse(readFileSync(join(CONFORMANCE, 'scenarios', file), 'utf8')) as Array<
+      Record<string, unknown>
+    >;
     for (const item of items) {
-      if (item.defaults) { defaults = { ...((item.defaults as { headers?: Record<string, string> }).headers ?? {}) }; continue; }
-      if (typeof item.include === 'string') { walk(item.include); continue; }
+      if (item.defaults) {
+        defaults = { ...((item.defaults as { headers?: Record<string, string> }).headers ?? {}) };
+        continue;
+      }
+      if (typeof item.include === 'string') {
+        walk(item.include);
+        continue;
+      }
       out.push({ step: item as unknown as Step, defaults: { ...defaults } });
     }
   };
@@ -83,7 +104,12 @@ function substitute(value: unknown, results: Map<string, Result>, vars: Record<s
 }
 
 /** Runs every step in order; a step's placeholders may name any earlier step's answer. */
-export async function runScenario(server: TestServer, name: string, vars: Record<string, string>, notSent: Set<string> = new Set()): Promise<Map<string, Result>> {
+export async function runScenario(
+  server: TestServer,
+  name: string,
+  vars: Record<string, string>,
+  notSent: Set<string> = new Set(),
+): Promise<Map<string, Result>> {
   const results = new Map<string, Result>();
   for (const { step, defaults } of loadScenario(name)) {
     if (notSent.has(step.name)) continue;
@@ -92,9 +118,13 @@ export async function runScenario(server: TestServer, name: string, vars: Record
       if (v !== null && v !== undefined) headers[k] = String(substitute(v, results, vars));
     }
     let body: BodyInit | undefined;
-    if (step.body !== undefined) { body = JSON.stringify(substitute(step.body, results, vars)); headers['content-type'] = 'application/json'; }
-    else if (step.rawBody !== undefined) { body = String(substitute(step.rawBody, results, vars)); headers['content-type'] ??= 'application/json'; }
-    else if (step.multipart) {
+    if (step.body !== undefined) {
+      body = JSON.stringify(substitute(step.body, results, vars));
+      headers['content-type'] = 'application/json';
+    } else if (step.rawBody !== undefined) {
+      body = String(substitute(step.rawBody, results, vars));
+      headers['content-type'] ??= 'application/json';
+    } else if (step.multipart) {
       const form = new FormData();
       for (const [k, v] of Object.entries(step.multipart.fields ?? {})) {
         const s = substitute(v, results, vars);
@@ -114,9 +144,16 @@ export async function runScenario(server: TestServer, name: string, vars: Record
     let bodyType: Result['bodyType'] = 'empty';
     let parsed: unknown = null;
     if (buf.length === 0) bodyType = 'empty';
-    else if (type.includes('json')) { bodyType = 'json'; parsed = JSON.parse(buf.toString('utf8')); }
-    else if (type.startsWith('text/')) { bodyType = 'text'; parsed = buf.toString('utf8'); }
-    else { bodyType = 'binary'; parsed = { size: buf.length }; }
+    else if (type.includes('json')) {
+      bodyType = 'json';
+      parsed = JSON.parse(buf.toString('utf8'));
+    } else if (type.startsWith('text/')) {
+      bodyType = 'text';
+      parsed = buf.toString('utf8');
+    } else {
+      bodyType = 'binary';
+      parsed = { size: buf.length };
+    }
     const result: Result = { step, defaults, status: res.status, headers: res.headers, bodyType, body: parsed };
     const created = (parsed as { data?: { documentId?: string; id?: number } } | null)?.data;
     if ((step.method ?? 'GET') === 'POST' && res.status === 201 && created?.documentId && created.id === undefined) {

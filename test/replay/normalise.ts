@@ -16,7 +16,9 @@ export class Normaliser {
       const out: Record<string, unknown> = {};
       // Strapi re-encodes uploaded images, Folio keeps the bytes as sent: file sizes are not compared.
       const isFile = 'mime' in v && 'hash' in v;
-      for (const k of Object.keys(v).sort()) out[k] = isFile && (k === 'size' || k === 'sizeInBytes') ? '<size>' : this.value((v as Record<string, unknown>)[k], k);
+      for (const k of Object.keys(v).sort())
+        out[k] =
+          isFile && (k === 'size' || k === 'sizeInBytes') ? '<size>' : this.value((v as Record<string, unknown>)[k], k);
       return out;
     }
     if (typeof v === 'number' && (key === 'id' || key === 'refId') && Number.isInteger(v)) return '<int>';
@@ -27,18 +29,27 @@ export class Normaliser {
         if (!this.ids.has(v)) this.ids.set(v, `<doc${this.ids.size + 1}>`);
         return this.ids.get(v);
       }
-      if (key === 'hash' || key === 'url' || key === 'name' && /_[0-9a-f]{10}/.test(v)) return v.replace(/_[0-9a-f]{10}/g, '_<hash>');
+      if (key === 'hash' || key === 'url' || (key === 'name' && /_[0-9a-f]{10}/.test(v)))
+        return v.replace(/_[0-9a-f]{10}/g, '_<hash>');
       if (key === 'refreshToken') return '<token>';
     }
     return v;
   }
 }
 
-interface Schema { attributes: Record<string, { type: string; component?: string; components?: string[] }> }
-const readSchemas = (dir: string) => Object.fromEntries(readdirSync(dir).map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(join(dir, f), 'utf8')) as Schema]));
+interface Schema {
+  attributes: Record<string, { type: string; component?: string; components?: string[] }>;
+}
+const readSchemas = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(dir).map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(join(dir, f), 'utf8')) as Schema]),
+  );
 const TYPES = readSchemas(join(FIXTURES, 'types'));
-const COMPONENTS = Object.fromEntries(readdirSync(join(FIXTURES, 'components')).flatMap((cat) =>
-  Object.entries(readSchemas(join(FIXTURES, 'components', cat))).map(([n, s]) => [`${cat}.${n}`, s])));
+const COMPONENTS = Object.fromEntries(
+  readdirSync(join(FIXTURES, 'components')).flatMap((cat) =>
+    Object.entries(readSchemas(join(FIXTURES, 'components', cat))).map(([n, s]) => [`${cat}.${n}`, s]),
+  ),
+);
 
 /**
  * Folio's deliberate difference (folio-decisions.md §1): components and dynamic-zone items carry no `id`.
@@ -52,7 +63,10 @@ export function stripComponentIds(entry: unknown, schema: Schema | undefined): u
     const attr = schema.attributes[k];
     if (!attr || v === null || v === undefined) continue;
     if (attr.type === 'component') out[k] = stripComponent(v, COMPONENTS[attr.component!]);
-    else if (attr.type === 'dynamiczone') out[k] = (v as Array<Record<string, unknown>>).map((item) => stripComponent(item, COMPONENTS[item.__component as string]));
+    else if (attr.type === 'dynamiczone')
+      out[k] = (v as Array<Record<string, unknown>>).map((item) =>
+        stripComponent(item, COMPONENTS[item.__component as string]),
+      );
     else if (attr.type === 'relation') {
       const target = (attr as unknown as { target: string }).target.split('.').pop()!;
       out[k] = stripComponentIds(v, TYPES[target]);
@@ -61,7 +75,8 @@ export function stripComponentIds(entry: unknown, schema: Schema | undefined): u
   if (k(out, 'localizations')) out.localizations = stripComponentIds(out.localizations, schema);
   return out;
 }
-const k = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key) && (o as Record<string, unknown>)[key] != null;
+const k = (o: object, key: string) =>
+  Object.prototype.hasOwnProperty.call(o, key) && (o as Record<string, unknown>)[key] != null;
 
 function stripComponent(v: unknown, schema: Schema | undefined): unknown {
   if (Array.isArray(v)) return v.map((x) => stripComponent(x, schema));

@@ -3,27 +3,45 @@
  * (folio-decisions.md), or because the feature is another issue's. `skip` leaves the step out; `status`
  * (with `errorName`) states what Folio answers instead and is checked.
  */
-export interface Override { reason: string; skip?: true; status?: number; errorName?: string }
+export interface Override {
+  reason: string;
+  skip?: true;
+  status?: number;
+  errorName?: string;
+}
 
-const COMPONENT_IDS = 'Folio hands out no component ids (folio-decisions §1): the body carries none, so the component is replaced';
+const COMPONENT_IDS =
+  'Folio hands out no component ids (folio-decisions §1): the body carries none, so the component is replaced';
 
 export const OVERRIDES: Record<string, Record<string, Override>> = {
   '01-crud': {
     updateComponentWithPublishedId: { reason: COMPONENT_IDS, status: 200 },
     findDraftIds: { reason: COMPONENT_IDS, status: 200 },
     updateComponentWithId: { reason: COMPONENT_IDS, status: 200 },
-    updateComponentPartialWithId: { reason: `${COMPONENT_IDS}, and its required metaDescription is missing`, status: 400, errorName: 'ValidationError' },
+    updateComponentPartialWithId: {
+      reason: `${COMPONENT_IDS}, and its required metaDescription is missing`,
+      status: 400,
+      errorName: 'ValidationError',
+    },
     findDraftIds2: { reason: COMPONENT_IDS, status: 200 },
     findDraftIds3: { reason: COMPONENT_IDS, status: 200 },
     updateRepeatableKeepId: { reason: `${COMPONENT_IDS}: the renamed link has no url`, status: 200 },
   },
-  '05-fields-populate': {
-  },
+  '05-fields-populate': {},
   '06-i18n-draft': {
-    createUnknownLocale: { reason: 'a locale that is not configured is a 400 on writes (folio-decisions.md)', status: 400, errorName: 'ValidationError' },
+    createUnknownLocale: {
+      reason: 'a locale that is not configured is a 400 on writes (folio-decisions.md)',
+      status: 400,
+      errorName: 'ValidationError',
+    },
   },
   '07-single-types': {
-    aboutSliderNotAllowed: { reason: 'Strapi silently drops a component the zone does not allow; Folio refuses it (issue 4: unknown component is a 400)', status: 400, errorName: 'ValidationError' },
+    aboutSliderNotAllowed: {
+      reason:
+        'Strapi silently drops a component the zone does not allow; Folio refuses it (issue 4: unknown component is a 400)',
+      status: 400,
+      errorName: 'ValidationError',
+    },
     aboutAfterSlider: { reason: 'the refused write above left the zone as it was', status: 200 },
   },
 };

@@ -17,20 +17,31 @@ function typeNames(project: Project): Map<string, TypeRef> {
   return names;
 }
 
-const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
+const collect = (v: string, prev: string[] = []) => [
+  ...prev,
+  ...v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+];
 
 /** `folio permissions`, `folio users`, `folio tokens`: who may do what. */
 export function registerAccess(program: Command, globals: () => GlobalOptions) {
-  const permissions = program.command('permissions').description('roles and the actions they allow (content/permissions.json)');
+  const permissions = program
+    .command('permissions')
+    .description('roles and the actions they allow (content/permissions.json)');
 
-  permissions.command('list').description('list roles and their actions')
+  permissions
+    .command('list')
+    .description('list roles and their actions')
     .option('--role <role>', 'only this role')
     .action(async (o: { role?: string }) => {
       const opts = globals();
       const project = await loadProject({ ...opts, quiet: true });
       const file = loadPermissions(project.contentDir);
       const roles = Object.entries(file.roles).filter(([k]) => !o.role || k === o.role);
-      if (o.role && !roles.length) throw new CliError(`No role "${o.role}" (roles: ${Object.keys(file.roles).join(', ')})`);
+      if (o.role && !roles.length)
+        throw new CliError(`No role "${o.role}" (roles: ${Object.keys(file.roles).join(', ')})`);
       if (opts.json) return printJson(Object.fromEntries(roles));
       for (const [key, role] of roles) {
         process.stdout.write(`${key} (${role.name}): ${role.permissions.length} action(s)\n`);
@@ -39,28 +50,43 @@ export function registerAccess(program: Command, globals: () => GlobalOptions) {
     });
 
   for (const verb of ['grant', 'revoke'] as const) {
-    permissions.command(`${verb} <actions...>`).description(`${verb} actions ${verb === 'grant' ? 'to' : 'from'} a role`)
+    permissions
+      .command(`${verb} <actions...>`)
+      .description(`${verb} actions ${verb === 'grant' ? 'to' : 'from'} a role`)
       .option('--role <role>', 'role (default public)', 'public')
-      .addHelpText('after', `
+      .addHelpText(
+        'after',
+        `
 Actions are Strapi's names or shorthands:
   folio permissions ${verb} article.find article.findOne          (the public role)
   folio permissions ${verb} --role authenticated 'article.*'
-  folio permissions ${verb} plugin::upload.content-api.upload --role authenticated`)
+  folio permissions ${verb} plugin::upload.content-api.upload --role authenticated`,
+      )
       .action(async (actions: string[], o: { role: string }) => {
         const opts = globals();
         const project = await loadProject({ ...opts, quiet: true });
-        if (!isRoleKey(o.role)) throw new CliError(`"${o.role}" is not a role key (lower-case letters, digits, - and _)`);
+        if (!isRoleKey(o.role))
+          throw new CliError(`"${o.role}" is not a role key (lower-case letters, digits, - and _)`);
         const names = typeNames(project);
         let full: string[];
-        try { full = actions.flatMap((a) => expandAction(a, names)); } catch (err) { throw new CliError((err as Error).message); }
+        try {
+          full = actions.flatMap((a) => expandAction(a, names));
+        } catch (err) {
+          throw new CliError((err as Error).message);
+        }
         const file = loadPermissions(project.contentDir);
-        const role = file.roles[o.role] ?? (verb === 'grant' ? (file.roles[o.role] = { name: o.role, description: '', permissions: [] }) : undefined);
+        const role =
+          file.roles[o.role] ??
+          (verb === 'grant' ? (file.roles[o.role] = { name: o.role, description: '', permissions: [] }) : undefined);
         if (!role) throw new CliError(`No role "${o.role}"`);
         const set = new Set(role.permissions);
-        for (const a of full) (verb === 'grant' ? set.add(a) : set.delete(a));
+        for (const a of full) verb === 'grant' ? set.add(a) : set.delete(a);
         role.permissions = [...set];
         await savePermissions(project.contentDir, file);
-        if (!opts.quiet) process.stdout.write(`${verb === 'grant' ? 'granted' : 'revoked'} ${full.join(', ')} ${verb === 'grant' ? 'to' : 'from'} ${o.role}\n`);
+        if (!opts.quiet)
+          process.stdout.write(
+            `${verb === 'grant' ? 'granted' : 'revoked'} ${full.join(', ')} ${verb === 'grant' ? 'to' : 'from'} ${o.role}\n`,
+          );
       });
   }
 
@@ -71,39 +97,71 @@ Actions are Strapi's names or shorthands:
   };
 
   const users = program.command('users').description('users of the project (stored hashed in .folio/, out of git)');
-  users.command('create').description('create a user')
+  users
+    .command('create')
+    .description('create a user')
     .requiredOption('--username <name>', 'user name (3 characters or more)')
     .requiredOption('--email <email>', 'e-mail address')
     .option('--password <password>', 'password (6 characters or more; default: read from standard input)')
     .option('--role <role>', 'role (default authenticated)', 'authenticated')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Example:
-  echo 's3cret-pass' | folio users create --username ada --email ada@example.com`)
+  echo 's3cret-pass' | folio users create --username ada --email ada@example.com`,
+    )
     .action(async (o: { username: string; email: string; password?: string; role: string }) => {
       const { opts, project, service } = await auth();
       const roles = loadPermissions(project.contentDir).roles;
       if (o.role === 'public' || !roles[o.role]) {
-        throw new CliError(`No role "${o.role}" a user can have (roles: ${Object.keys(roles).filter((k) => k !== 'public').join(', ')}); add one with "folio permissions grant --role ${o.role} <actions…>"`);
+        throw new CliError(
+          `No role "${o.role}" a user can have (roles: ${Object.keys(roles)
+            .filter((k) => k !== 'public')
+            .join(', ')}); add one with "folio permissions grant --role ${o.role} <actions…>"`,
+        );
       }
       let password = o.password;
       if (password === undefined) {
         if (process.stdin.isTTY) throw new CliError('Pass --password or pipe the password on standard input');
         const chunks: Buffer[] = [];
         for await (const c of process.stdin) chunks.push(c as Buffer);
-        password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+        password = Buffer.concat(chunks)
+          .toString('utf8')
+          .replace(/\r?\n$/, '');
       }
       const user = await service.createUser({ username: o.username, email: o.email, password, role: o.role });
-      if (opts.json) return printJson({ id: user.id, documentId: user.documentId, username: user.username, email: user.email, role: user.role });
+      if (opts.json)
+        return printJson({
+          id: user.id,
+          documentId: user.documentId,
+          username: user.username,
+          email: user.email,
+          role: user.role,
+        });
       process.stdout.write(`created user ${user.username} (id ${user.id}, role ${user.role})\n`);
     });
-  users.command('list').description('list users')
+  users
+    .command('list')
+    .description('list users')
     .action(async () => {
       const { opts, service } = await auth();
-      const list = service.listUsers().map((u) => ({ id: u.id, username: u.username, email: u.email, role: u.role, blocked: u.blocked, createdAt: u.createdAt }));
+      const list = service.listUsers().map((u) => ({
+        id: u.id,
+        username: u.username,
+        email: u.email,
+        role: u.role,
+        blocked: u.blocked,
+        createdAt: u.createdAt,
+      }));
       if (opts.json) return printJson(list);
-      printTable(['id', 'username', 'email', 'role', 'blocked'], list.map((u) => [String(u.id), u.username, u.email, u.role, u.blocked ? 'yes' : '']));
+      printTable(
+        ['id', 'username', 'email', 'role', 'blocked'],
+        list.map((u) => [String(u.id), u.username, u.email, u.role, u.blocked ? 'yes' : '']),
+      );
     });
-  users.command('delete <user>').description('delete a user (id, username or e-mail) and end their sessions')
+  users
+    .command('delete <user>')
+    .description('delete a user (id, username or e-mail) and end their sessions')
     .action(async (who: string) => {
       const { opts, service } = await auth();
       const gone = service.deleteUser(who);
@@ -112,34 +170,66 @@ Example:
     });
 
   const tokens = program.command('tokens').description('API tokens (only a salted hash is stored, in .folio/)');
-  tokens.command('create').description('create an API token and print it once')
+  tokens
+    .command('create')
+    .description('create an API token and print it once')
     .requiredOption('--name <name>', 'a unique name')
     .option('--type <type>', 'read-only, full-access or custom', 'read-only')
     .option('--actions <actions>', 'for custom tokens: comma-separated actions (shorthands allowed)', collect)
     .option('--lifespan <lifespan>', '7d, 30d, 90d or unlimited', 'unlimited')
     .option('--description <text>', 'what the token is for')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   folio tokens create --name site-build --type read-only
-  folio tokens create --name importer --type custom --actions article.create,article.update --lifespan 30d`)
+  folio tokens create --name importer --type custom --actions article.create,article.update --lifespan 30d`,
+    )
     .action(async (o: { name: string; type: string; actions?: string[]; lifespan: string; description?: string }) => {
       const { opts, project, service } = await auth();
       const names = typeNames(project);
       let actions: string[] | undefined;
-      try { actions = o.actions?.flatMap((a) => expandAction(a, names)); } catch (err) { throw new CliError((err as Error).message); }
-      const { accessKey, record } = service.createToken({ name: o.name, type: o.type as 'read-only', actions, lifespan: o.lifespan, description: o.description });
-      if (opts.json) return printJson({ id: record.id, name: record.name, type: record.type, expiresAt: record.expiresAt, accessKey });
+      try {
+        actions = o.actions?.flatMap((a) => expandAction(a, names));
+      } catch (err) {
+        throw new CliError((err as Error).message);
+      }
+      const { accessKey, record } = service.createToken({
+        name: o.name,
+        type: o.type as 'read-only',
+        actions,
+        lifespan: o.lifespan,
+        description: o.description,
+      });
+      if (opts.json)
+        return printJson({
+          id: record.id,
+          name: record.name,
+          type: record.type,
+          expiresAt: record.expiresAt,
+          accessKey,
+        });
       process.stdout.write(`${accessKey}\n`);
-      if (!opts.quiet) process.stderr.write(`Token "${record.name}" (${record.type}${record.expiresAt ? `, expires ${record.expiresAt}` : ''}). Copy it now: it is not shown again.\nUse it as: Authorization: Bearer <token>\n`);
+      if (!opts.quiet)
+        process.stderr.write(
+          `Token "${record.name}" (${record.type}${record.expiresAt ? `, expires ${record.expiresAt}` : ''}). Copy it now: it is not shown again.\nUse it as: Authorization: Bearer <token>\n`,
+        );
     });
-  tokens.command('list').description('list API tokens (never their values)')
+  tokens
+    .command('list')
+    .description('list API tokens (never their values)')
     .action(async () => {
       const { opts, service } = await auth();
       const list = service.listTokens().map(({ accessKey: _hash, ...t }) => t);
       if (opts.json) return printJson(list);
-      printTable(['id', 'name', 'type', 'expiresAt', 'lastUsedAt'], list.map((t) => [String(t.id), t.name, t.type, t.expiresAt ?? 'never', t.lastUsedAt ?? '']));
+      printTable(
+        ['id', 'name', 'type', 'expiresAt', 'lastUsedAt'],
+        list.map((t) => [String(t.id), t.name, t.type, t.expiresAt ?? 'never', t.lastUsedAt ?? '']),
+      );
     });
-  tokens.command('revoke <token>').description('revoke a token (id or name)')
+  tokens
+    .command('revoke <token>')
+    .description('revoke a token (id or name)')
     .action(async (who: string) => {
       const { opts, service } = await auth();
       const gone = service.revokeToken(who);

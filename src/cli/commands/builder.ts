@@ -14,9 +14,17 @@ import { CliError, printJson, printTable } from '../output.js';
 
 type Json = Record<string, unknown>;
 const isTTY = () => process.stdin.isTTY === true && process.stdout.isTTY === true;
-const kebab = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+const kebab = (s: string) =>
+  s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 /** Simple English plurals, as Strapi's builder suggests them. */
-export const pluralize = (s: string) => (/(s|x|z|ch|sh)$/.test(s) ? `${s}es` : /[^aeiou]y$/.test(s) ? `${s.slice(0, -1)}ies` : `${s}s`);
+export const pluralize = (s: string) =>
+  /(s|x|z|ch|sh)$/.test(s) ? `${s}es` : /[^aeiou]y$/.test(s) ? `${s.slice(0, -1)}ies` : `${s}s`;
 
 const readJson = (file: string): Json => JSON.parse(readFileSync(file, 'utf8')) as Json;
 const ORDER = ['kind', 'collectionName', 'info', 'options', 'pluginOptions', 'attributes'];
@@ -43,10 +51,27 @@ async function need<T>(value: T | undefined, flag: string, question: Json): Prom
 }
 
 interface FieldOptions {
-  type?: string; required?: boolean; unique?: boolean; private?: boolean; default?: string; min?: string; max?: string;
-  minLength?: string; maxLength?: string; regex?: string; enum?: string; targetField?: string; multiple?: boolean;
-  allowedTypes?: string; relation?: string; target?: string; inverse?: string; component?: string; repeatable?: boolean;
-  components?: string; localized?: boolean;
+  type?: string;
+  required?: boolean;
+  unique?: boolean;
+  private?: boolean;
+  default?: string;
+  min?: string;
+  max?: string;
+  minLength?: string;
+  maxLength?: string;
+  regex?: string;
+  enum?: string;
+  targetField?: string;
+  multiple?: boolean;
+  allowedTypes?: string;
+  relation?: string;
+  target?: string;
+  inverse?: string;
+  component?: string;
+  repeatable?: boolean;
+  components?: string;
+  localized?: boolean;
 }
 
 /** Builds a Strapi attribute definition from the builder's flags (asking on a terminal for what is missing). */
@@ -66,12 +91,24 @@ async function buildAttribute(o: FieldOptions, ctx: { localizedType: boolean; is
   if (o.private) a.private = true;
   if (type === 'enumeration') {
     const values = await need(o.enum, '--enum', { type: 'input', message: 'Values (comma-separated)' });
-    a.enum = values.split(',').map((x) => x.trim()).filter(Boolean);
+    a.enum = values
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
   }
   if (o.default !== undefined) {
-    a.default = ['integer', 'float', 'decimal'].includes(type) ? num(o.default, '--default') : type === 'boolean' ? o.default === 'true' : o.default;
+    a.default = ['integer', 'float', 'decimal'].includes(type)
+      ? num(o.default, '--default')
+      : type === 'boolean'
+        ? o.default === 'true'
+        : o.default;
   }
-  for (const [flag, key, v] of [['--min', 'min', o.min], ['--max', 'max', o.max], ['--min-length', 'minLength', o.minLength], ['--max-length', 'maxLength', o.maxLength]] as const) {
+  for (const [flag, key, v] of [
+    ['--min', 'min', o.min],
+    ['--max', 'max', o.max],
+    ['--min-length', 'minLength', o.minLength],
+    ['--max-length', 'maxLength', o.maxLength],
+  ] as const) {
     const n = num(v, flag);
     if (n !== undefined) a[key] = n;
   }
@@ -82,7 +119,11 @@ async function buildAttribute(o: FieldOptions, ctx: { localizedType: boolean; is
     a.allowedTypes = (o.allowedTypes ?? 'images,files,videos,audios').split(',').map((x) => x.trim());
   }
   if (type === 'relation') {
-    a.relation = await need(o.relation, '--relation', { type: 'list', message: 'Relation kind', choices: RELATION_KINDS.filter((k) => !k.startsWith('morph')) });
+    a.relation = await need(o.relation, '--relation', {
+      type: 'list',
+      message: 'Relation kind',
+      choices: RELATION_KINDS.filter((k) => !k.startsWith('morph')),
+    });
     const target = await need(o.target, '--target', { type: 'input', message: 'Target content-type (singular name)' });
     a.target = target.includes('::') ? target : `api::${target}.${target}`;
   }
@@ -91,26 +132,50 @@ async function buildAttribute(o: FieldOptions, ctx: { localizedType: boolean; is
     a.repeatable = o.repeatable === true;
   }
   if (type === 'dynamiczone') {
-    const list = await need(o.components, '--components', { type: 'input', message: 'Allowed components (comma-separated uids)' });
-    a.components = list.split(',').map((x) => x.trim()).filter(Boolean);
+    const list = await need(o.components, '--components', {
+      type: 'input',
+      message: 'Allowed components (comma-separated uids)',
+    });
+    a.components = list
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
   }
-  if (ctx.localizedType && type !== 'relation' && type !== 'uid') a.pluginOptions = { i18n: { localized: o.localized !== false } };
+  if (ctx.localizedType && type !== 'relation' && type !== 'uid')
+    a.pluginOptions = { i18n: { localized: o.localized !== false } };
   return a;
 }
 
-const fieldFlags = (c: Command) => c
-  .option('--type <kind>', `attribute kind: ${[...SCALAR_TYPES].join(', ')}, media, relation, component, dynamiczone`)
-  .option('--required').option('--unique').option('--private')
-  .option('--default <value>').option('--min <n>').option('--max <n>').option('--min-length <n>').option('--max-length <n>')
-  .option('--regex <pattern>').option('--enum <values>', 'enumeration values, comma-separated')
-  .option('--target-field <field>', 'uid: the field it is made from')
-  .option('--multiple', 'media: several files').option('--allowed-types <list>', 'media: images,videos,files,audios')
-  .option('--relation <kind>', 'oneToOne, oneToMany, manyToOne, manyToMany').option('--target <type>', 'relation target (singular name)')
-  .option('--inverse <field>', 'relation: name of the field on the target that points back')
-  .option('--component <uid>').option('--repeatable').option('--components <uids>', 'dynamic zone: allowed components')
-  .option('--no-localized', 'on a localized type: share this field across locales');
+const fieldFlags = (c: Command) =>
+  c
+    .option('--type <kind>', `attribute kind: ${[...SCALAR_TYPES].join(', ')}, media, relation, component, dynamiczone`)
+    .option('--required')
+    .option('--unique')
+    .option('--private')
+    .option('--default <value>')
+    .option('--min <n>')
+    .option('--max <n>')
+    .option('--min-length <n>')
+    .option('--max-length <n>')
+    .option('--regex <pattern>')
+    .option('--enum <values>', 'enumeration values, comma-separated')
+    .option('--target-field <field>', 'uid: the field it is made from')
+    .option('--multiple', 'media: several files')
+    .option('--allowed-types <list>', 'media: images,videos,files,audios')
+    .option('--relation <kind>', 'oneToOne, oneToMany, manyToOne, manyToMany')
+    .option('--target <type>', 'relation target (singular name)')
+    .option('--inverse <field>', 'relation: name of the field on the target that points back')
+    .option('--component <uid>')
+    .option('--repeatable')
+    .option('--components <uids>', 'dynamic zone: allowed components')
+    .option('--no-localized', 'on a localized type: share this field across locales');
 
-const INVERSE: Record<string, string> = { oneToOne: 'oneToOne', oneToMany: 'manyToOne', manyToOne: 'oneToMany', manyToMany: 'manyToMany' };
+const INVERSE: Record<string, string> = {
+  oneToOne: 'oneToOne',
+  oneToMany: 'manyToOne',
+  manyToOne: 'oneToMany',
+  manyToMany: 'manyToMany',
+};
 
 export function registerBuilder(program: Command, globals: () => GlobalOptions) {
   const contentDir = () => contentDirOf(globals().dir ?? process.cwd());
@@ -123,63 +188,127 @@ export function registerBuilder(program: Command, globals: () => GlobalOptions) 
   };
   const types = program.commands.find((c) => c.name() === 'types') ?? program.command('types');
 
-  types.command('create').description('create a content-type (asks on a terminal for what flags do not say)')
-    .option('--display-name <name>').option('--singular <name>').option('--plural <name>')
-    .option('--kind <kind>', 'collection or single').option('--draft-and-publish', 'drafts and publishing').option('--i18n', 'localized')
+  types
+    .command('create')
+    .description('create a content-type (asks on a terminal for what flags do not say)')
+    .option('--display-name <name>')
+    .option('--singular <name>')
+    .option('--plural <name>')
+    .option('--kind <kind>', 'collection or single')
+    .option('--draft-and-publish', 'drafts and publishing')
+    .option('--i18n', 'localized')
     .option('--description <text>')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   folio types create --display-name "Blog Post" --draft-and-publish --i18n
-  folio types create --display-name Homepage --kind single`)
-    .action(async (o: { displayName?: string; singular?: string; plural?: string; kind?: string; draftAndPublish?: boolean; i18n?: boolean; description?: string }) => {
-      const opts = globals();
-      const displayName = await need(o.displayName, '--display-name', { type: 'input', message: 'Display name' });
-      const singular = o.singular ?? (isTTY() && !o.displayName ? await ask<string>({ type: 'input', message: 'Singular API id', default: kebab(displayName) }) : kebab(displayName));
-      const plural = o.plural ?? (isTTY() && !o.displayName ? await ask<string>({ type: 'input', message: 'Plural API id', default: pluralize(singular) }) : pluralize(singular));
-      const kind = o.kind ?? (isTTY() && !o.displayName ? await ask<string>({ type: 'list', message: 'Kind', choices: ['collection', 'single'] }) : 'collection');
-      if (!['collection', 'single'].includes(kind)) throw new CliError('--kind must be collection or single');
-      for (const n of [singular, plural]) { const p = checkModelName(n); if (p) throw new CliError(p); }
-      if (singular === plural) throw new CliError('The singular and plural names must differ');
-      const reg = loadSchemas(contentDir());
-      for (const ct of reg.contentTypes.values()) {
-        if ([ct.singularName, ct.pluralName].some((n) => n === singular || n === plural)) throw new CliError(`The name is already used by ${ct.uid}`);
-      }
-      const dp = o.draftAndPublish ?? (isTTY() && !o.displayName ? await ask<boolean>({ type: 'confirm', message: 'Draft & publish?', default: true }) : false);
-      const i18n = o.i18n ?? (isTTY() && !o.displayName ? await ask<boolean>({ type: 'confirm', message: 'Localized (i18n)?', default: false }) : false);
-      const schema: Json = {
-        kind: kind === 'single' ? 'singleType' : 'collectionType',
-        collectionName: plural.replace(/-/g, '_'),
-        info: { singularName: singular, pluralName: plural, displayName, description: o.description ?? '' },
-        options: { draftAndPublish: dp },
-        pluginOptions: i18n ? { i18n: { localized: true } } : {},
-        attributes: {},
-      };
-      const file = typeFile(singular);
-      if (existsSync(file)) throw new CliError(`${file} already exists`);
-      await writeSchema(file, schema);
-      if (opts.json) printJson(schema);
-      else if (!opts.quiet) process.stdout.write(`created api::${singular}.${singular} (${file}); add fields with "folio types add-field ${singular} <name> --type <kind>"\n`);
-    });
+  folio types create --display-name Homepage --kind single`,
+    )
+    .action(
+      async (o: {
+        displayName?: string;
+        singular?: string;
+        plural?: string;
+        kind?: string;
+        draftAndPublish?: boolean;
+        i18n?: boolean;
+        description?: string;
+      }) => {
+        const opts = globals();
+        const displayName = await need(o.displayName, '--display-name', { type: 'input', message: 'Display name' });
+        const singular =
+          o.singular ??
+          (isTTY() && !o.displayName
+            ? await ask<string>({ type: 'input', message: 'Singular API id', default: kebab(displayName) })
+            : kebab(displayName));
+        const plural =
+          o.plural ??
+          (isTTY() && !o.displayName
+            ? await ask<string>({ type: 'input', message: 'Plural API id', default: pluralize(singular) })
+            : pluralize(singular));
+        const kind =
+          o.kind ??
+          (isTTY() && !o.displayName
+            ? await ask<string>({ type: 'list', message: 'Kind', choices: ['collection', 'single'] })
+            : 'collection');
+        if (!['collection', 'single'].includes(kind)) throw new CliError('--kind must be collection or single');
+        for (const n of [singular, plural]) {
+          const p = checkModelName(n);
+          if (p) throw new CliError(p);
+        }
+        if (singular === plural) throw new CliError('The singular and plural names must differ');
+        const reg = loadSchemas(contentDir());
+        for (const ct of reg.contentTypes.values()) {
+          if ([ct.singularName, ct.pluralName].some((n) => n === singular || n === plural))
+            throw new CliError(`The name is already used by ${ct.uid}`);
+        }
+        const dp =
+          o.draftAndPublish ??
+          (isTTY() && !o.displayName
+            ? await ask<boolean>({ type: 'confirm', message: 'Draft & publish?', default: true })
+            : false);
+        const i18n =
+          o.i18n ??
+          (isTTY() && !o.displayName
+            ? await ask<boolean>({ type: 'confirm', message: 'Localized (i18n)?', default: false })
+            : false);
+        const schema: Json = {
+          kind: kind === 'single' ? 'singleType' : 'collectionType',
+          collectionName: plural.replace(/-/g, '_'),
+          info: { singularName: singular, pluralName: plural, displayName, description: o.description ?? '' },
+          options: { draftAndPublish: dp },
+          pluginOptions: i18n ? { i18n: { localized: true } } : {},
+          attributes: {},
+        };
+        const file = typeFile(singular);
+        if (existsSync(file)) throw new CliError(`${file} already exists`);
+        await writeSchema(file, schema);
+        if (opts.json) printJson(schema);
+        else if (!opts.quiet)
+          process.stdout.write(
+            `created api::${singular}.${singular} (${file}); add fields with "folio types add-field ${singular} <name> --type <kind>"\n`,
+          );
+      },
+    );
 
-  types.command('show <type>').description('show a content-type and its fields')
+  types
+    .command('show <type>')
+    .description('show a content-type and its fields')
     .action(async (name: string) => {
       const opts = globals();
       const { ct, schema } = findType(name);
       if (opts.json) return printJson(schema);
-      process.stdout.write(`${ct.uid}  ${ct.kind}  /api/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}  d&p:${ct.draftAndPublish ? 'yes' : 'no'}  i18n:${ct.localized ? 'yes' : 'no'}\n`);
-      printTable(['field', 'type', 'options'], Object.entries(ct.attributes).map(([n, a]) => {
-        const { type, ...rest } = a as unknown as Json;
-        return [n, String(type), Object.entries(rest).filter(([k]) => k !== 'pluginOptions').map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')];
-      }), 80);
+      process.stdout.write(
+        `${ct.uid}  ${ct.kind}  /api/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}  d&p:${ct.draftAndPublish ? 'yes' : 'no'}  i18n:${ct.localized ? 'yes' : 'no'}\n`,
+      );
+      printTable(
+        ['field', 'type', 'options'],
+        Object.entries(ct.attributes).map(([n, a]) => {
+          const { type, ...rest } = a as unknown as Json;
+          return [
+            n,
+            String(type),
+            Object.entries(rest)
+              .filter(([k]) => k !== 'pluginOptions')
+              .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+              .join(' '),
+          ];
+        }),
+        80,
+      );
     });
 
   fieldFlags(types.command('add-field <type> <name>').description('add a field to a content-type'))
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   folio types add-field article subtitle --type string --max-length 120
   folio types add-field article editor --type relation --relation manyToOne --target author --inverse editedArticles
   folio types add-field article gallery --type media --multiple --allowed-types images
-  folio types add-field article rating --type integer --required --default 0     (fills existing documents)`)
+  folio types add-field article rating --type integer --required --default 0     (fills existing documents)`,
+    )
     .action(async (name: string, field: string, o: FieldOptions) => {
       const opts = globals();
       const { reg, ct, file, schema } = findType(name);
@@ -187,12 +316,16 @@ Examples:
       if (field in attrs) throw new CliError(`${ct.uid} already has a field "${field}"`);
       const attr = await buildAttribute(o, { localizedType: ct.localized, isComponent: false });
       if (attr.type === 'relation' && o.inverse) {
-        if (attr.relation === 'manyToOne' || (attr.relation === 'oneToOne')) attr.inversedBy = o.inverse;
+        if (attr.relation === 'manyToOne' || attr.relation === 'oneToOne') attr.inversedBy = o.inverse;
         else if (attr.relation === 'manyToMany') attr.inversedBy = o.inverse;
         else attr.mappedBy = o.inverse; // oneToMany: the target's manyToOne owns the link
       }
       const known = { contentTypes: new Set(reg.contentTypes.keys()), components: new Set(reg.components.keys()) };
-      const problems = checkAttribute(file, field, attr, known, { draftAndPublish: ct.draftAndPublish, allowDynamicZone: true, attributes: { ...attrs, [field]: attr } });
+      const problems = checkAttribute(file, field, attr, known, {
+        draftAndPublish: ct.draftAndPublish,
+        allowDynamicZone: true,
+        attributes: { ...attrs, [field]: attr },
+      });
       if (problems.length) throw new CliError(problems.map((p) => p.message).join('; '));
       attrs[field] = attr;
       if (attr.type === 'relation' && o.inverse) {
@@ -201,26 +334,53 @@ Examples:
         const tAttrs = targetSchema.attributes as Json;
         if (o.inverse in tAttrs) throw new CliError(`${target.uid} already has a field "${o.inverse}"`);
         const back: Json = { type: 'relation', relation: INVERSE[attr.relation as string], target: ct.uid };
-        if (attr.mappedBy) back.inversedBy = field; else back.mappedBy = field;
+        if (attr.mappedBy) back.inversedBy = field;
+        else back.mappedBy = field;
         tAttrs[o.inverse] = back;
         await writeSchema(target.file, targetSchema);
       }
       await writeSchema(file, schema);
       // A new required field: say which documents lack it, and fill them when a default is given.
-      if (attr.required && ['string', 'text', 'integer', 'float', 'decimal', 'boolean', 'enumeration', 'email', 'uid', 'date', 'richtext'].includes(attr.type as string)) {
+      if (
+        attr.required &&
+        [
+          'string',
+          'text',
+          'integer',
+          'float',
+          'decimal',
+          'boolean',
+          'enumeration',
+          'email',
+          'uid',
+          'date',
+          'richtext',
+        ].includes(attr.type as string)
+      ) {
         const store = new FileStore(contentDir());
         if (o.default !== undefined) {
-          const n = await migrateVersions(store, ct.pluralName, (v) => { if (v[field] === undefined || v[field] === null) { v[field] = attr.default; return true; } return false; });
+          const n = await migrateVersions(store, ct.pluralName, (v) => {
+            if (v[field] === undefined || v[field] === null) {
+              v[field] = attr.default;
+              return true;
+            }
+            return false;
+          });
           if (!opts.quiet && n) process.stdout.write(`filled ${field} with the default in ${n} document(s)\n`);
         } else {
           const { documents } = await store.loadCollection(ct.pluralName);
-          if (documents.length && !opts.quiet) process.stderr.write(`${documents.length} existing document(s) have no ${field}: they cannot be published until it is set. Re-run with --default <value> to fill them.\n`);
+          if (documents.length && !opts.quiet)
+            process.stderr.write(
+              `${documents.length} existing document(s) have no ${field}: they cannot be published until it is set. Re-run with --default <value> to fill them.\n`,
+            );
         }
       }
       if (!opts.quiet) process.stdout.write(`added ${field} (${attr.type}) to ${ct.uid}\n`);
     });
 
-  types.command('remove-field <type> <name>').description('remove a field and drop it from the stored documents')
+  types
+    .command('remove-field <type> <name>')
+    .description('remove a field and drop it from the stored documents')
     .action(async (name: string, field: string) => {
       const opts = globals();
       const { reg, ct, file, schema } = findType(name);
@@ -235,14 +395,22 @@ Examples:
         if (target) {
           const ts = readJson(target.file);
           const tAttr = (ts.attributes as Json)[other] as Json | undefined;
-          if (tAttr) { delete tAttr.inversedBy; delete tAttr.mappedBy; await writeSchema(target.file, ts); }
+          if (tAttr) {
+            delete tAttr.inversedBy;
+            delete tAttr.mappedBy;
+            await writeSchema(target.file, ts);
+          }
         }
       }
-      const n = await migrateVersions(new FileStore(contentDir()), ct.pluralName, (v) => (field in v ? (delete v[field], true) : false));
+      const n = await migrateVersions(new FileStore(contentDir()), ct.pluralName, (v) =>
+        field in v ? (delete v[field], true) : false,
+      );
       if (!opts.quiet) process.stdout.write(`removed ${field} from ${ct.uid} and from ${n} document file(s)\n`);
     });
 
-  types.command('rename-field <type> <from> <to>').description('rename a field, in the schema and in every stored document')
+  types
+    .command('rename-field <type> <from> <to>')
+    .description('rename a field, in the schema and in every stored document')
     .action(async (name: string, from: string, to: string) => {
       const opts = globals();
       const { reg, ct, file, schema } = findType(name);
@@ -250,7 +418,11 @@ Examples:
       if (!(from in attrs)) throw new CliError(`${ct.uid} has no field "${from}"`);
       if (to in attrs) throw new CliError(`${ct.uid} already has a field "${to}"`);
       const known = { contentTypes: new Set(reg.contentTypes.keys()), components: new Set(reg.components.keys()) };
-      const problems = checkAttribute(file, to, attrs[from], known, { draftAndPublish: ct.draftAndPublish, allowDynamicZone: true, attributes: attrs });
+      const problems = checkAttribute(file, to, attrs[from], known, {
+        draftAndPublish: ct.draftAndPublish,
+        allowDynamicZone: true,
+        attributes: attrs,
+      });
       if (problems.length) throw new CliError(problems.map((p) => p.message).join('; '));
       schema.attributes = renameKey(attrs, from, to);
       const attr = attrs[from] as Json;
@@ -281,15 +453,20 @@ Examples:
       if (!opts.quiet) process.stdout.write(`renamed ${from} to ${to} in ${ct.uid} and in ${n} document file(s)\n`);
     });
 
-  types.command('delete <type>').description('delete a content-type, its documents, and the relations that point at it')
+  types
+    .command('delete <type>')
+    .description('delete a content-type, its documents, and the relations that point at it')
     .option('--yes', 'do not ask for confirmation')
     .action(async (name: string, o: { yes?: boolean }) => {
       const opts = globals();
       const { reg, ct, file } = findType(name);
       const store = new FileStore(contentDir());
       const count = (await store.loadCollection(ct.pluralName)).documents.length;
-      const pointing = [...reg.contentTypes.values()].flatMap((other) => Object.entries(other.attributes)
-        .filter(([, a]) => a.type === 'relation' && a.target === ct.uid && other.uid !== ct.uid).map(([field]) => ({ other, field })));
+      const pointing = [...reg.contentTypes.values()].flatMap((other) =>
+        Object.entries(other.attributes)
+          .filter(([, a]) => a.type === 'relation' && a.target === ct.uid && other.uid !== ct.uid)
+          .map(([field]) => ({ other, field })),
+      );
       const summary = `This deletes ${ct.uid}, its ${count} document(s)${pointing.length ? `, and the relation field(s) ${pointing.map((p) => `${p.other.singularName}.${p.field}`).join(', ')}` : ''}.`;
       if (!o.yes) {
         if (!isTTY()) throw new CliError(`${summary} Pass --yes to confirm.`);
@@ -306,37 +483,69 @@ Examples:
       if (!opts.quiet) process.stdout.write(`deleted ${ct.uid}\n`);
     });
 
-  const components = program.command('components').description('components (content/components/<category>/<name>.json)');
-  components.command('list').description('list components')
+  const components = program
+    .command('components')
+    .description('components (content/components/<category>/<name>.json)');
+  components
+    .command('list')
+    .description('list components')
     .action(async () => {
       const opts = globals();
       const reg = loadSchemas(contentDir());
-      const list = [...reg.components.values()].map((c) => ({ uid: c.uid, displayName: c.displayName, fields: Object.keys(c.attributes).length }));
+      const list = [...reg.components.values()].map((c) => ({
+        uid: c.uid,
+        displayName: c.displayName,
+        fields: Object.keys(c.attributes).length,
+      }));
       if (opts.json) return printJson(list);
-      printTable(['uid', 'name', 'fields'], list.map((c) => [c.uid, c.displayName, String(c.fields)]));
+      printTable(
+        ['uid', 'name', 'fields'],
+        list.map((c) => [c.uid, c.displayName, String(c.fields)]),
+      );
     });
-  components.command('create <uid>').description('create a component, e.g. "shared.hero"')
-    .option('--display-name <name>').option('--icon <icon>')
+  components
+    .command('create <uid>')
+    .description('create a component, e.g. "shared.hero"')
+    .option('--display-name <name>')
+    .option('--icon <icon>')
     .action(async (uid: string, o: { displayName?: string; icon?: string }) => {
       const opts = globals();
       const m = /^([a-z0-9-]+)\.([a-z0-9-]+)$/.exec(uid);
       if (!m) throw new CliError('A component uid is <category>.<name> in kebab-case, e.g. shared.hero');
       const file = join(contentDir(), 'components', m[1], `${m[2]}.json`);
       if (existsSync(file)) throw new CliError(`${file} already exists`);
-      const displayName = o.displayName ?? m[2].split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
-      await writeFileAtomic(file, serialize({ collectionName: `components_${m[1]}_${pluralize(m[2]).replace(/-/g, '_')}`, info: { displayName, icon: o.icon ?? 'cube', description: '' }, options: {}, attributes: {} }));
+      const displayName =
+        o.displayName ??
+        m[2]
+          .split('-')
+          .map((w) => w[0].toUpperCase() + w.slice(1))
+          .join(' ');
+      await writeFileAtomic(
+        file,
+        serialize({
+          collectionName: `components_${m[1]}_${pluralize(m[2]).replace(/-/g, '_')}`,
+          info: { displayName, icon: o.icon ?? 'cube', description: '' },
+          options: {},
+          attributes: {},
+        }),
+      );
       if (!opts.quiet) process.stdout.write(`created component ${uid} (${file})\n`);
     });
-  components.command('show <uid>').description('show a component and its fields')
+  components
+    .command('show <uid>')
+    .description('show a component and its fields')
     .action(async (uid: string) => {
       const opts = globals();
       const comp = loadSchemas(contentDir()).components.get(uid);
       if (!comp) throw new CliError(`Unknown component "${uid}" (see "folio components list")`);
       if (opts.json) return printJson(comp.raw);
-      printTable(['field', 'type'], Object.entries(comp.attributes).map(([n, a]) => [n, a.type]));
+      printTable(
+        ['field', 'type'],
+        Object.entries(comp.attributes).map(([n, a]) => [n, a.type]),
+      );
     });
-  fieldFlags(components.command('add-field <uid> <name>').description('add a field to a component'))
-    .action(async (uid: string, field: string, o: FieldOptions) => {
+  fieldFlags(components.command('add-field <uid> <name>').description('add a field to a component')).action(
+    async (uid: string, field: string, o: FieldOptions) => {
       const opts = globals();
       const reg = loadSchemas(contentDir());
       const comp = reg.components.get(uid);
@@ -346,10 +555,15 @@ Examples:
       if (field in attrs) throw new CliError(`${uid} already has a field "${field}"`);
       const attr = await buildAttribute(o, { localizedType: false, isComponent: true });
       const known = { contentTypes: new Set(reg.contentTypes.keys()), components: new Set(reg.components.keys()) };
-      const problems = checkAttribute(comp.file, field, attr, known, { draftAndPublish: false, allowDynamicZone: false, attributes: { ...attrs, [field]: attr } });
+      const problems = checkAttribute(comp.file, field, attr, known, {
+        draftAndPublish: false,
+        allowDynamicZone: false,
+        attributes: { ...attrs, [field]: attr },
+      });
       if (problems.length) throw new CliError(problems.map((p) => p.message).join('; '));
       attrs[field] = attr;
       await writeSchema(comp.file, schema);
       if (!opts.quiet) process.stdout.write(`added ${field} (${attr.type}) to ${uid}\n`);
-    });
+    },
+  );
 }

@@ -11,10 +11,22 @@ import { loadProject, readStdin, type GlobalOptions } from '../context.js';
 import { CliError, dim, printJson, printTable } from '../output.js';
 
 interface ReadOptions extends GlobalOptions {
-  locale?: string; status?: string; filter?: string[]; sort?: string; fields?: string; populate?: string;
-  page?: string; pageSize?: string; query?: string;
+  locale?: string;
+  status?: string;
+  filter?: string[];
+  sort?: string;
+  fields?: string;
+  populate?: string;
+  page?: string;
+  pageSize?: string;
+  query?: string;
 }
-interface WriteOptions extends GlobalOptions { data?: string; locale?: string; status?: string; populate?: string }
+interface WriteOptions extends GlobalOptions {
+  data?: string;
+  locale?: string;
+  status?: string;
+  populate?: string;
+}
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
@@ -37,14 +49,21 @@ function queryOf(o: ReadOptions): Record<string, unknown> {
   if (o.fields) q.fields = o.fields;
   if (o.populate) q.populate = o.populate;
   if (o.page || o.pageSize) {
-    q.pagination = { ...(q.pagination as object | undefined), ...(o.page ? { page: o.page } : {}), ...(o.pageSize ? { pageSize: o.pageSize } : {}) };
+    q.pagination = {
+      ...(q.pagination as object | undefined),
+      ...(o.page ? { page: o.page } : {}),
+      ...(o.pageSize ? { pageSize: o.pageSize } : {}),
+    };
   }
   return q;
 }
 
 function readContext(project: Project): Omit<ReadContext, 'status'> {
   return {
-    schemas: project.schemas, index: project.documents.index, config: project.config, media: project.documents.media,
+    schemas: project.schemas,
+    index: project.documents.index,
+    config: project.config,
+    media: project.documents.media,
     canFind: () => true,
   };
 }
@@ -61,7 +80,13 @@ function typeOf(project: Project, name: string): ContentType {
 /** The attribute shown as a document's label in tables: the first plain string attribute. */
 function labelOf(ct: ContentType, row: Record<string, unknown>): string {
   for (const [name, a] of Object.entries(ct.attributes)) {
-    if (isScalar(a) && ['string', 'text', 'uid', 'email'].includes(a.type) && !a.private && typeof row[name] === 'string') return row[name] as string;
+    if (
+      isScalar(a) &&
+      ['string', 'text', 'uid', 'email'].includes(a.type) &&
+      !a.private &&
+      typeof row[name] === 'string'
+    )
+      return row[name] as string;
   }
   return '';
 }
@@ -71,20 +96,39 @@ async function promptData(ct: ContentType): Promise<Record<string, unknown>> {
   const { default: inquirer } = await import('inquirer');
   const data: Record<string, unknown> = {};
   for (const [name, attr] of Object.entries(ct.attributes)) {
-    if (attr.private || attr.type === 'password' || attr.type === 'json' || attr.type === 'blocks' || attr.type === 'dynamiczone' || attr.type === 'component' || attr.type === 'media') continue;
+    if (
+      attr.private ||
+      attr.type === 'password' ||
+      attr.type === 'json' ||
+      attr.type === 'blocks' ||
+      attr.type === 'dynamiczone' ||
+      attr.type === 'component' ||
+      attr.type === 'media'
+    )
+      continue;
     if (attr.type === 'relation' && attr.mappedBy) continue;
     const label = `${name}${'required' in attr && attr.required ? ' (required)' : ''}`;
     let question: Record<string, unknown>;
     if (attr.type === 'boolean') question = { type: 'confirm', message: label, default: attr.default === true };
-    else if (attr.type === 'enumeration') question = { type: 'list', message: label, choices: ['', ...(attr.enum ?? [])] };
-    else if (attr.type === 'relation') question = { type: 'input', message: `${label}: documentId(s) of ${attr.target}, comma-separated` };
+    else if (attr.type === 'enumeration')
+      question = { type: 'list', message: label, choices: ['', ...(attr.enum ?? [])] };
+    else if (attr.type === 'relation')
+      question = { type: 'input', message: `${label}: documentId(s) of ${attr.target}, comma-separated` };
     else question = { type: 'input', message: `${label} (${attr.type})` };
-    const { value } = await inquirer.prompt([{ name: 'value', ...question } as never]) as { value: unknown };
+    const { value } = (await inquirer.prompt([{ name: 'value', ...question } as never])) as { value: unknown };
     if (value === '' || value === undefined) continue;
     if (attr.type === 'relation') {
-      const ids = String(value).split(',').map((x) => x.trim()).filter(Boolean);
+      const ids = String(value)
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
       data[name] = ['oneToMany', 'manyToMany'].includes(attr.relation) ? ids : ids[0];
-    } else if (['integer', 'float', 'decimal'].includes(attr.type) && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
+    } else if (
+      ['integer', 'float', 'decimal'].includes(attr.type) &&
+      typeof value === 'string' &&
+      value.trim() !== '' &&
+      Number.isFinite(Number(value))
+    ) {
       data[name] = Number(value);
     } else data[name] = value;
   }
@@ -95,11 +139,18 @@ async function parseData(o: WriteOptions, ct?: ContentType): Promise<Record<stri
   if (o.data === undefined && ct && process.stdin.isTTY && process.stdout.isTTY) return promptData(ct);
   const text = o.data === undefined || o.data === '-' ? await readStdin() : o.data;
   let value: unknown;
-  try { value = JSON.parse(text); } catch (err) { throw new CliError(`--data is not valid JSON: ${(err as Error).message}`); }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new CliError('--data must be a JSON object of attributes, e.g. \'{"title":"Hello"}\'');
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`--data is not valid JSON: ${(err as Error).message}`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new CliError('--data must be a JSON object of attributes, e.g. \'{"title":"Hello"}\'');
   // Accept both `{...attributes}` and the REST body `{ "data": {...} }`.
   const v = value as Record<string, unknown>;
-  return Object.keys(v).length === 1 && v.data && typeof v.data === 'object' && !Array.isArray(v.data) ? v.data as Record<string, unknown> : v;
+  return Object.keys(v).length === 1 && v.data && typeof v.data === 'object' && !Array.isArray(v.data)
+    ? (v.data as Record<string, unknown>)
+    : v;
 }
 
 function shapeWritten(project: Project, ct: ContentType, v: Version, o: WriteOptions) {
@@ -110,18 +161,20 @@ function shapeWritten(project: Project, ct: ContentType, v: Version, o: WriteOpt
 }
 
 function writeStatus(o: WriteOptions) {
-  if (o.status !== undefined && o.status !== 'draft' && o.status !== 'published') throw new CliError(`--status must be "draft" or "published"`);
-  return o.status === 'draft' ? 'draft' as const : undefined;
+  if (o.status !== undefined && o.status !== 'draft' && o.status !== 'published')
+    throw new CliError(`--status must be "draft" or "published"`);
+  return o.status === 'draft' ? ('draft' as const) : undefined;
 }
 
 export function registerDocs(program: Command, globals: () => GlobalOptions) {
   const docs = program.command('docs').description('list, read and write documents (the same rules as the REST API)');
 
-  const readFlags = (c: Command) => c
-    .option('--locale <code>', 'locale to read (localized types; "*" for all on list)')
-    .option('--status <status>', 'draft or published (default published)')
-    .option('--populate <list>', 'relations, components, media to include: "*" or a comma list')
-    .option('--fields <list>', 'comma list of fields to return');
+  const readFlags = (c: Command) =>
+    c
+      .option('--locale <code>', 'locale to read (localized types; "*" for all on list)')
+      .option('--status <status>', 'draft or published (default published)')
+      .option('--populate <list>', 'relations, components, media to include: "*" or a comma list')
+      .option('--fields <list>', 'comma list of fields to return');
 
   readFlags(docs.command('list <type>').description('list documents of a content-type'))
     .option('--filter <expr>', 'filter, e.g. "title[$containsi]=hello" (repeatable)', collect)
@@ -129,11 +182,14 @@ export function registerDocs(program: Command, globals: () => GlobalOptions) {
     .option('--page <n>', 'page number')
     .option('--page-size <n>', 'page size (max from folio.json)')
     .option('--query <qs>', 'a raw Strapi query string, e.g. "filters[views][$gt]=10&sort=title"')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   folio docs list articles
   folio docs list articles --filter 'title[$containsi]=node' --sort views:desc --json
-  folio docs list articles --locale fr --status draft --populate author`)
+  folio docs list articles --locale fr --status draft --populate author`,
+    )
     .action(async (type: string, o: ReadOptions) => {
       const opts = { ...globals(), ...o };
       const project = await loadProject(opts);
@@ -148,83 +204,129 @@ Examples:
         row.push(labelOf(ct, d), String(d.updatedAt ?? ''));
         return row;
       });
-      const headers = ['documentId', ...(ct.localized ? ['locale'] : []), ...(ct.draftAndPublish ? ['status'] : []), 'label', 'updatedAt'];
+      const headers = [
+        'documentId',
+        ...(ct.localized ? ['locale'] : []),
+        ...(ct.draftAndPublish ? ['status'] : []),
+        'label',
+        'updatedAt',
+      ];
       printTable(headers, rows);
       const p = result.meta.pagination as Record<string, number>;
       if (!opts.quiet) process.stdout.write(dim(`page ${p.page} of ${p.pageCount} (${p.total} in all)\n`));
     });
 
   readFlags(docs.command('get <type> [documentId]').description('show one document (single types need no documentId)'))
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   folio docs get articles x1vu42k5cw5c5fxhgpjekt1q --populate '*'
-  folio docs get global`)
+  folio docs get global`,
+    )
     .action(async (type: string, documentId: string | undefined, o: ReadOptions) => {
       const opts = { ...globals(), ...o };
       const project = await loadProject(opts);
       const ct = typeOf(project, type);
-      const id = documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
-      if (!id) throw new CliError(ct.kind === 'singleType' ? `${ct.singularName} has no content yet` : 'A documentId is required for a collection type');
+      const id =
+        documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
+      if (!id)
+        throw new CliError(
+          ct.kind === 'singleType'
+            ? `${ct.singularName} has no content yet`
+            : 'A documentId is required for a collection type',
+        );
       const { query, context } = parseReadQuery(readContext(project), ct, queryOf(opts), 'findOne');
-      const v = query.locale === '*' ? undefined : project.documents.findVersion(ct, id, query.status, query.locale ?? undefined);
+      const v =
+        query.locale === '*'
+          ? undefined
+          : project.documents.findVersion(ct, id, query.status, query.locale ?? undefined);
       const data = shapeOne(context, ct, v, query);
-      if (!data) throw new CliError(`No ${query.status} version of ${ct.singularName} ${id}${query.locale ? ` in locale ${query.locale}` : ''}`);
+      if (!data)
+        throw new CliError(
+          `No ${query.status} version of ${ct.singularName} ${id}${query.locale ? ` in locale ${query.locale}` : ''}`,
+        );
       printJson(opts.json ? { data, meta: {} } : data);
     });
 
-  const writeFlags = (c: Command) => c
-    .option('--data <json>', 'attributes as JSON ("-" or omitted: read standard input)')
-    .option('--locale <code>', 'locale to write (localized types)')
-    .option('--status <status>', '"draft" keeps it a draft; default publishes')
-    .option('--populate <list>', 'what to include in the printed result');
+  const writeFlags = (c: Command) =>
+    c
+      .option('--data <json>', 'attributes as JSON ("-" or omitted: read standard input)')
+      .option('--locale <code>', 'locale to write (localized types)')
+      .option('--status <status>', '"draft" keeps it a draft; default publishes')
+      .option('--populate <list>', 'what to include in the printed result');
 
   writeFlags(docs.command('create <type>').description('create a document'))
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   folio docs create articles --data '{"title":"Hello","author":"<authorDocumentId>"}'
   echo '{"name":"Tech"}' | folio docs create categories
-  folio docs create articles --status draft --data '{"title":"WIP"}'`)
+  folio docs create articles --status draft --data '{"title":"WIP"}'`,
+    )
     .action(async (type: string, o: WriteOptions) => {
       const opts = { ...globals(), ...o };
       const project = await loadProject(opts);
       const ct = typeOf(project, type);
       const data = await parseData(opts, ct);
-      const v = ct.kind === 'singleType' && project.documents.singleDocument(ct)
-        ? await project.documents.update(ct.uid, project.documents.singleDocument(ct)!.documentId, data, { status: writeStatus(opts), locale: opts.locale })
-        : await project.documents.create(ct.uid, data, { status: writeStatus(opts), locale: opts.locale });
+      const v =
+        ct.kind === 'singleType' && project.documents.singleDocument(ct)
+          ? await project.documents.update(ct.uid, project.documents.singleDocument(ct)!.documentId, data, {
+              status: writeStatus(opts),
+              locale: opts.locale,
+            })
+          : await project.documents.create(ct.uid, data, { status: writeStatus(opts), locale: opts.locale });
       const shaped = shapeWritten(project, ct, v!, opts);
       if (opts.json) return printJson({ data: shaped, meta: {} });
-      process.stdout.write(`created ${ct.singularName} ${v!.documentId}${v!.locale ? ` (${v!.locale})` : ''}${v!.status === 'draft' ? ' as a draft' : ''}\n`);
+      process.stdout.write(
+        `created ${ct.singularName} ${v!.documentId}${v!.locale ? ` (${v!.locale})` : ''}${v!.status === 'draft' ? ' as a draft' : ''}\n`,
+      );
     });
 
-  writeFlags(docs.command('update <type> [documentId]').description('update a document (publishes unless --status draft)'))
-    .addHelpText('after', `
+  writeFlags(
+    docs.command('update <type> [documentId]').description('update a document (publishes unless --status draft)'),
+  )
+    .addHelpText(
+      'after',
+      `
 Examples:
   folio docs update articles <documentId> --data '{"views":10}'
-  folio docs update articles <documentId> --locale fr --data '{"title":"Bonjour"}'`)
+  folio docs update articles <documentId> --locale fr --data '{"title":"Bonjour"}'`,
+    )
     .action(async (type: string, documentId: string | undefined, o: WriteOptions) => {
       const opts = { ...globals(), ...o };
       const project = await loadProject(opts);
       const ct = typeOf(project, type);
-      const id = documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
+      const id =
+        documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
       if (!id) throw new CliError('A documentId is required');
-      const v = await project.documents.update(ct.uid, id, await parseData(opts), { status: writeStatus(opts), locale: opts.locale });
+      const v = await project.documents.update(ct.uid, id, await parseData(opts), {
+        status: writeStatus(opts),
+        locale: opts.locale,
+      });
       if (!v) throw new CliError(`No ${ct.singularName} with documentId ${id}`);
       const shaped = shapeWritten(project, ct, v, opts);
       if (opts.json) return printJson({ data: shaped, meta: {} });
-      process.stdout.write(`updated ${ct.singularName} ${v.documentId}${v.locale ? ` (${v.locale})` : ''}${v.status === 'draft' ? ' (draft only)' : ''}\n`);
+      process.stdout.write(
+        `updated ${ct.singularName} ${v.documentId}${v.locale ? ` (${v.locale})` : ''}${v.status === 'draft' ? ' (draft only)' : ''}\n`,
+      );
     });
 
-  docs.command('delete <type> [documentId]').description('delete a document in one locale (--locale "*": all)')
+  docs
+    .command('delete <type> [documentId]')
+    .description('delete a document in one locale (--locale "*": all)')
     .option('--locale <code>', 'locale to delete (default: the default locale; "*" for all)')
     .action(async (type: string, documentId: string | undefined, o: GlobalOptions & { locale?: string }) => {
       const opts = { ...globals(), ...o };
       const project = await loadProject(opts);
       const ct = typeOf(project, type);
-      const id = documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
+      const id =
+        documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
       if (!id) throw new CliError('A documentId is required');
       const n = await project.documents.delete(ct.uid, id, { locale: opts.locale });
-      if (!n) throw new CliError(`No ${ct.singularName} ${id}${opts.locale ? ` in locale ${opts.locale}` : ''} to delete`);
+      if (!n)
+        throw new CliError(`No ${ct.singularName} ${id}${opts.locale ? ` in locale ${opts.locale}` : ''} to delete`);
       if (opts.json) return printJson({ deleted: n });
       process.stdout.write(`deleted ${ct.singularName} ${id} (${n} version${n === 1 ? '' : 's'})\n`);
     });
@@ -234,25 +336,34 @@ Examples:
     ['unpublish', 'remove the published version, keeping the draft'],
     ['discard-draft', 'replace the draft with the published version'],
   ] as const) {
-    docs.command(`${name} <type> [documentId]`).description(describe)
+    docs
+      .command(`${name} <type> [documentId]`)
+      .description(describe)
       .option('--locale <code>', 'locale (localized types)')
       .action(async (type: string, documentId: string | undefined, o: GlobalOptions & { locale?: string }) => {
         const opts = { ...globals(), ...o };
         const project = await loadProject(opts);
         const ct = typeOf(project, type);
-        const id = documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
+        const id =
+          documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
         if (!id) throw new CliError('A documentId is required');
         const fn = name === 'publish' ? 'publish' : name === 'unpublish' ? 'unpublish' : 'discardDraft';
         let v: Version | undefined;
         try {
           v = await project.documents[fn](ct.uid, id, { locale: opts.locale });
         } catch (err) {
-          if (err instanceof FolioError && err.status === 404) throw new CliError(`No ${ct.singularName} ${id}${opts.locale ? ` in locale ${opts.locale}` : ''}`);
+          if (err instanceof FolioError && err.status === 404)
+            throw new CliError(`No ${ct.singularName} ${id}${opts.locale ? ` in locale ${opts.locale}` : ''}`);
           throw err;
         }
-        if (!v) throw new CliError(`Nothing to ${name}: ${name === 'publish' ? 'there is no draft' : 'there is no published version'}`);
+        if (!v)
+          throw new CliError(
+            `Nothing to ${name}: ${name === 'publish' ? 'there is no draft' : 'there is no published version'}`,
+          );
         if (opts.json) return printJson({ data: shapeWritten(project, ct, v, {}), meta: {} });
-        process.stdout.write(`${name === 'discard-draft' ? 'discarded the draft of' : `${name}ed`} ${ct.singularName} ${id}\n`);
+        process.stdout.write(
+          `${name === 'discard-draft' ? 'discarded the draft of' : `${name}ed`} ${ct.singularName} ${id}\n`,
+        );
       });
   }
 }

@@ -17,13 +17,18 @@ node_modules/
 `;
 
 export function registerInit(program: Command, globals: () => GlobalOptions) {
-  program.command('init [dir]').description('create a new Folio project')
+  program
+    .command('init [dir]')
+    .description('create a new Folio project')
     .option('--example <name>', 'start from an example ("blog": the blog model with its documents)')
     .option('--force', 'write into a folder that already holds a project')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   folio init my-site
-  folio init my-site --example blog && cd my-site && folio serve`)
+  folio init my-site --example blog && cd my-site && folio serve`,
+    )
     .action(async (dirArg: string | undefined, o: { example?: string; force?: boolean }) => {
       const opts = globals();
       const root = resolve(dirArg ?? opts.dir ?? '.');
@@ -31,7 +36,8 @@ Examples:
       if (existsSync(content) && readdirSync(content).length && !o.force) {
         throw new CliError(`${content} already exists. Pass --force to write into it anyway.`);
       }
-      if (o.example !== undefined && o.example !== 'blog') throw new CliError(`Unknown example "${o.example}" (available: blog)`);
+      if (o.example !== undefined && o.example !== 'blog')
+        throw new CliError(`Unknown example "${o.example}" (available: blog)`);
       mkdirSync(join(content, 'types'), { recursive: true });
       mkdirSync(join(content, 'components'), { recursive: true });
       if (o.example === 'blog') {
@@ -41,7 +47,10 @@ Examples:
         }
       } else {
         const { locales, defaultLocale, rest, server } = DEFAULT_CONFIG;
-        writeFileSync(join(content, 'folio.json'), serialize({ locales, defaultLocale, rest, server: { host: server.host, port: server.port } }));
+        writeFileSync(
+          join(content, 'folio.json'),
+          serialize({ locales, defaultLocale, rest, server: { host: server.host, port: server.port } }),
+        );
         writeFileSync(join(content, 'permissions.json'), serialize(defaultPermissions()));
       }
       const gitignore = join(root, '.gitignore');
@@ -49,7 +58,10 @@ Examples:
       if (!opts.quiet) {
         process.stdout.write(`Created a Folio project in ${root}${o.example ? ` (example: ${o.example})` : ''}\n`);
         process.stdout.write(`Next:\n  cd ${dirArg ?? '.'}\n  folio ${o.example ? 'serve' : 'docs list <type>'}\n`);
-        if (!o.example) process.stdout.write('  Add content-types as Strapi schema.json files under content/types/<singularName>.json\n');
+        if (!o.example)
+          process.stdout.write(
+            '  Add content-types as Strapi schema.json files under content/types/<singularName>.json\n',
+          );
       }
     });
 }

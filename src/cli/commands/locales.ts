@@ -11,7 +11,11 @@ const LOCALE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
 
 /** Reads folio.json as written (so other keys and their order are kept), or an empty object. */
 function readRaw(contentDir: string): Record<string, unknown> {
-  try { return JSON.parse(readFileSync(join(contentDir, 'folio.json'), 'utf8')) as Record<string, unknown>; } catch { return {}; }
+  try {
+    return JSON.parse(readFileSync(join(contentDir, 'folio.json'), 'utf8')) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
 }
 
 async function writeRaw(contentDir: string, raw: Record<string, unknown>) {
@@ -23,21 +27,31 @@ async function writeRaw(contentDir: string, raw: Record<string, unknown>) {
 export function registerLocales(program: Command, globals: () => GlobalOptions) {
   const locales = program.command('locales').description('locales of the project (content/folio.json)');
 
-  locales.command('list').description('list the configured locales')
+  locales
+    .command('list')
+    .description('list the configured locales')
     .action(async () => {
       const opts = globals();
       const project = await loadProject(opts);
       const rows = project.config.locales.map((l) => ({ ...l, isDefault: l.code === project.config.defaultLocale }));
       if (opts.json) return printJson(rows);
-      printTable(['code', 'name', 'default'], rows.map((l) => [l.code, l.name, l.isDefault ? 'yes' : '']));
+      printTable(
+        ['code', 'name', 'default'],
+        rows.map((l) => [l.code, l.name, l.isDefault ? 'yes' : '']),
+      );
     });
 
-  locales.command('add <code>').description('add a locale')
+  locales
+    .command('add <code>')
+    .description('add a locale')
     .option('--name <name>', 'display name (default "<code>")')
     .option('--default', 'make it the default locale')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Example:
-  folio locales add de --name "German (de)"`)
+  folio locales add de --name "German (de)"`,
+    )
     .action(async (code: string, o: { name?: string; default?: boolean }) => {
       const opts = globals();
       if (!LOCALE.test(code)) throw new CliError(`"${code}" is not a locale code (BCP 47, e.g. fr, pt-BR, zh-Hans)`);
@@ -52,19 +66,28 @@ Example:
       if (!opts.quiet) process.stdout.write(`added locale ${code}${o.default ? ' (default)' : ''}\n`);
     });
 
-  locales.command('remove <code>').description('remove a locale (documents keep their versions in it on disk)')
+  locales
+    .command('remove <code>')
+    .description('remove a locale (documents keep their versions in it on disk)')
     .option('--force', 'remove it even when documents have versions in it')
     .action(async (code: string, o: { force?: boolean }) => {
       const opts = globals();
       const project = await loadProject({ ...opts, quiet: true });
-      if (!project.config.locales.some((l) => l.code === code)) throw new CliError(`The locale ${code} is not configured (see "folio locales list")`);
-      if (code === project.config.defaultLocale) throw new CliError(`${code} is the default locale: make another locale the default first ("folio locales add <code> --default")`);
+      if (!project.config.locales.some((l) => l.code === code))
+        throw new CliError(`The locale ${code} is not configured (see "folio locales list")`);
+      if (code === project.config.defaultLocale)
+        throw new CliError(
+          `${code} is the default locale: make another locale the default first ("folio locales add <code> --default")`,
+        );
       let used = 0;
       for (const ct of project.schemas.contentTypes.values()) {
         if (!ct.localized) continue;
         for (const doc of project.documents.index.documents(ct.uid)) if (doc.slots.has(code)) used++;
       }
-      if (used && !o.force) throw new CliError(`${used} document(s) have a ${code} version. Pass --force to remove the locale anyway (their ${code} versions stay on disk and come back if you add it again).`);
+      if (used && !o.force)
+        throw new CliError(
+          `${used} document(s) have a ${code} version. Pass --force to remove the locale anyway (their ${code} versions stay on disk and come back if you add it again).`,
+        );
       const raw = readRaw(project.contentDir);
       raw.locales = project.config.locales.filter((l) => l.code !== code);
       raw.defaultLocale = project.config.defaultLocale;

@@ -2,32 +2,56 @@ import type { Command } from 'commander';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, dim } from '../output.js';
 
-interface ServeOptions extends GlobalOptions { port?: string; host?: string; watch?: boolean; snapshot?: boolean; readOnly?: boolean; verbose?: boolean }
+interface ServeOptions extends GlobalOptions {
+  port?: string;
+  host?: string;
+  watch?: boolean;
+  snapshot?: boolean;
+  readOnly?: boolean;
+  verbose?: boolean;
+}
 
 /** How long the server must have been without requests before the start-up warm-up goes on (see below). */
 const QUIET_MS = 50;
 
 export function registerServe(program: Command, globals: () => GlobalOptions) {
-  program.command('serve').description('serve the Strapi v5 REST API over the project\'s content')
+  program
+    .command('serve')
+    .description("serve the Strapi v5 REST API over the project's content")
     .option('-p, --port <port>', 'port (default 1337, or server.port in folio.json)')
     .option('-H, --host <host>', 'host to bind (default localhost)')
     .option('--no-watch', 'do not reload when files under content/ change')
-    .option('--no-snapshot', 'read every document file at start (ignore and do not write .folio/cache/documents.snapshot)')
+    .option(
+      '--no-snapshot',
+      'read every document file at start (ignore and do not write .folio/cache/documents.snapshot)',
+    )
     .option('--read-only', 'refuse every write (403): for replicas serving one commit')
     .option('--verbose', 'log every request with its status and timing')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   folio serve
   folio serve --port 4000 --dir ./my-site
-  curl http://localhost:1337/api/articles`)
+  curl http://localhost:1337/api/articles`,
+    )
     .action(async (o: ServeOptions) => {
       const opts = { ...globals(), ...o };
       // Started before loading: the modules compile while the load waits on file stats.
-      const modules = Promise.all([import('listhen'), import('h3'), import('../../http/app.js'), import('../../http/compose.js')]);
+      const modules = Promise.all([
+        import('listhen'),
+        import('h3'),
+        import('../../http/app.js'),
+        import('../../http/compose.js'),
+      ]);
       modules.catch(() => undefined);
-      const project = await loadProject(opts, { useSnapshot: opts.snapshot !== false, capture: opts.snapshot !== false });
+      const project = await loadProject(opts, {
+        useSnapshot: opts.snapshot !== false,
+        capture: opts.snapshot !== false,
+      });
       const port = opts.port !== undefined ? Number(opts.port) : project.config.server.port;
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a number from 0 to 65535`);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new CliError(`--port must be a number from 0 to 65535`);
       const host = opts.host ?? project.config.server.host;
       const [{ listen }, { toNodeListener }, { createFolioApp }, { serverOptions }] = await modules;
       const log = (m: string) => process.stderr.write(`${m}\n`);
@@ -40,11 +64,19 @@ Examples:
       const counted: typeof handle = (req, res) => {
         inFlight++;
         lastSeen = performance.now();
-        res.once('close', () => { inFlight--; lastSeen = performance.now(); });
+        res.once('close', () => {
+          inFlight--;
+          lastSeen = performance.now();
+        });
         return handle(req, res);
       };
       const listener = await listen(counted, {
-        port, hostname: host, showURL: false, qr: false, public: host !== 'localhost' && host !== '127.0.0.1', autoClose: false,
+        port,
+        hostname: host,
+        showURL: false,
+        qr: false,
+        public: host !== 'localhost' && host !== '127.0.0.1',
+        autoClose: false,
       } as Parameters<typeof listen>[1]);
       const { WebhookDispatcher } = await import('../../webhooks/webhooks.js');
       const { LocalMediaLibrary } = await import('../../upload/library.js');
@@ -71,9 +103,15 @@ Examples:
       const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${actual}`;
       const types = [...project.schemas.contentTypes.values()];
       process.stdout.write(`Folio is serving ${project.contentDir}\n`);
-      const fromSnapshot = project.report.fromSnapshot ? `, ${project.report.fromSnapshot} from the start-up snapshot` : '';
-      process.stdout.write(`  ${base}/api  (${project.report.documents} documents, ${types.length} content-types${fromSnapshot})\n`);
-      if (!opts.quiet) for (const ct of types) process.stdout.write(dim(`  ${base}/api/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}\n`));
+      const fromSnapshot = project.report.fromSnapshot
+        ? `, ${project.report.fromSnapshot} from the start-up snapshot`
+        : '';
+      process.stdout.write(
+        `  ${base}/api  (${project.report.documents} documents, ${types.length} content-types${fromSnapshot})\n`,
+      );
+      if (!opts.quiet)
+        for (const ct of types)
+          process.stdout.write(dim(`  ${base}/api/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}\n`));
       // After the first answer is possible: decode what is still waiting, then record a new snapshot. It
       // runs while no request is being answered and none came in the last QUIET_MS: its slices, and the
       // garbage collection its decoding brings, would otherwise delay the first requests after start
@@ -88,11 +126,22 @@ Examples:
         const { relative } = await import('node:path');
         const rel = (f: string) => relative(project.root, f) || f;
         watcher = await watchProject(project, {
-          onChange: (c) => { if (c.problem) process.stderr.write(`${rel(c.file)}: ${c.problem}\n`); else if (!opts.quiet) process.stdout.write(dim(`${c.what}: ${rel(c.file)}\n`)); },
-          onPermissions: () => {
-            try { options.access.reload(); if (!opts.quiet) process.stdout.write('reloaded permissions\n'); } catch (err) { process.stderr.write(`${(err as Error).message}; keeping the previous permissions\n`); }
+          onChange: (c) => {
+            if (c.problem) process.stderr.write(`${rel(c.file)}: ${c.problem}\n`);
+            else if (!opts.quiet) process.stdout.write(dim(`${c.what}: ${rel(c.file)}\n`));
           },
-          onReload: (r) => { if (!opts.quiet) process.stdout.write(`reloaded schemas: ${r.documents} documents, ${r.problems} problem(s)\n`); },
+          onPermissions: () => {
+            try {
+              options.access.reload();
+              if (!opts.quiet) process.stdout.write('reloaded permissions\n');
+            } catch (err) {
+              process.stderr.write(`${(err as Error).message}; keeping the previous permissions\n`);
+            }
+          },
+          onReload: (r) => {
+            if (!opts.quiet)
+              process.stdout.write(`reloaded schemas: ${r.documents} documents, ${r.problems} problem(s)\n`);
+          },
         });
       }
     });

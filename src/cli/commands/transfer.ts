@@ -17,7 +17,8 @@ function progress(total: number, quiet?: boolean) {
     tick() {
       done++;
       if (tty && (done % 50 === 0 || done === total)) {
-        const width = 30, filled = Math.round((done / total) * width);
+        const width = 30,
+          filled = Math.round((done / total) * width);
         process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
         if (done === total) process.stderr.write('\n');
       }
@@ -26,9 +27,13 @@ function progress(total: number, quiet?: boolean) {
 }
 
 export function registerTransfer(program: Command, globals: () => GlobalOptions) {
-  program.command('export').description('write the API as static JSON files for static hosting')
+  program
+    .command('export')
+    .description('write the API as static JSON files for static hosting')
     .option('--out <dir>', 'output folder', 'export')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Layout (published content, populated one level, as a full-access client reads it):
   <out>/api/<plural>/index.json              page 1 of the list (default locale, default page size)
   <out>/api/<plural>/page/<n>.json           every page
@@ -36,14 +41,22 @@ Layout (published content, populated one level, as a full-access client reads it
   <out>/api/<plural>/<locale>/…              the same per other locale (localized types)
   <out>/api/<singular>.json                  single types (and <singular>.<locale>.json)
 Example:
-  folio export --out public && npx serve public`)
+  folio export --out public && npx serve public`,
+    )
     .action(async (o: { out: string }) => {
       const opts = globals();
       const project = await loadProject(opts);
       const out = resolve(o.out);
-      const base: Omit<ReadContext, 'status'> = { schemas: project.schemas, index: project.documents.index, config: project.config, media: project.documents.media, canFind: () => true };
+      const base: Omit<ReadContext, 'status'> = {
+        schemas: project.schemas,
+        index: project.documents.index,
+        config: project.config,
+        media: project.documents.media,
+        canFind: () => true,
+      };
       const tasks: Array<() => Promise<void>> = [];
-      const write = (file: string, body: unknown) => tasks.push(() => writeFileAtomic(join(out, 'api', file), serialize(body)));
+      const write = (file: string, body: unknown) =>
+        tasks.push(() => writeFileAtomic(join(out, 'api', file), serialize(body)));
       for (const ct of project.schemas.contentTypes.values()) {
         const locales = ct.localized ? project.config.locales.map((l) => l.code) : [undefined];
         for (const locale of locales) {
@@ -53,12 +66,18 @@ Example:
             const doc = project.documents.singleDocument(ct);
             if (!doc) continue;
             const { query, context } = parseReadQuery(base, ct, q({}), 'findOne');
-            const data = shapeOne(context, ct, project.documents.findVersion(ct, doc.documentId, 'published', locale), query);
+            const data = shapeOne(
+              context,
+              ct,
+              project.documents.findVersion(ct, doc.documentId, 'published', locale),
+              query,
+            );
             if (data) write(`${ct.singularName}${suffix ? `.${suffix}` : ''}.json`, { data, meta: {} });
             continue;
           }
           const prefix = `${ct.pluralName}${suffix ? `/${suffix}` : ''}`;
-          let page = 1, pageCount = 1;
+          let page = 1,
+            pageCount = 1;
           do {
             const { query, context } = parseReadQuery(base, ct, q({ pagination: { page: String(page) } }), 'find');
             const result = runFind(context, ct, query);
@@ -69,7 +88,12 @@ Example:
           } while (page <= pageCount);
           const { query, context } = parseReadQuery(base, ct, q({}), 'findOne');
           for (const doc of project.documents.index.documents(ct.uid)) {
-            const data = shapeOne(context, ct, project.documents.findVersion(ct, doc.documentId, 'published', locale), query);
+            const data = shapeOne(
+              context,
+              ct,
+              project.documents.findVersion(ct, doc.documentId, 'published', locale),
+              query,
+            );
             if (data) write(`${prefix}/${doc.documentId}.json`, { data, meta: {} });
           }
         }
@@ -83,15 +107,25 @@ Example:
     });
 
   const imp = program.command('import').description('bring content models in from another tool');
-  imp.command('strapi <strapiProject>').description('copy a Strapi v4/v5 project\'s content-type and component schemas into content/')
+  imp
+    .command('strapi <strapiProject>')
+    .description("copy a Strapi v4/v5 project's content-type and component schemas into content/")
     .option('--force', 'overwrite schemas that already exist')
     .action(async (dir: string, o: { force?: boolean }) => {
       const opts = globals();
       const project = await loadProject({ ...opts, quiet: true });
       const src = resolve(dir, 'src');
-      if (!existsSync(join(src, 'api')) && !existsSync(join(src, 'components'))) throw new CliError(`${dir} does not look like a Strapi project (no src/api or src/components)`);
-      const isDir = (p: string) => { try { return statSync(p).isDirectory(); } catch { return false; } };
-      let types = 0, components = 0;
+      if (!existsSync(join(src, 'api')) && !existsSync(join(src, 'components')))
+        throw new CliError(`${dir} does not look like a Strapi project (no src/api or src/components)`);
+      const isDir = (p: string) => {
+        try {
+          return statSync(p).isDirectory();
+        } catch {
+          return false;
+        }
+      };
+      let types = 0,
+        components = 0;
       const skipped: string[] = [];
       for (const api of isDir(join(src, 'api')) ? readdirSync(join(src, 'api')) : []) {
         const ctDir = join(src, 'api', api, 'content-types');
@@ -101,7 +135,10 @@ Example:
           const schema = JSON.parse(readFileSync(file, 'utf8')) as { info?: { singularName?: string } };
           const singular = schema.info?.singularName ?? name;
           const target = join(project.contentDir, 'types', `${singular}.json`);
-          if (existsSync(target) && !o.force) { skipped.push(target); continue; }
+          if (existsSync(target) && !o.force) {
+            skipped.push(target);
+            continue;
+          }
           mkdirSync(join(project.contentDir, 'types'), { recursive: true });
           cpSync(file, target);
           types++;
@@ -109,9 +146,14 @@ Example:
       }
       const compDir = join(src, 'components');
       for (const category of isDir(compDir) ? readdirSync(compDir) : []) {
-        for (const f of isDir(join(compDir, category)) ? readdirSync(join(compDir, category)).filter((x) => x.endsWith('.json')) : []) {
+        for (const f of isDir(join(compDir, category))
+          ? readdirSync(join(compDir, category)).filter((x) => x.endsWith('.json'))
+          : []) {
           const target = join(project.contentDir, 'components', category, f);
-          if (existsSync(target) && !o.force) { skipped.push(target); continue; }
+          if (existsSync(target) && !o.force) {
+            skipped.push(target);
+            continue;
+          }
           mkdirSync(join(project.contentDir, 'components', category), { recursive: true });
           cpSync(join(compDir, category, f), target);
           components++;
@@ -120,8 +162,10 @@ Example:
       const problems = loadSchemas(project.contentDir).problems;
       if (!opts.quiet) {
         process.stdout.write(`imported ${types} content-type(s) and ${components} component(s)\n`);
-        if (skipped.length) process.stdout.write(`skipped ${skipped.length} existing schema(s) (use --force to overwrite)\n`);
-        for (const p of problems) process.stderr.write(`${p.file}: ${p.attribute ? `${p.attribute}: ` : ''}${p.message}\n`);
+        if (skipped.length)
+          process.stdout.write(`skipped ${skipped.length} existing schema(s) (use --force to overwrite)\n`);
+        for (const p of problems)
+          process.stderr.write(`${p.file}: ${p.attribute ? `${p.attribute}: ` : ''}${p.message}\n`);
       }
       if (problems.length) process.exitCode = 1;
     });

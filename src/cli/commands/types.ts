@@ -4,7 +4,9 @@ import { printJson, printTable } from '../output.js';
 
 export function registerTypes(program: Command, globals: () => GlobalOptions) {
   const types = program.command('types').description('content-types of the project');
-  types.command('list').description('list content-types with their routes and document counts')
+  types
+    .command('list')
+    .description('list content-types with their routes and document counts')
     .action(async () => {
       const opts = globals();
       const project = await loadProject(opts);
@@ -20,8 +22,16 @@ export function registerTypes(program: Command, globals: () => GlobalOptions) {
         documents: project.documents.index.count(ct.uid),
       }));
       if (opts.json) return printJson(list);
-      printTable(['uid', 'kind', 'route', 'd&p', 'i18n', 'documents'], list.map((t) => [
-        t.uid, t.kind, t.route, t.draftAndPublish ? 'yes' : 'no', t.localized ? 'yes' : 'no', String(t.documents),
-      ]));
+      printTable(
+        ['uid', 'kind', 'route', 'd&p', 'i18n', 'documents'],
+        list.map((t) => [
+          t.uid,
+          t.kind,
+          t.route,
+          t.draftAndPublish ? 'yes' : 'no',
+          t.localized ? 'yes' : 'no',
+          String(t.documents),
+        ]),
+      );
     });
 }

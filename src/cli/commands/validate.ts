@@ -4,10 +4,15 @@ import type { GlobalOptions } from '../context.js';
 import { printJson } from '../output.js';
 
 export function registerValidate(program: Command, globals: () => GlobalOptions) {
-  program.command('validate').description('check schemas, documents, relations, media, unique values and ids; exit 1 on any problem')
-    .addHelpText('after', `
+  program
+    .command('validate')
+    .description('check schemas, documents, relations, media, unique values and ids; exit 1 on any problem')
+    .addHelpText(
+      'after',
+      `
 Prints one "file: path: problem" line per problem. Use it in a pre-commit hook or in CI after merges:
-  folio validate && git commit`)
+  folio validate && git commit`,
+    )
     .action(async () => {
       const opts = globals();
       const started = Date.now();
@@ -19,7 +24,11 @@ Prints one "file: path: problem" line per problem. Use it in a pre-commit hook o
         for (const p of problems) process.stdout.write(`${p.file}: ${p.path || '-'}: ${p.message}\n`);
         if (!opts.quiet) {
           const docs = project.report.documents;
-          process.stderr.write(problems.length ? `${problems.length} problem(s) in ${docs} documents\n` : `ok: ${docs} documents, ${project.schemas.contentTypes.size} content-types (${Date.now() - started} ms)\n`);
+          process.stderr.write(
+            problems.length
+              ? `${problems.length} problem(s) in ${docs} documents\n`
+              : `ok: ${docs} documents, ${project.schemas.contentTypes.size} content-types (${Date.now() - started} ms)\n`,
+          );
         }
       }
       if (problems.length) process.exitCode = 1;
