@@ -74,7 +74,8 @@ function startFolio(dir, port) {
 
 function startCeiling(port) {
   const code = `const body = JSON.stringify({ data: 'x'.repeat(1000) });
-require('node:http').createServer((q, s) => { s.writeHead(200, { 'content-type': 'application/json' }); s.end(body); }).listen(${port}, '127.0.0.1');`;
+const answer = (q, s) => { s.writeHead(200, { 'content-type': 'application/json' }); s.end(body); };
+require('node:http').createServer(answer).listen(${port}, '127.0.0.1');`;
   const child = spawn(process.execPath, ['-e', code], { stdio: 'inherit' });
   children.add(child);
   return child;
@@ -236,7 +237,8 @@ async function main() {
   if (!startOk) failed++;
   console.log(`\nmemory at 10,000 articles: ${memory.toFixed(0)} MB RSS ${memOk ? 'PASS' : 'FAIL'} (< 150 MB)`);
   console.log(
-    `start to first answer with 100,000 articles: ${startup} ms when restarted (median of ${restarts.join(', ')} ms) ${startOk ? 'PASS' : 'FAIL'} (< 1500 ms)`,
+    `start to first answer with 100,000 articles: ${startup} ms when restarted ` +
+      `(median of ${restarts.join(', ')} ms) ${startOk ? 'PASS' : 'FAIL'} (< 1500 ms)`,
   );
   console.log(`  first start, before any snapshot (fresh clone): ${firstStart} ms (median of ${firsts.join(', ')} ms)`);
   console.log(`\n${failed ? `${failed} target(s) missed` : 'all targets met'}`);

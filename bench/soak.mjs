@@ -155,10 +155,12 @@ const early = avg(memory.slice(0, third)),
 const flat = late <= early * 1.5 + 20;
 stop();
 console.log(
-  `soak: ${SECONDS} s, ${CONNECTIONS} connections, ${requests} requests (${(requests / SECONDS).toFixed(0)}/s), ${errors} errors, ${created.size + deleted.size} documents created, ${deleted.size} deleted, ${lost} lost writes`,
+  `soak: ${SECONDS} s, ${CONNECTIONS} connections, ${requests} requests (${(requests / SECONDS).toFixed(0)}/s), ` +
+    `${errors} errors, ${created.size + deleted.size} documents created, ${deleted.size} deleted, ${lost} lost writes`,
 );
 console.log(
-  `memory (RSS MB): start ${memory[0].toFixed(0)}, first third ${early.toFixed(0)}, last third ${late.toFixed(0)}, end ${memory.at(-1).toFixed(0)} -> ${flat ? 'flat' : 'GROWING'}`,
+  `memory (RSS MB): start ${memory[0].toFixed(0)}, first third ${early.toFixed(0)}, last third ${late.toFixed(0)}, ` +
+    `end ${memory.at(-1).toFixed(0)} -> ${flat ? 'flat' : 'GROWING'}`,
 );
 for (const e of errorSamples) console.log(`  ${e}`);
 process.exit(errors || lost || !flat ? 1 : 0);

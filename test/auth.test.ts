@@ -389,7 +389,9 @@ describe('users & permissions: accounts and sessions', () => {
     expect((await post('/api/auth/logout', {}, bearer(s.token))).status).toBe(401);
   });
 
-  it("by default (as Strapi's project template) puts the refresh token in an httpOnly cookie, not in the body", async () => {
+  const refreshCookieTitle =
+    "by default (as Strapi's project template) puts the refresh token in an httpOnly cookie, not in the body";
+  it(refreshCookieTitle, async () => {
     const d = await startTestServer({ config: { users: { ratelimit: { enabled: false } } } });
     try {
       const reg = await d.api('/api/auth/local/register', {
@@ -645,7 +647,9 @@ describe('users & permissions: project settings', () => {
     }
   });
 
-  it('public role without any permission: 401 for anonymous callers; with users.me only: 401 Unauthorized on /users/me', async () => {
+  const publicRoleTitle =
+    'public role without any permission: 401 for anonymous callers; with users.me only: 401 Unauthorized on /users/me';
+  it(publicRoleTitle, async () => {
     const p = makeProject();
     writePermissions(p.contentDir, { public: [], authenticated: ['api::article.article.find'] });
     const s = await startTestServer({ dir: p.dir });

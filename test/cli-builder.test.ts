@@ -14,7 +14,10 @@ const folio = (dir: string, args: string[]) =>
   });
 
 describe('the content-type builder, driven by flags', () => {
-  it('creates types and fields (relations with their inverse), migrates documents on rename/remove, deletes types with their relations', async () => {
+  const typesAndFieldsTitle =
+    'creates types and fields (relations with their inverse), migrates documents on rename/remove, ' +
+    'deletes types with their relations';
+  it(typesAndFieldsTitle, { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-builder-'));
     const schema = (name: string) => JSON.parse(readFileSync(join(dir, 'content', 'types', `${name}.json`), 'utf8'));
     const ok = async (args: string[]) => {
@@ -123,7 +126,7 @@ describe('the content-type builder, driven by flags', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 
   it.each([
     [['types', 'create'], /--display-name is required when not running in a terminal/],

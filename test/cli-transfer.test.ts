@@ -13,7 +13,9 @@ const folio = (args: string[]) =>
   });
 
 describe('folio init, export and import', () => {
-  it('init makes a project that serves nothing publicly, with a .gitignore for local state; refuses to overwrite', async () => {
+  const initTitle =
+    'init makes a project that serves nothing publicly, with a .gitignore for local state; refuses to overwrite';
+  it(initTitle, async () => {
     const root = mkdtempSync(join(tmpdir(), 'folio-init-'));
     try {
       const r = await folio(['init', join(root, 'site')]);

@@ -25,7 +25,12 @@ describe('folio validate', () => {
         readdirSync(dir(plural))
           .filter((f) => f.endsWith('.json'))
           .sort();
-      const edit = (plural: string, file: string, fn: (d: any) => void) => {
+      type Fields = Record<string, unknown>;
+      const edit = (
+        plural: string,
+        file: string,
+        fn: (d: { published: Fields; locales: Record<string, { published: Fields }> }) => void,
+      ) => {
         const path = join(dir(plural), file);
         const doc = JSON.parse(readFileSync(path, 'utf8'));
         fn(doc);
@@ -76,7 +81,8 @@ describe('folio validate', () => {
       expectLine(new RegExp(`documents/categories/${c2}: published\\.name: .* is not unique`));
       expectLine(
         new RegExp(
-          `documents/articles/${art1}: locales\\.en\\.published\\.author: points at author "nosuchauthor000000000000", which does not exist`,
+          `documents/articles/${art1}: locales\\.en\\.published\\.author: ` +
+            'points at author "nosuchauthor000000000000", which does not exist',
         ),
       );
       expectLine(

@@ -71,7 +71,8 @@ export const title: string | null = list.data[0].title;
     // And a response that does not match is refused: the types are not `any`.
     writeFileSync(
       join(work, 'bad.ts'),
-      `import type { ArticleResponse } from './folio-types';\nexport const bad: ArticleResponse = { data: { id: 'x', documentId: 1 }, meta: {} };\n`,
+      "import type { ArticleResponse } from './folio-types';\n" +
+        "export const bad: ArticleResponse = { data: { id: 'x', documentId: 1 }, meta: {} };\n",
     );
     const refused = await run('node', [
       join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'),

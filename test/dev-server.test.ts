@@ -105,7 +105,22 @@ describe('hot reload', () => {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir);
     const category = (id: string, name: string) =>
-      `${JSON.stringify({ documentId: id, published: { id: 2, name, slug: null, description: null, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z', publishedAt: '2024-01-01T00:00:00.000Z' } }, null, 2)}\n`;
+      `${JSON.stringify(
+        {
+          documentId: id,
+          published: {
+            id: 2,
+            name,
+            slug: null,
+            description: null,
+            createdAt: '2024-01-01T00:00:00.000Z',
+            updatedAt: '2024-01-01T00:00:00.000Z',
+            publishedAt: '2024-01-01T00:00:00.000Z',
+          },
+        },
+        null,
+        2,
+      )}\n`;
     const categories = async () =>
       ((await s.api('/api/categories')).body.data as Array<{ name: string }>).map((c) => c.name).sort();
     writeFileSync(join(dir, 'newfoldercategory0000001.json'), category('newfoldercategory0000001', 'In New Folder'));
@@ -216,7 +231,7 @@ describe('live events and webhooks', () => {
   });
 
   it('posts Strapi-shaped webhook payloads, retrying a failed delivery', async () => {
-    const received: Array<{ headers: IncomingMessage['headers']; body: any }> = [];
+    const received: Array<{ headers: IncomingMessage['headers']; body: Record<string, unknown> }> = [];
     let failFirst = true;
     const hook = createServer((req, res) => {
       let body = '';

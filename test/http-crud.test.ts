@@ -118,7 +118,9 @@ describe('HTTP CRUD on collection types', () => {
     }
   });
 
-  it('writes the document file with deterministic formatting: 2-space indent, one trailing newline, stable bytes', async () => {
+  const formattingTitle =
+    'writes the document file with deterministic formatting: 2-space indent, one trailing newline, stable bytes';
+  it(formattingTitle, async () => {
     const res = await post('categories', { name: 'Format', description: 'Line one\nline "two" — ünïcode' });
     const id = res.body.data.documentId;
     const text = textOf('categories', id);
@@ -243,7 +245,9 @@ describe('HTTP CRUD on collection types', () => {
     expect(existsSync(fileOf('categories', ghost))).toBe(false);
   });
 
-  it('DELETE answers 204 with an empty body, removes the file, then GET/PUT answer 404 and DELETE stays 204', async () => {
+  const deleteTitle =
+    'DELETE answers 204 with an empty body, removes the file, then GET/PUT answer 404 and DELETE stays 204';
+  it(deleteTitle, async () => {
     const id = (await post('tags', { name: 'doomed' })).body.data.documentId;
     expect(existsSync(fileOf('tags', id))).toBe(true);
     const del = await s.api(`/api/tags/${id}`, { method: 'DELETE' });
@@ -388,7 +392,9 @@ describe('HTTP CRUD on single types', () => {
     expect(onDisk.published).toMatchObject({ siteName: 'Renamed', siteDescription: 'About it' });
   });
 
-  it('DELETE answers 204 with no body and removes the file; GET answers 404 again; DELETE of nothing is 204', async () => {
+  const deleteAgainTitle =
+    'DELETE answers 204 with no body and removes the file; GET answers 404 again; DELETE of nothing is 204';
+  it(deleteAgainTitle, async () => {
     const del = await s.api('/api/global', { method: 'DELETE' });
     expect(del.status).toBe(204);
     expect(del.text).toBe('');

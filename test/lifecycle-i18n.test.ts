@@ -22,7 +22,9 @@ describe('draft & publish lifecycle and locales', () => {
   const file = (id: string) =>
     JSON.parse(readFileSync(join(s.contentDir, 'documents', 'articles', `${id}.json`), 'utf8'));
 
-  it('draft -> invisible -> publish -> visible -> edit draft -> unpublish -> discard, over HTTP and the CLI', async () => {
+  const lifecycleTitle =
+    'draft -> invisible -> publish -> visible -> edit draft -> unpublish -> discard, over HTTP and the CLI';
+  it(lifecycleTitle, async () => {
     const id = (await s.api('/api/articles?status=draft', { method: 'POST', body: { data: { title: 'Life' } } })).body
       .data.documentId;
     expect((await s.api(`/api/articles/${id}`, { anonymous: true })).status).toBe(404);
@@ -47,7 +49,10 @@ describe('draft & publish lifecycle and locales', () => {
     expect(Object.keys(file(id).locales.en)).toEqual(['draft']);
   });
 
-  it('keeps a localized article in en and fr in one file, shares non-localized fields, and never changes a locale by update', async () => {
+  const localizedTitle =
+    'keeps a localized article in en and fr in one file, shares non-localized ' +
+    'fields, and never changes a locale by update';
+  it(localizedTitle, async () => {
     const id = (
       await s.api('/api/articles', { method: 'POST', body: { data: { title: 'Hello', views: 5, featured: true } } })
     ).body.data.documentId;

@@ -164,7 +164,11 @@ describe('reading a folder in blocks', () => {
     const text =
       i === here.BLOCK_FILES + 1
         ? '{ "documentId": '
-        : `${JSON.stringify({ documentId, published: { id: i + 1, name: `tag ${i}`, createdAt: ts, updatedAt: ts, publishedAt: ts } }, null, 2)}\n`;
+        : `${JSON.stringify(
+            { documentId, published: { id: i + 1, name: `tag ${i}`, createdAt: ts, updatedAt: ts, publishedAt: ts } },
+            null,
+            2,
+          )}\n`;
     writeFileSync(join(dir, `${documentId}.json`), text);
   }
   const tag = typeOf('tags');

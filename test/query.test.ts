@@ -165,7 +165,8 @@ describe('filters, sort, pagination, fields and populate', () => {
       author: { id: expect.any(Number), documentId: expect.any(String), name: 'Ada' },
     });
     const author = await s.api(
-      '/api/authors?populate[articles][sort]=title:desc&populate[articles][fields][0]=title&populate[articles][filters][views][$gt]=100',
+      '/api/authors?populate[articles][sort]=title:desc&populate[articles][fields][0]=title' +
+        '&populate[articles][filters][views][$gt]=100',
     );
     expect(author.body.data[0].articles.map((a: { title: string }) => a.title)).toEqual(['Élan', 'beta']);
     const count = await s.api('/api/authors?populate[articles][count]=true');

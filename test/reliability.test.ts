@@ -192,7 +192,9 @@ describe('crash safety', () => {
 });
 
 describe('disk failures', () => {
-  it('answers a failed write with a 5xx that says so, leaves no partial file, and keeps the in-memory state', async () => {
+  const failedWriteTitle =
+    'answers a failed write with a 5xx that says so, leaves no partial file, and keeps the in-memory state';
+  it(failedWriteTitle, async () => {
     const s = await startTestServer();
     try {
       const id = (await s.api('/api/authors', { method: 'POST', body: { data: { name: 'Before' } } })).body.data

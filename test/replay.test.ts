@@ -116,7 +116,9 @@ for (const scenario of SCENARIOS) {
           if (REPORT)
             appendFileSync(
               REPORT,
-              `### ${scenario} ${step.name} ${step.method ?? 'GET'} ${step.path}?${step.query ?? ''}\nstatus want ${g.response.status} got ${r.status}\nwant ${JSON.stringify(pair.want).slice(0, 1500)}\ngot  ${JSON.stringify(pair.got).slice(0, 1500)}\n\n`,
+              `### ${scenario} ${step.name} ${step.method ?? 'GET'} ${step.path}?${step.query ?? ''}\n` +
+                `status want ${g.response.status} got ${r.status}\n` +
+                `want ${JSON.stringify(pair.want).slice(0, 1500)}\ngot  ${JSON.stringify(pair.got).slice(0, 1500)}\n\n`,
             );
           throw err;
         }

@@ -60,7 +60,7 @@ function fastPath(ct: ContentType, bytes: Uint8Array, from: number, to: number, 
   try {
     n = scanDocument(PLANS.get(ct)!, bytes, from, to, documentId, table, out);
   } catch (err) {
-    throw new Error(`scanDocument threw: ${(err as Error).stack}`);
+    throw new Error(`scanDocument threw: ${(err as Error).stack}`, { cause: err });
   }
   return { n, out, table };
 }
@@ -82,7 +82,8 @@ function check(
   to = bytes.length,
 ) {
   const text = decode(bytes, from, to);
-  const label = `${ct.pluralName}/${documentId}: ${JSON.stringify(text.length > 3000 ? `${text.slice(0, 3000)}…` : text)}`;
+  const shown = text.length > 3000 ? `${text.slice(0, 3000)}…` : text;
+  const label = `${ct.pluralName}/${documentId}: ${JSON.stringify(shown)}`;
   const slow = slowPath(ct, text, documentId, start);
   const fast = fastPath(ct, bytes, from, to, documentId, start);
   expect(fast.n === -1 || (Number.isInteger(fast.n) && fast.n >= 0), `${label}: answer ${fast.n}`).toBe(true);

@@ -232,7 +232,8 @@ describe('components and dynamic zones', () => {
       [
         { blocks: [{ __component: 'shared.seo', metaTitle: 'x' }] },
         400,
-        'blocks[0].__component must be one of the following values: shared.rich-text, shared.quote, shared.media, shared.slider',
+        'blocks[0].__component must be one of the following values: ' +
+          'shared.rich-text, shared.quote, shared.media, shared.slider',
       ],
       [{ blocks: [{ title: 'no component' }] }, 400, 'blocks[0].__component is a required field'],
       [

@@ -336,7 +336,11 @@ describe('folio serve writes the snapshot for large projects and starts from it'
       const id = i < 20_000 ? i + 1 : i - 19_999;
       writeFileSync(
         join(dir, `${documentId}.json`),
-        `${JSON.stringify({ documentId, published: { id, name: `tag ${i}`, createdAt: ts, updatedAt: ts, publishedAt: ts } }, null, 2)}\n`,
+        `${JSON.stringify(
+          { documentId, published: { id, name: `tag ${i}`, createdAt: ts, updatedAt: ts, publishedAt: ts } },
+          null,
+          2,
+        )}\n`,
       );
     }
     // Two bad files among them: reported, never served, never recorded.
@@ -450,7 +454,9 @@ describe('folio serve writes the snapshot for large projects and starts from it'
     await third.stop();
   });
 
-  it('does not record a file read on a thread and rewritten before the snapshot is built, even with its mtime put back', async () => {
+  const rewrittenTitle =
+    'does not record a file read on a thread and rewritten before the snapshot is built, even with its mtime put back';
+  it(rewrittenTitle, async () => {
     // The compiled build: its reader threads read without stamps, which are taken when the snapshot is built.
     const built = (await import(
       pathToFileURL(join(REPO, 'dist', 'project.js')).href
@@ -476,7 +482,9 @@ describe('folio serve writes the snapshot for large projects and starts from it'
     expect(doc.slots.get('')?.published?.data.name).toBe('gat 5');
   });
 
-  it('decodes a document read on a thread from its file when first used, and indexes it again if the file changed since', async () => {
+  const decodesTitle =
+    'decodes a document read on a thread from its file when first used, and indexes it again if the file changed since';
+  it(decodesTitle, async () => {
     // The compiled build reads on threads; loading for a snapshot (as a server does), they keep no texts:
     // values come from the files when first read.
     const built = (await import(
@@ -489,7 +497,11 @@ describe('folio serve writes the snapshot for large projects and starts from it'
     const fileOf = (i: number) => join(made.contentDir, 'documents', 'tags', `${idOf(i)}.json`);
     const ts = '2025-01-01T00:00:00.000Z';
     const body = (i: number, id: number, name: string) =>
-      `${JSON.stringify({ documentId: idOf(i), published: { id, name, createdAt: ts, updatedAt: ts, publishedAt: ts } }, null, 2)}\n`;
+      `${JSON.stringify(
+        { documentId: idOf(i), published: { id, name, createdAt: ts, updatedAt: ts, publishedAt: ts } },
+        null,
+        2,
+      )}\n`;
     const saved = [7, 8, 9].map((i) => readFileSync(fileOf(i), 'utf8'));
     try {
       const [six, seven, eight, nine] = [6, 7, 8, 9].map((i) => index.get(uid, idOf(i))!);

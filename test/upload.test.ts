@@ -99,7 +99,9 @@ describe('upload plugin over HTTP', () => {
     expect(recordText).toBe(`${JSON.stringify(stored, null, 2)}\n`);
   });
 
-  it('uploads several files with fileInfo per file; the same bytes under the same name get distinct names', async () => {
+  const severalFilesTitle =
+    'uploads several files with fileInfo per file; the same bytes under the same name get distinct names';
+  it(severalFilesTitle, async () => {
     const res = await upload(
       s,
       [
@@ -201,7 +203,9 @@ describe('upload plugin over HTTP', () => {
     expect([j.formats.thumbnail.width, j.formats.thumbnail.height]).toEqual([234, 156]);
   });
 
-  it('refuses SVG and executables by their bytes, whatever name and type the client gives; nothing is stored', async () => {
+  const refusesTitle =
+    'refuses SVG and executables by their bytes, whatever name and type the client gives; nothing is stored';
+  it(refusesTitle, async () => {
     const before = { bin: binaries(s), rec: records(s) };
     const cases: Array<[UploadPart, number, string]> = [
       [{ name: 'logo.svg', type: 'image/svg+xml', data: SVG }, 400, "File type 'image/svg+xml' is not allowed"],
@@ -347,7 +351,10 @@ describe('upload plugin over HTTP', () => {
     expect((await fetch(`${s.url}${f.url}`, { method: 'DELETE' })).status).toBe(405);
   });
 
-  it('lists files as Strapi does: bare array, filters/sort/fields, root start/limit, pagination ignored; /page is wrapped', async () => {
+  const listsTitle =
+    'lists files as Strapi does: bare array, filters/sort/fields, root ' +
+    'start/limit, pagination ignored; /page is wrapped';
+  it(listsTitle, async () => {
     const all = await s.api('/api/upload/files');
     expect(all.status).toBe(200);
     expect(Array.isArray(all.body)).toBe(true);
@@ -498,7 +505,9 @@ describe('upload plugin over HTTP', () => {
     expect({ bin: binaries(s), rec: records(s) }).toEqual(before);
   });
 
-  it('populates media single (object or null) and multiple (array), and deleting a file clears it everywhere', async () => {
+  const populatesTitle =
+    'populates media single (object or null) and multiple (array), and deleting a file clears it everywhere';
+  it(populatesTitle, async () => {
     const up = await upload(s, [
       { name: 'one.png', type: 'image/png', data: png(6, 6, [1, 1, 1]) },
       { name: 'two.png', type: 'image/png', data: png(6, 6, [2, 2, 2]) },
@@ -667,7 +676,9 @@ describe('upload limits and permissions', () => {
     const s = await startTestServer();
     try {
       const boundary = 'folioboundary';
-      const head = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="slow.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+      const head =
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="slow.bin"\r\n` +
+        'Content-Type: application/octet-stream\r\n\r\n';
       const { request } = await import('node:http');
       await new Promise<void>((resolve) => {
         const req = request(`${s.url}/api/upload`, {

@@ -497,7 +497,7 @@ describe('private and password attributes', () => {
     id = res.body.data.documentId;
   });
 
-  const expectHidden = (res: { text: string; body: any }, where: string) => {
+  const expectHidden = (res: { text: string }, where: string) => {
     expect(res.text, where).not.toContain(SECRET);
     expect(res.text, where).not.toContain('424242');
     expect(res.text, where).not.toContain(PASSWORD);
@@ -539,7 +539,9 @@ describe('private and password attributes', () => {
     expect(await bcrypt.compare('wrong', hash)).toBe(false);
   });
 
-  it('a password inside a component is hashed too; its minimum is checked on the clear text, drafts included', async () => {
+  const componentPasswordTitle =
+    'a password inside a component is hashed too; its minimum is checked on the clear text, drafts included';
+  it(componentPasswordTitle, async () => {
     const short = await create({ title: 'Creds', creds: [{ user: 'a', pin: '12' }] }, 'entries', '?status=draft');
     expect(short.status).toBe(400);
     expect(short.body.error.message).toBe('creds.0.pin must be at least 4 characters');

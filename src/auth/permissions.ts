@@ -110,7 +110,10 @@ export class PermissionsError extends Error {}
 const ACTION = /^(api::[a-z0-9-]+\.[a-z0-9-]+|plugin::[a-z0-9-]+\.[a-z0-9-]+)\.[A-Za-z]+$/;
 const ROLE_KEY = /^[a-z0-9][a-z0-9_-]*$/;
 
-/** Whether `s` is written as Strapi names an action: `api::<api>.<type>.<verb>` or `plugin::<plugin>.<controller>.<verb>`. */
+/**
+ * Whether `s` is written as Strapi names an action: `api::<api>.<type>.<verb>` or
+ * `plugin::<plugin>.<controller>.<verb>`.
+ */
 export const isActionName = (s: string) => ACTION.test(s);
 export const isRoleKey = (s: string) => ROLE_KEY.test(s);
 
@@ -135,7 +138,8 @@ export function loadPermissions(contentDir: string): PermissionsFile {
     const r = role as Partial<Role>;
     if (!Array.isArray(r?.permissions) || !r.permissions.every((p) => typeof p === 'string' && ACTION.test(p))) {
       throw new PermissionsError(
-        `content/permissions.json: roles.${key}.permissions must be a list of action names like "api::article.article.find"`,
+        `content/permissions.json: roles.${key}.permissions must be a list of action names ` +
+          'like "api::article.article.find"',
       );
     }
     out.roles[key] = {

@@ -160,7 +160,7 @@ class JsonFileAdapter<T> implements SyncAdapter<T> {
     try {
       return JSON.parse(text) as T;
     } catch (err) {
-      throw new Error(`${this.file}: ${(err as Error).message}`);
+      throw new Error(`${this.file}: ${(err as Error).message}`, { cause: err });
     }
   }
 

@@ -309,7 +309,8 @@ export function pluginPaths(errors: Errors): Json {
         tags: upload,
         operationId: 'upload',
         summary:
-          'Upload files (multipart: `files`, optional `fileInfo`); with `id`, replace that file, or update its info from a JSON body',
+          'Upload files (multipart: `files`, optional `fileInfo`); ' +
+          'with `id`, replace that file, or update its info from a JSON body',
         parameters: [{ name: 'id', in: 'query', required: false, schema: { type: 'integer' } }],
         requestBody: {
           required: true,

@@ -46,7 +46,9 @@ function tsOf(reg: SchemaRegistry, attr: Attribute): { type: string; populated: 
     }
     case 'dynamiczone':
       return {
-        type: `Array<${attr.components.map((c) => `(${pascal(c)} & { __component: ${JSON.stringify(c)} })`).join(' | ')}>`,
+        type: `Array<${attr.components
+          .map((c) => `(${pascal(c)} & { __component: ${JSON.stringify(c)} })`)
+          .join(' | ')}>`,
         populated: true,
       };
   }
@@ -72,17 +74,21 @@ export function generateTypes(reg: SchemaRegistry): string {
     '',
     'export type BlocksContent = Array<{ type: string; children?: unknown[]; [key: string]: unknown }>;',
     '',
-    'export interface MediaFormat { name: string; hash: string; ext: string; mime: string; path: string | null; width: number | null; height: number | null; size: number; sizeInBytes: number; url: string }',
+    'export interface MediaFormat { name: string; hash: string; ext: string; mime: string; path: string | null; ' +
+      'width: number | null; height: number | null; size: number; sizeInBytes: number; url: string }',
     'export interface MediaFile {',
     '  id: number; documentId: string; name: string; alternativeText: string | null; caption: string | null;',
     '  focalPoint: { x: number; y: number } | null; width: number | null; height: number | null;',
-    '  formats: Record<string, MediaFormat> | null; hash: string; ext: string; mime: string; size: number; url: string;',
-    '  previewUrl: string | null; provider: string; provider_metadata: unknown; createdAt: string; updatedAt: string; publishedAt: string;',
+    '  formats: Record<string, MediaFormat> | null; hash: string; ext: string; mime: string; ' +
+      'size: number; url: string;',
+    '  previewUrl: string | null; provider: string; provider_metadata: unknown; ' +
+      'createdAt: string; updatedAt: string; publishedAt: string;',
     '}',
     '',
     'export interface PagePagination { page: number; pageSize: number; pageCount: number; total: number }',
     'export interface OffsetPagination { start: number; limit: number; total: number }',
-    'export interface StrapiError { data: null; error: { status: number; name: string; message: string; details?: Record<string, unknown> } }',
+    'export interface StrapiError { data: null; ' +
+      'error: { status: number; name: string; message: string; details?: Record<string, unknown> } }',
     '',
   ];
   for (const comp of [...reg.components.values()].sort((a, b) => a.uid.localeCompare(b.uid))) {
@@ -111,7 +117,8 @@ export function generateTypes(reg: SchemaRegistry): string {
     lines.push(`export interface ${name}Response { data: ${name}; meta: Record<string, never> }`);
     if (ct.kind === 'collectionType')
       lines.push(
-        `export interface ${name}ListResponse { data: ${name}[]; meta: { pagination: PagePagination | OffsetPagination } }`,
+        `export interface ${name}ListResponse { data: ${name}[]; ` +
+          'meta: { pagination: PagePagination | OffsetPagination } }',
       );
     lines.push('');
   }

@@ -74,7 +74,10 @@ export interface LazyContext {
   stale?: (doc: DocumentRecord) => void;
 }
 
-/** What a document read without its text was indexed with: `summary[from, to)` (see `summarize`), positions into `table`. */
+/**
+ * What a document read without its text was indexed with: `summary[from, to)` (see `summarize`),
+ * positions into `table`.
+ */
 export interface IndexedShape {
   meta: ArrayLike<number>;
   table: string[];
@@ -88,7 +91,10 @@ export class LazySource {
   private done = false;
   doc!: DocumentRecord;
   linkPending = false;
-  /** Once decoded from its file: the text read, when it holds what was indexed (for the snapshot, which stamps the file). */
+  /**
+   * Once decoded from its file: the text read, when it holds what was indexed (for the snapshot, which
+   * stamps the file).
+   */
   kept: RawDocument['kept'];
 
   /**

@@ -37,7 +37,10 @@ export interface LoadOptions {
   useSnapshot?: boolean;
   /** Keep what a new snapshot needs, and say whether one is worth writing (`folio serve`). */
   capture?: boolean;
-  /** Projects with fewer document files than this never get a snapshot written (default 20,000; `server.snapshotFrom`). */
+  /**
+   * Projects with fewer document files than this never get a snapshot written (default 20,000;
+   * `server.snapshotFrom`).
+   */
   snapshotFrom?: number;
   /**
    * A document read without its text at start (see read-block.ts) whose file, when it came to be

@@ -23,7 +23,10 @@ import { type ScanPlan, scanDocument, scanPlan } from './scan-document.js';
 export interface ReadBlock {
   /** The block's number, in documentId order. */
   block: number;
-  /** Per readable file, in order: its index in the block, chunk (-1: not kept), offset, length, summary length, summary (see `summarizeBody`). */
+  /**
+   * Per readable file, in order: its index in the block, chunk (-1: not kept), offset, length, summary
+   * length, summary (see `summarizeBody`).
+   */
   meta: Float64Array;
   problems: Array<[number, string]>;
   /** The locale codes the summaries' positions refer to (the reader's table so far). */

@@ -62,7 +62,8 @@ export function applyRelationOp(
             ? { before: Number(label(anchor)) || anchor }
             : { after: Number(label(anchor)) || anchor };
         throw validationError(
-          `There was a problem connecting relation with id ${label(id)} at position ${JSON.stringify(shown)}. The relation with id ${label(anchor)} needs to be connected first.`,
+          `There was a problem connecting relation with id ${label(id)} at position ${JSON.stringify(shown)}. ` +
+            `The relation with id ${label(anchor)} needs to be connected first.`,
         );
       }
       result.splice(pos.before !== undefined ? at : at + 1, 0, id);

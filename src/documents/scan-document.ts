@@ -327,7 +327,10 @@ function separatorAt(v: DataView<ArrayBufferLike>, i: number, end: number, words
   return v.getFloat64(i + n - 8, true) === words[last] ? i + n : -1;
 }
 
-/** `b[i]` opens a version object: checks its keys and timestamps, sets `versionId`, returns the index after it or -1. */
+/**
+ * `b[i]` opens a version object: checks its keys and timestamps, sets `versionId`, returns the index
+ * after it or -1.
+ */
 function scanVersion(plan: ScanPlan, b: Uint8Array, i: number, end: number, draft: boolean): number {
   if (b[i] !== 0x7b) return -1;
   const open = i + 1;
@@ -341,7 +344,7 @@ function scanVersion(plan: ScanPlan, b: Uint8Array, i: number, end: number, draf
   let next = 0;
   let id = 0;
   let timestamps = 0;
-  let c = 0;
+  let c: number;
   // The key whose separator the layout just matched (the value comes next), or -1: find the key.
   let k = -1;
   if (b[i] === 0x7d) return -1;
@@ -484,7 +487,10 @@ const sameChars = (b: Uint8Array, from: number, to: number, s: string) => {
   return true;
 };
 
-/** `b[i]` opens the `locales` object: scans every slot onto `out` (this file's from `first`); the index after it, or -1. */
+/**
+ * `b[i]` opens the `locales` object: scans every slot onto `out` (this file's from `first`); the index
+ * after it, or -1.
+ */
 function scanLocales(
   plan: ScanPlan,
   b: Uint8Array,

@@ -462,7 +462,8 @@ export class DocumentService {
     const code = locale ?? this.config.defaultLocale;
     if (!this.config.locales.some((l) => l.code === code)) {
       throw validationError(
-        `Invalid locale "${code}": it is not one of the configured locales (${this.config.locales.map((l) => l.code).join(', ')})`,
+        `Invalid locale "${code}": it is not one of the configured locales ` +
+          `(${this.config.locales.map((l) => l.code).join(', ')})`,
         { locale: code },
       );
     }

@@ -49,7 +49,8 @@ function toNumber(name: string, v: unknown): number | Coerced {
   if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
   if (typeof v === 'string')
     return fail(
-      `${name} must be a \`number\` type, but the final value was: \`NaN\` (cast from the value \`${JSON.stringify(v)}\`).`,
+      `${name} must be a \`number\` type, but the final value was: \`NaN\` ` +
+        `(cast from the value \`${JSON.stringify(v)}\`).`,
     );
   return fail(typeMessage(name, 'number', v));
 }

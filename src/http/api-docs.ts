@@ -23,7 +23,8 @@ const assetDir = (() => {
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Folio API documentation</title>
-<link rel="stylesheet" href="/documentation/swagger-ui.css"><link rel="icon" href="/documentation/favicon-32x32.png"></head>
+<link rel="stylesheet" href="/documentation/swagger-ui.css">
+<link rel="icon" href="/documentation/favicon-32x32.png"></head>
 <body><div id="docs"></div><script src="/documentation/swagger-ui-bundle.js"></script>
 <script src="/documentation/init.js"></script></body></html>`;
 const INIT = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#docs', deepLinking: true });`;

@@ -85,7 +85,8 @@ export function dataOf(body: unknown): Record<string, unknown> {
   if (data === undefined || data === null) throw validationError('Missing "data" payload in the request body');
   if (typeof data !== 'object' || Array.isArray(data)) {
     throw validationError(
-      `this must be a \`object\` type, but the final value was: \`null\` (cast from the value \`${JSON.stringify(data)}\`).`,
+      'this must be a `object` type, but the final value was: `null` ' +
+        `(cast from the value \`${JSON.stringify(data)}\`).`,
     );
   }
   return data as Record<string, unknown>;

@@ -99,7 +99,8 @@ export class ContentRoutes {
   async delete({ ct, documentId, query, read }: RouteInput): Promise<RouteResult> {
     if (query.status === 'draft') {
       throw validationError(
-        `Invalid parameter at 'status': a draft cannot be deleted on its own; DELETE without status removes every version of the locale`,
+        "Invalid parameter at 'status': a draft cannot be deleted on its own; " +
+          'DELETE without status removes every version of the locale',
       );
     }
     parseReadQuery(read, ct, { ...query, status: undefined }, 'delete');

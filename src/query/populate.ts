@@ -155,7 +155,8 @@ function parseNode(
       const ct = parent.kind === 'document' ? parent.ct.uid : parent.kind === 'component' ? parent.uid : 'file';
       const owner = parent.kind === 'document' ? parent.ct.singularName : 'component';
       throw validationError(
-        `Invalid nested populate for ${owner}.${name} (${ct}). Expected a fragment ("on") or "count" but found ${JSON.stringify(value)}`,
+        `Invalid nested populate for ${owner}.${name} (${ct}). ` +
+          `Expected a fragment ("on") or "count" but found ${JSON.stringify(value)}`,
       );
     }
     throw invalidKey(String(value), { path: `${label}.${String(value)}`, source: 'query', param: 'populate' });
@@ -183,7 +184,9 @@ function parseNode(
       } else if (k === 'populate') {
         if (v !== '*')
           throw validationError(
-            `Invalid nested population query detected. When using 'populate' within polymorphic structures, its value must be '*' to indicate all second level links. Specific field targeting is not supported here. Consider using the fragment API for more granular population control.`,
+            "Invalid nested population query detected. When using 'populate' within polymorphic structures, " +
+              "its value must be '*' to indicate all second level links. Specific field targeting is not supported " +
+              'here. Consider using the fragment API for more granular population control.',
           );
         node.on = new Map();
         for (const uid of zone.components) {
@@ -202,7 +205,8 @@ function parseNode(
   }
   if ('on' in value)
     throw validationError(
-      `Using fragments is not permitted to populate "${name}" in "${parent.kind === 'document' ? parent.ct.uid : 'component'}"`,
+      `Using fragments is not permitted to populate "${name}" ` +
+        `in "${parent.kind === 'document' ? parent.ct.uid : 'component'}"`,
     );
   return parseNodeBody(ctx, target!, value, label, path);
 }

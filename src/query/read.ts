@@ -79,7 +79,9 @@ export function parseReadQuery(
   }
   if (q.publicationFilter !== undefined && !PUBLICATION_FILTERS.includes(String(q.publicationFilter))) {
     throw validationError(
-      `Invalid value for 'publicationFilter'. Expected one of: never-published, has-published-version, modified, unmodified, never-published-document, has-published-version-document, published-without-draft, published-with-draft.`,
+      "Invalid value for 'publicationFilter'. Expected one of: never-published, has-published-version, " +
+        'modified, unmodified, never-published-document, has-published-version-document, ' +
+        'published-without-draft, published-with-draft.',
       { source: 'query', param: 'publicationFilter' },
     );
   }
@@ -138,7 +140,8 @@ export function parseReadQuery(
     if (q.page !== undefined || q.pageSize !== undefined) {
       if (ctx.config.rest.strictParams) {
         throw validationError(
-          'Invalid pagination parameters. Cannot use both page-based (page, pageSize) and offset-based (start, limit) pagination in the same query.',
+          'Invalid pagination parameters. Cannot use both page-based (page, pageSize) and ' +
+            'offset-based (start, limit) pagination in the same query.',
         );
       }
       throw paginationError(

@@ -228,7 +228,9 @@ export function loadSchemas(contentDir: string): SchemaRegistry {
         const other = a.mappedBy ?? a.inversedBy;
         const back = other ? target.attributes[other] : undefined;
         if (other && (!back || back.type !== 'relation' || back.target !== ct.uid)) {
-          message = `"${a.mappedBy ? 'mappedBy' : 'inversedBy'}" names ${target.uid}.${other}, which is not a relation back to ${ct.uid}`;
+          message =
+            `"${a.mappedBy ? 'mappedBy' : 'inversedBy'}" names ${target.uid}.${other}, ` +
+            `which is not a relation back to ${ct.uid}`;
         }
       }
       if (message) {

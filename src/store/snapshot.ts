@@ -421,7 +421,10 @@ interface Kept {
   length: number;
 }
 
-/** Reads an open file whole into `arena`, in one read when it fits the room left (the byte after it is left unwritten). */
+/**
+ * Reads an open file whole into `arena`, in one read when it fits the room left (the byte after it is
+ * left unwritten).
+ */
 function readOpenInto(fd: number, scratch: { buf: Buffer }, arena: TextArena): Kept {
   const { chunk, offset } = arena.reserve(MIN_ROOM);
   // One byte less than the room, so a read that fills it shows the file may go on.

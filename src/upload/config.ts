@@ -27,7 +27,10 @@ export interface UploadConfig {
   responsiveDimensions: boolean;
 }
 
-/** Folio's upload defaults: the types a project from Strapi's generator accepts (no SVG, no executables), 200 MB per file. */
+/**
+ * Folio's upload defaults: the types a project from Strapi's generator accepts (no SVG, no executables),
+ * 200 MB per file.
+ */
 export const DEFAULT_ALLOWED_TYPES = ['image/*', 'video/*', 'audio/*', 'text/*', 'application/*', 'font/*', 'model/*'];
 export const DEFAULT_DENIED_TYPES = [
   // Active content a browser would run from our origin.

@@ -395,7 +395,10 @@ export class LocalMediaLibrary implements MediaLibrary {
     }
   }
 
-  /** Reads every record; broken ones are reported and skipped. Duplicate ids (after a merge) are renumbered in memory. */
+  /**
+   * Reads every record; broken ones are reported and skipped. Duplicate ids (after a merge) are renumbered
+   * in memory.
+   */
   private load() {
     let names: string[];
     try {

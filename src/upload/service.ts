@@ -27,7 +27,10 @@ export interface LinkTarget {
 const FILE_INFO_KEYS = ['name', 'alternativeText', 'caption', 'focalPoint'];
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** The media library of a project, when it is the local one (projects opened with another library have no upload routes). */
+/**
+ * The media library of a project, when it is the local one (projects opened with another library have no
+ * upload routes).
+ */
 export function localLibrary(project: Project): LocalMediaLibrary | undefined {
   const media = project.documents.media;
   return media instanceof LocalMediaLibrary ? media : undefined;

@@ -59,6 +59,8 @@ export interface TestServer extends RunningServer {
   api(
     path: string,
     init?: { method?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string; anonymous?: boolean },
+    // The body is whatever JSON the route answered; tests read into it freely and assert its shape with expect.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
   ): Promise<{ status: number; headers: Headers; body: any; text: string }>;
   stop(): Promise<void>;
 }

@@ -39,7 +39,10 @@ export interface Result {
   headers: Headers;
   bodyType: Exchange['response']['bodyType'];
   body: unknown;
-  /** The row id of an entry Folio created: its create response carries none (folio-decisions.md §2), so a client reads it back. */
+  /**
+   * The row id of an entry Folio created: its create response carries none (folio-decisions.md §2), so a
+   * client reads it back.
+   */
   createdId?: number;
 }
 
@@ -141,7 +144,7 @@ export async function runScenario(
     const res = await fetch(`${server.url}${path}${query}`, { method: step.method ?? 'GET', headers, body });
     const buf = Buffer.from(await res.arrayBuffer());
     const type = res.headers.get('content-type') ?? '';
-    let bodyType: Result['bodyType'] = 'empty';
+    let bodyType: Result['bodyType'];
     let parsed: unknown = null;
     if (buf.length === 0) bodyType = 'empty';
     else if (type.includes('json')) {

@@ -38,7 +38,8 @@ export const OVERRIDES: Record<string, Record<string, Override>> = {
   '07-single-types': {
     aboutSliderNotAllowed: {
       reason:
-        'Strapi silently drops a component the zone does not allow; Folio refuses it (issue 4: unknown component is a 400)',
+        'Strapi silently drops a component the zone does not allow; ' +
+        'Folio refuses it (issue 4: unknown component is a 400)',
       status: 400,
       errorName: 'ValidationError',
     },

@@ -80,12 +80,16 @@ Actions are Strapi's names or shorthands:
           (verb === 'grant' ? (file.roles[o.role] = { name: o.role, description: '', permissions: [] }) : undefined);
         if (!role) throw new CliError(`No role "${o.role}"`);
         const set = new Set(role.permissions);
-        for (const a of full) verb === 'grant' ? set.add(a) : set.delete(a);
+        for (const a of full) {
+          if (verb === 'grant') set.add(a);
+          else set.delete(a);
+        }
         role.permissions = [...set];
         await savePermissions(project.contentDir, file);
         if (!opts.quiet)
           process.stdout.write(
-            `${verb === 'grant' ? 'granted' : 'revoked'} ${full.join(', ')} ${verb === 'grant' ? 'to' : 'from'} ${o.role}\n`,
+            `${verb === 'grant' ? 'granted' : 'revoked'} ${full.join(', ')} ` +
+              `${verb === 'grant' ? 'to' : 'from'} ${o.role}\n`,
           );
       });
   }
@@ -212,7 +216,8 @@ Examples:
       process.stdout.write(`${accessKey}\n`);
       if (!opts.quiet)
         process.stderr.write(
-          `Token "${record.name}" (${record.type}${record.expiresAt ? `, expires ${record.expiresAt}` : ''}). Copy it now: it is not shown again.\nUse it as: Authorization: Bearer <token>\n`,
+          `Token "${record.name}" (${record.type}${record.expiresAt ? `, expires ${record.expiresAt}` : ''}). ` +
+            'Copy it now: it is not shown again.\nUse it as: Authorization: Bearer <token>\n',
         );
     });
   tokens

@@ -267,7 +267,8 @@ Examples:
         if (opts.json) printJson(schema);
         else if (!opts.quiet)
           process.stdout.write(
-            `created api::${singular}.${singular} (${file}); add fields with "folio types add-field ${singular} <name> --type <kind>"\n`,
+            `created api::${singular}.${singular} (${file}); ` +
+              `add fields with "folio types add-field ${singular} <name> --type <kind>"\n`,
           );
       },
     );
@@ -280,7 +281,8 @@ Examples:
       const { ct, schema } = findType(name);
       if (opts.json) return printJson(schema);
       process.stdout.write(
-        `${ct.uid}  ${ct.kind}  /api/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}  d&p:${ct.draftAndPublish ? 'yes' : 'no'}  i18n:${ct.localized ? 'yes' : 'no'}\n`,
+        `${ct.uid}  ${ct.kind}  /api/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}  ` +
+          `d&p:${ct.draftAndPublish ? 'yes' : 'no'}  i18n:${ct.localized ? 'yes' : 'no'}\n`,
       );
       printTable(
         ['field', 'type', 'options'],
@@ -371,7 +373,8 @@ Examples:
           const { documents } = await store.loadCollection(ct.pluralName);
           if (documents.length && !opts.quiet)
             process.stderr.write(
-              `${documents.length} existing document(s) have no ${field}: they cannot be published until it is set. Re-run with --default <value> to fill them.\n`,
+              `${documents.length} existing document(s) have no ${field}: they cannot be published until it is set. ` +
+                'Re-run with --default <value> to fill them.\n',
             );
         }
       }
@@ -467,7 +470,10 @@ Examples:
           .filter(([, a]) => a.type === 'relation' && a.target === ct.uid && other.uid !== ct.uid)
           .map(([field]) => ({ other, field })),
       );
-      const summary = `This deletes ${ct.uid}, its ${count} document(s)${pointing.length ? `, and the relation field(s) ${pointing.map((p) => `${p.other.singularName}.${p.field}`).join(', ')}` : ''}.`;
+      const fields = pointing.map((p) => `${p.other.singularName}.${p.field}`).join(', ');
+      const summary =
+        `This deletes ${ct.uid}, its ${count} document(s)` +
+        `${pointing.length ? `, and the relation field(s) ${fields}` : ''}.`;
       if (!o.yes) {
         if (!isTTY()) throw new CliError(`${summary} Pass --yes to confirm.`);
         if (!(await ask<boolean>({ type: 'confirm', message: `${summary} Continue?`, default: false }))) return;

@@ -280,7 +280,8 @@ Examples:
       const shaped = shapeWritten(project, ct, v!, opts);
       if (opts.json) return printJson({ data: shaped, meta: {} });
       process.stdout.write(
-        `created ${ct.singularName} ${v!.documentId}${v!.locale ? ` (${v!.locale})` : ''}${v!.status === 'draft' ? ' as a draft' : ''}\n`,
+        `created ${ct.singularName} ${v!.documentId}${v!.locale ? ` (${v!.locale})` : ''}` +
+          `${v!.status === 'draft' ? ' as a draft' : ''}\n`,
       );
     });
 
@@ -309,7 +310,8 @@ Examples:
       const shaped = shapeWritten(project, ct, v, opts);
       if (opts.json) return printJson({ data: shaped, meta: {} });
       process.stdout.write(
-        `updated ${ct.singularName} ${v.documentId}${v.locale ? ` (${v.locale})` : ''}${v.status === 'draft' ? ' (draft only)' : ''}\n`,
+        `updated ${ct.singularName} ${v.documentId}${v.locale ? ` (${v.locale})` : ''}` +
+          `${v.status === 'draft' ? ' (draft only)' : ''}\n`,
       );
     });
 

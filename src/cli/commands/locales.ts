@@ -86,7 +86,8 @@ Example:
       }
       if (used && !o.force)
         throw new CliError(
-          `${used} document(s) have a ${code} version. Pass --force to remove the locale anyway (their ${code} versions stay on disk and come back if you add it again).`,
+          `${used} document(s) have a ${code} version. Pass --force to remove the locale anyway ` +
+            `(their ${code} versions stay on disk and come back if you add it again).`,
         );
       const raw = readRaw(project.contentDir);
       raw.locales = project.config.locales.filter((l) => l.code !== code);

@@ -72,7 +72,8 @@ Examples:
           if (!st?.isFile()) throw new CliError(`${p}: no such file`);
           if (st.size > lib.config.sizeLimit)
             throw new CliError(
-              `${p} is ${st.size} bytes: larger than the upload limit of ${lib.config.sizeLimit} bytes (upload.sizeLimit in folio.json)`,
+              `${p} is ${st.size} bytes: larger than the upload limit of ${lib.config.sizeLimit} bytes ` +
+                '(upload.sizeLimit in folio.json)',
             );
           const spooled = await spoolToTemp(createReadStream(full), lib.uploadsDir, lib.config.sizeLimit).catch(
             (err: unknown) => {
@@ -146,7 +147,9 @@ Examples:
       if (opts.json) return printJson({ data: fileObject(removed.record), detached: removed.detached });
       const r = removed.record;
       process.stdout.write(
-        `removed ${r.id} ${r.documentId} ${r.name}${removed.detached ? ` (cleared from ${removed.detached} document${removed.detached === 1 ? '' : 's'})` : ''}\n`,
+        `removed ${r.id} ${r.documentId} ${r.name}` +
+          (removed.detached ? ` (cleared from ${removed.detached} document${removed.detached === 1 ? '' : 's'})` : '') +
+          '\n',
       );
     });
 }

@@ -77,7 +77,7 @@ Example:
           }
           const prefix = `${ct.pluralName}${suffix ? `/${suffix}` : ''}`;
           let page = 1,
-            pageCount = 1;
+            pageCount: number;
           do {
             const { query, context } = parseReadQuery(base, ct, q({ pagination: { page: String(page) } }), 'find');
             const result = runFind(context, ct, query);

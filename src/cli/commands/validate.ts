@@ -27,7 +27,8 @@ Prints one "file: path: problem" line per problem. Use it in a pre-commit hook o
           process.stderr.write(
             problems.length
               ? `${problems.length} problem(s) in ${docs} documents\n`
-              : `ok: ${docs} documents, ${project.schemas.contentTypes.size} content-types (${Date.now() - started} ms)\n`,
+              : `ok: ${docs} documents, ${project.schemas.contentTypes.size} content-types ` +
+                  `(${Date.now() - started} ms)\n`,
           );
         }
       }
