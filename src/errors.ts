@@ -40,8 +40,6 @@ export const forbidden = () => new FolioError(403, 'ForbiddenError', 'Forbidden'
 export const applicationError = (message: string, details: ErrorDetails = {}) =>
   new FolioError(400, 'ApplicationError', message, details);
 export const paginationError = (message: string) => new FolioError(400, 'PaginationError', message, {});
-export const internalError = (message = 'Internal Server Error') =>
-  new FolioError(500, 'InternalServerError', message, null);
 
 /** A yup-style collected validation failure: `details.errors` lists every field problem. */
 export interface FieldProblem {

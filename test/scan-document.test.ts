@@ -177,7 +177,6 @@ const TS2 = '2025-01-02T00:00:00.000Z';
 const TS3 = '2025-01-03T00:00:00.000Z';
 
 function version(
-  ct: ContentType,
   id: number,
   status: 'draft' | 'published',
   locale: string | null,
@@ -221,13 +220,13 @@ const ARTICLE = written(articles, 'a1', [
   [
     'en',
     {
-      draft: version(articles, 2, 'draft', 'en', ARTICLE_DATA),
-      published: version(articles, 3, 'published', 'en', ARTICLE_DATA),
+      draft: version(2, 'draft', 'en', ARTICLE_DATA),
+      published: version(3, 'published', 'en', ARTICLE_DATA),
     },
   ],
-  ['fr', { published: version(articles, 5, 'published', 'fr', { title: 'Bonjour' }) }],
+  ['fr', { published: version(5, 'published', 'fr', { title: 'Bonjour' }) }],
 ]);
-const TAG = written(tags, 't1', [['', { published: version(tags, 4, 'published', null, { name: 'x' }) }]]);
+const TAG = written(tags, 't1', [['', { published: version(4, 'published', null, { name: 'x' }) }]]);
 
 /** `text` with the first `from` replaced; fails loudly when `from` is not there (a case would test nothing). */
 function sub(text: string, from: string, to: string) {

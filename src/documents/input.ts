@@ -4,7 +4,6 @@ import {
   type Attribute,
   type ComponentAttribute,
   type DynamicZoneAttribute,
-  type RelationAttribute,
   isScalar,
   isToMany,
 } from '../schema/types.js';
@@ -110,7 +109,7 @@ function parseValue(
   }
   switch (attr.type) {
     case 'relation':
-      out.relations[key] = parseRelation(key, attr, raw);
+      out.relations[key] = parseRelation(key, raw);
       return;
     case 'media':
       out.media[key] = parseMedia(key, attr.multiple === true, raw);
@@ -177,7 +176,7 @@ function parsePosition(key: string, p: Record<string, unknown>): RelationRef['po
   return pos;
 }
 
-function parseRelation(key: string, attr: RelationAttribute, raw: unknown): RelationOp {
+function parseRelation(key: string, raw: unknown): RelationOp {
   const list = (v: unknown): RelationRef[] => {
     if (v === null || v === undefined) return [];
     return (Array.isArray(v) ? v : [v]).map((x) => parseRef(key, x));

@@ -13,10 +13,3 @@ export interface MediaLibrary {
   /** A file by numeric id or documentId, or undefined when there is none. */
   resolve(ref: string | number): MediaFile | undefined;
 }
-
-/** The library of a project with no uploads yet: every reference is unknown, so writes naming one are refused. */
-export class NoMedia implements MediaLibrary {
-  resolve(): MediaFile | undefined {
-    return undefined;
-  }
-}

@@ -188,12 +188,3 @@ export function defaultValue(name: string, attr: ScalarAttribute): unknown {
   const c = coerceScalar(name, attr, attr.default);
   return c.ok ? c.value : null;
 }
-
-/** Strapi's uid slugify (lowercase, `-` separator): used by the CLI to suggest uids; REST never generates them. */
-export const slugify = (s: string) =>
-  s
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9-_.~]+/g, '-')
-    .replace(/^-+|-+$/g, '');

@@ -121,9 +121,6 @@ export interface SchemaProblem {
 
 export const isScalar = (a: Attribute): a is ScalarAttribute => (SCALAR_TYPES as readonly string[]).includes(a.type);
 export const isRelation = (a: Attribute): a is RelationAttribute => a.type === 'relation';
-export const isMedia = (a: Attribute): a is MediaAttribute => a.type === 'media';
-export const isComponent = (a: Attribute): a is ComponentAttribute => a.type === 'component';
-export const isDynamicZone = (a: Attribute): a is DynamicZoneAttribute => a.type === 'dynamiczone';
 
 export const isToMany = (a: RelationAttribute) =>
   a.relation === 'oneToMany' ||

@@ -1,1 +1,0 @@
-export { createApiToken, type CreateTokenInput } from './service.js';
