@@ -57,7 +57,7 @@ export function addExamples(program: Command) {
       const p = [...path, sub.name()];
       const key = p.join(' ');
       const examples = EXAMPLES[key];
-      // Checked when help is shown, not here: formatting every command's help cost each start milliseconds.
+      // Checked when help is shown, not here: formatting every command's help would slow every start.
       if (examples) {
         const text = `\nExample${examples.length > 1 ? 's' : ''}:\n${examples.map((e) => `  ${e}`).join('\n')}`;
         sub.addHelpText('after', () => (/Example/i.test(sub.helpInformation()) ? '' : text));

@@ -10,7 +10,7 @@ type Register = (program: Command, globals: () => GlobalOptions) => void;
 /**
  * Each command group's module, with the top-level commands it adds, in the order help lists them. Only
  * the group of the command being run is loaded: the modules a command imports (the query engine, auth,
- * uploads…) cost tens of milliseconds to load, and `folio serve` starts reading files only once its own are.
+ * uploads…) are slow to load, and `folio serve` starts reading files only once its own are.
  */
 const GROUPS: Array<{ commands: string[]; load: () => Promise<Register> }> = [
   { commands: ['init'], load: async () => (await import('./commands/init.js')).registerInit },

@@ -16,9 +16,9 @@ interface TypeIndex {
   docs: Map<string, DocumentRecord>;
   /**
    * Documents indexed at start (`add`, `addSummary`), by load position; undefined while waiting to be
-   * made. A Map of 100,000 documentIds took 20 to 35 ms to fill on the way to a first start's first
-   * answer, which reads rows by id and never looks a documentId up, so they go into `docs` when one is
-   * first looked up; and relations are linked from here, as `unlinked`.
+   * made. A first start's first answer reads rows by id and never looks a documentId up, so filling a Map
+   * of every documentId waits: they go into `docs` when one is first looked up; and relations are linked
+   * from here, as `unlinked`.
    */
   loaded: Array<DocumentRecord | undefined>;
   /** Per load position of a document waiting to be made: its source (in `sources`) and its place there. */
@@ -240,8 +240,8 @@ export class DocumentIndex {
   /**
    * Adds, while loading, a document known by its summary alone (`summary[from, to)`: per locale, its
    * position in `table`, then the draft's and the published version's ids, -1 for none; see lazy.ts):
-   * its ids are claimed now, and the document is made by `source.make(place)` when first needed. Making
-   * 100,000 documents' objects was most of the indexing on the way to a first start's first answer.
+   * its ids are claimed now, and the document is made by `source.make(place)` when first needed: making
+   * every document's objects would be most of the indexing on the way to a first start's first answer.
    * One whose ids are not all free (a clash, which renumbers) is made now and added as by `add`.
    */
   addSummary(

@@ -347,8 +347,8 @@ function readFresh(
     const readers = early ?? startReaders(store.collectionDir(ct.pluralName), ct);
     // A server (`capture`) answers first and decodes in the background, from the files, so its threads
     // keep no texts (see read-block.ts); a command reading once decodes what it needs now, from them.
-    // Names that are not documentIds are reported by the readers (checking them here took 12 ms of
-    // 100,000, before the readers could start).
+    // Names that are not documentIds are reported by the readers, so this thread does not check them
+    // before the readers can start.
     return { documents: [], blocks: readers.read(ids, !capture), problems: [] };
   }
   early?.close();

@@ -12,8 +12,8 @@ import type { ReadJob, ReaderSetup } from './read-worker.js';
 /**
  * Reading 100,000 small files is mostly system calls, and checking them is mostly JSON parsing; both split
  * well over threads. A first start (no snapshot yet, as in CI from a fresh clone) reads a large collection
- * on reader threads, in blocks dealt out in turn, and indexes each block as it arrives, in documentId
- * order, while the readers go on with the next ones.
+ * on reader threads, in blocks each thread claims as it finishes one, and indexes each block as it arrives,
+ * in documentId order, while the readers go on with the next ones.
  */
 const WORKER = new URL('./read-worker.js', import.meta.url);
 
@@ -23,10 +23,7 @@ export const PARALLEL_READ_FROM = 20000;
 /** One reader per core, two at least (they overlap with the indexing here) and four at most (the disk is shared). */
 const READERS = Math.min(4, Math.max(2, availableParallelism()));
 
-/**
- * Files per block: small enough that indexing follows the reads closely, large enough that messages are
- * few. 1,000 took 50 ms less CPU than 2,000 at a first start (30 interleaved starts each).
- */
+/** Files per block: small enough that indexing follows the reads closely, large enough that messages are few. */
 export const BLOCK_FILES = 1000;
 
 /** Whether the compiled worker is there (it is not when running the TypeScript sources directly). */
@@ -59,11 +56,10 @@ export interface Readers {
 }
 
 /**
- * Starts `threads` reader threads for one collection's folder. A thread takes tens of milliseconds of
- * CPU to start, so the loader starts them while it lists the folder, and hands them the files once
- * listed. Each thread claims the next block as it finishes one: dealt out in turn instead, one thread
- * finished up to 0.2 s before the other at a first start (threads get unequal shares of the cores). On
- * two cores the other threads then take up the freed one; with more cores it would sit idle.
+ * Starts `threads` reader threads for one collection's folder. A thread takes CPU and time to start, so
+ * the loader starts them while it lists the folder, and hands them the files once listed. Each thread
+ * claims the next block as it finishes one, so the threads finish together even when they get unequal
+ * shares of the cores.
  * Blocks a failed thread claimed and did not deliver, or that no thread is left to claim, are read here.
  */
 export function startReaders(dir: string, ct: ContentType, threads = READERS): Readers {
@@ -100,8 +96,8 @@ export function startReaders(dir: string, ct: ContentType, threads = READERS): R
   const read = (ids: string[], keep = false) => {
     const blocks: string[][] = [];
     for (let at = 0; at < ids.length; at += BLOCK_FILES) blocks.push(ids.slice(at, at + BLOCK_FILES));
-    // Every block's ids in one shared buffer, decoded by a thread only for the blocks it claims: a copy
-    // of them all for each thread (as strings) cost about 30 ms of CPU at a first start.
+    // Every block's ids in one shared buffer, decoded by a thread only for the blocks it claims, rather
+    // than a copy of them all (as strings) for each thread.
     const joined = blocks.map((b) => b.join('\n'));
     const job: ReadJob = {
       ids: new SharedArrayBuffer(joined.reduce((n, t) => n + t.length, 0)),

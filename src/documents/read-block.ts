@@ -15,8 +15,7 @@ import { type ScanPlan, scanDocument, scanPlan } from './scan-document.js';
  *
  * Texts are kept only when asked (`keep`: a command that will decode every document now). A server
  * keeps none: each file is read into the same buffer, and decoded from the file again on first use or
- * in the background (see LazySource), as keeping 100,000 texts meant writing 150 MB of fresh memory,
- * a page fault every 4 KB, on the path to its first answer.
+ * in the background (see LazySource), so the path to its first answer writes no fresh memory per text.
  */
 
 /** A block's result, in a form that crosses threads cheaply (numbers in one array, texts in a few buffers). */

@@ -50,8 +50,8 @@ export async function serverOptions(
  * A route module loaded by the first request for a path it may own (`owns` sees the path in lower case,
  * so it says yes to more than a module that compares the path as written answers: see route-paths.ts).
  * Uploads, accounts, roles, live events and the API documentation bring their own modules (busboy, the
- * OpenAPI generator…): loaded with the server, they were some 20 ms of every start, spent while a first
- * start reads its files.
+ * OpenAPI generator…): loading them on first use keeps that work off the start, while a first start reads
+ * its files.
  */
 function onDemand(owns: (lowerPath: string) => boolean, load: () => Promise<HttpModule>): HttpModule {
   let loaded: Promise<HttpModule> | undefined;

@@ -6,7 +6,7 @@ import { TICK } from './stamp-range.js';
 
 /**
  * Listing a collection's folder. A first start of a large project can do nothing with its files until
- * the folder is listed (about 0.1 s for 100,000 files), so `folio serve` starts listing the large
+ * the folder is listed, so `folio serve` starts listing the large
  * folders on libuv's thread pool as soon as it starts (`listLargeFolders`), while the main thread loads
  * the CLI and the project's modules, and the scan takes that listing (`listingOf`).
  */

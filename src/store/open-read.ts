@@ -4,7 +4,7 @@ import { constants, openSync } from 'node:fs';
  * Opens a file for reading without updating its access time where the system allows it (Linux's
  * O_NOATIME). Under the usual `relatime` mount option, the first read of a file since it was written (a
  * fresh clone, generated content) or in a day updates its atime, which dirties the inode and journals it:
- * on a first start that is a third of the kernel's time for 100,000 files. Nothing in Folio reads atimes.
+ * an inode write per file on a first start. Nothing in Folio reads atimes.
  * The flag is refused (EPERM) on files owned by another user; from the first refusal on, plain opens.
  */
 let noAtime = constants.O_NOATIME ?? 0;

@@ -19,7 +19,7 @@ import { openForReading } from './open-read.js';
  * the header JSON (per collection: fingerprint, folder mtime, documentIds joined by newlines, a string table,
  * and the byte length of its numbers), then each collection's numbers as float64s (per entry: mtime, size,
  * inode, text length, summary length, summary), then every entry's text, back to back in entry order.
- * Numbers and ids stay out of JSON because parsing them was most of the cost of a start.
+ * Numbers and ids stay out of JSON: parsing them would be most of the cost of a restart.
  */
 const MAGIC = 'FOLIO-SNAPSHOT 2';
 
@@ -317,7 +317,7 @@ function stampInWorker(dir: string, ids: string[], suffix: string): Promise<Floa
       resolve(stampRange(dir, ids, suffix));
       return;
     }
-    // One joined string crosses to the worker much faster than an array of 50,000 strings.
+    // One joined string crosses to the worker in one copy, not one per file name.
     const worker = new Worker(STAMP_WORKER, { workerData: { dir, ids: ids.join('\n'), suffix } });
     let done = false;
     const finish = (value: Float64Array) => {

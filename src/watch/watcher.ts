@@ -39,8 +39,8 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
   };
   const watcher = watch(project.contentDir, {
     ignoreInitial: true,
-    // Chokidar keeps a watcher and stats per file (about 2.5 KB each: 250 MB for 100,000 documents) and
-    // walks every folder at start: documents are watched through their folders instead (below).
+    // Chokidar keeps a watcher and stats per file and walks every folder at start, which grows with the
+    // number of documents: document files are watched through their folders (below).
     ignored: (path: string) => path.includes(TEMP_MARK) || path.split(sep).includes('uploads') || insideDocuments(path),
     awaitWriteFinish: false,
   });

@@ -114,8 +114,7 @@ Examples:
           process.stdout.write(dim(`  ${base}/api/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}\n`));
       // After the first answer is possible: decode what is still waiting, then record a new snapshot. It
       // runs while no request is being answered and none came in the last QUIET_MS: its slices, and the
-      // garbage collection its decoding brings, would otherwise delay the first requests after start
-      // (measured: the first answer came 60 to 100 ms after the ready line, 20 ms without the warm-up).
+      // garbage collection its decoding brings, would otherwise delay the first requests after start.
       lastSeen = performance.now();
       void (async () => {
         await project.documents.warm(() => inFlight > 0 || performance.now() - lastSeen < QUIET_MS);
