@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/project.js';
+
+/**
+ * One read's work is bounded (populate depth, rows read and shaped, answer size): past a bound the answer is
+ * a quick 400 and the server keeps answering others; the deep-ish populates real sites use still work.
+ */
+describe('bounds on the work of one read', () => {
+  let s: TestServer;
+  const ARTICLES = 16;
+  beforeAll(async () => {
+    s = await startTestServer();
+    const author = (await s.api('/api/authors', { method: 'POST', body: { data: { name: 'Ada' } } })).body.data
+      .documentId;
+    const category = (await s.api('/api/categories', { method: 'POST', body: { data: { name: 'News' } } })).body.data
+      .documentId;
+    for (let i = 0; i < ARTICLES; i++)
+      await s.api('/api/articles', {
+        method: 'POST',
+        body: {
+          data: {
+            title: `Article ${i}`,
+            author,
+            category,
+            seo: { metaTitle: `Meta ${i}`, metaDescription: 'A description long enough for the SEO component.' },
+          },
+        },
+      });
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
+
+  /** `author.articles.author.articles...`: `levels` populate levels below the article. */
+  const chain = (levels: number) =>
+    Array.from({ length: levels }, (_, i) => (i % 2 === 0 ? 'author' : 'articles')).join('.');
+  /** The same chain in the bracket form: populate[author][populate][articles][populate]... */
+  const brackets = (levels: number) => {
+    let out = 'populate';
+    for (let i = 0; i < levels; i++)
+      out += `[${i % 2 === 0 ? 'author' : 'articles'}]${i < levels - 1 ? '[populate]' : ''}`;
+    return `${out}=true`;
+  };
+  const timed = async <T>(p: Promise<T>) => {
+    const t0 = performance.now();
+    const r = await p;
+    return { r, ms: performance.now() - t0 };
+  };
+
+  it("answers the issue's 24-level anonymous populate with a quick 400 naming the bound", async () => {
+    const { r, ms } = await timed(
+      s.api(`/api/articles?pagination[pageSize]=1&populate=${chain(24)}`, { anonymous: true }),
+    );
+    expect(r.status).toBe(400);
+    expect(r.body.error.name).toBe('ValidationError');
+    expect(r.body.error.message).toMatch(
+      /^Invalid populate parameter: 11 levels deep \(author\.articles\.author\.articles\.\.\.\), at most 10$/,
+    );
+    expect(r.body.error.details).toMatchObject({ limit: 'maxPopulateDepth', max: 10, param: 'populate' });
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it('bounds the bracket form and populate=* below the deepest level the same way', async () => {
+    // The bracket form is bounded by the query parser's depth first (20 brackets), then by maxPopulateDepth.
+    const deep = await s.api(`/api/articles?${brackets(10)}`);
+    expect(deep.status, JSON.stringify(deep.body.error)).toBe(400);
+    expect(deep.body.error.message).toMatch(/reads too much|levels deep/);
+    let star = 'populate';
+    for (let i = 0; i < 10; i++) star += `[${i % 2 === 0 ? 'author' : 'articles'}][populate]`;
+    const starred = await s.api(`/api/articles?${star}=*`);
+    expect(starred.status).toBe(400);
+    expect(starred.body.error.message).toBe(
+      'Invalid populate parameter: 11 levels deep (author.articles.author.articles...), at most 10',
+    );
+  });
+
+  it('stops a populate within the depth bound that reads too many rows, and answers others meanwhile', async () => {
+    // 10 levels over one author with 16 articles: 16^5 articles to shape, far over 200,000 rows.
+    const deep = timed(s.api(`/api/articles?pagination[pageSize]=1&populate=${chain(10)}`, { anonymous: true }));
+    const other = timed(s.api('/api/authors?fields[0]=name', { anonymous: true }));
+    const [d, o] = await Promise.all([deep, other]);
+    expect(d.r.status).toBe(400);
+    expect(d.r.body.error.message).toBe(
+      'This request reads too much: more than 200000 rows through populate, filters and sorts. ' +
+        'Populate fewer levels or ask for a smaller page.',
+    );
+    expect(d.r.body.error.details).toEqual({ limit: 'maxRows', max: 200000 });
+    expect(d.ms).toBeLessThan(3000);
+    expect(o.r.status).toBe(200);
+    expect(o.ms).toBeLessThan(3000);
+    // Three such requests in a row do not make the server unavailable.
+    const burst = await timed(
+      Promise.all([1, 2, 3].map(() => s.api(`/api/articles?pagination[pageSize]=1&populate=${chain(10)}`))),
+    );
+    expect(burst.r.map((x) => x.status)).toEqual([400, 400, 400]);
+    const after = await timed(s.api('/api/authors'));
+    expect(after.r.status).toBe(200);
+    expect(after.ms).toBeLessThan(500);
+  });
+
+  it('bounds filters through deep relation paths by the same row count', async () => {
+    const path = 'filters[author][articles][author][articles][author][articles][author][articles][title][$eq]=none';
+    const r = await s.api(`/api/articles?${path}`);
+    expect(r.status).toBe(400);
+    expect(r.body.error.details).toEqual({ limit: 'maxRows', max: 200000 });
+  });
+
+  it('refuses a $in list over 100 values', async () => {
+    const list = Array.from({ length: 150 }, (_, i) => `filters[id][$in][${i}]=${i}`).join('&');
+    const r = await s.api(`/api/articles?${list}`);
+    expect(r.status).toBe(400);
+    expect(r.body.error.message).toMatch(/at most 100 values/);
+  });
+
+  it('still answers the 3 to 5 level populates real sites use', async () => {
+    const five = await s.api(`/api/articles?populate=${chain(5)}&pagination[pageSize]=2`);
+    expect(five.status, JSON.stringify(five.body.error)).toBe(200);
+    expect(five.body.data[0].author.articles).toHaveLength(ARTICLES);
+    expect(five.body.data[0].author.articles[0].author.articles[0].author.name).toBe('Ada');
+    const mixed = await s.api(
+      '/api/articles?populate[author][populate][articles][populate][category][populate]=*' +
+        '&populate[seo]=true&populate[category]=true',
+    );
+    expect(mixed.status, JSON.stringify(mixed.body.error)).toBe(200);
+    expect(mixed.body.data).toHaveLength(ARTICLES);
+    expect(mixed.body.data[0].author.articles[0].category.articles).toHaveLength(ARTICLES);
+    expect(mixed.body.data[0].seo.metaTitle).toMatch(/^Meta /);
+  });
+
+  it('takes its bounds from folio.json and checks the answer size', async () => {
+    const small = await startTestServer({
+      config: { read: { maxPopulateDepth: 2, maxRows: 50, maxResponseBytes: 4000 } },
+    });
+    try {
+      const a = (await small.api('/api/authors', { method: 'POST', body: { data: { name: 'Bo' } } })).body.data
+        .documentId;
+      for (let i = 0; i < 6; i++)
+        await small.api('/api/articles', {
+          method: 'POST',
+          body: { data: { title: `T${i}`, description: 'x'.repeat(250), author: a } },
+        });
+      const depth = await small.api('/api/articles?populate=author.articles.author');
+      expect(depth.body.error.message).toBe(
+        'Invalid populate parameter: 3 levels deep (author.articles.author...), at most 2',
+      );
+      expect((await small.api('/api/articles?populate=author.articles&pagination[pageSize]=1')).status).toBe(200);
+      const big = await small.api('/api/articles?populate=author.articles');
+      expect(big.status).toBe(400);
+      expect(big.body.error.message).toBe(
+        "This request's answer is too large: more than 4000 bytes. " +
+          'Populate fewer levels, select fewer fields or ask for a smaller page.',
+      );
+      const narrow = await small.api(
+        '/api/articles?fields[0]=title&populate[author][fields][0]=name' +
+          '&populate[author][populate][articles][fields][0]=title&pagination[pageSize]=2',
+      );
+      expect(narrow.status, JSON.stringify(narrow.body.error)).toBe(200);
+    } finally {
+      await small.stop();
+    }
+  });
+});
