@@ -65,7 +65,7 @@ export const DEFAULT_CONFIG: FolioConfig = {
   locales: [{ code: 'en', name: 'English (en)' }],
   defaultLocale: 'en',
   rest: { defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: true },
-  read: { maxPopulateDepth: 10, maxRows: 200_000, maxResponseBytes: 32 * 1024 * 1024 },
+  read: { maxPopulateDepth: 10, maxRows: 1_000_000, maxResponseBytes: 16 * 1024 * 1024 },
   server: {
     host: 'localhost',
     port: 1337,

@@ -90,7 +90,7 @@ export function parseReadQuery(
         throw validationError(`Invalid key ${key}`, { key, path: null, source: 'query', param: key });
     }
   }
-  const context: ReadContext = { ...ctx, status, budget: new ReadBudget(ctx.config.read) };
+  const context: ReadContext = { ...ctx, status, budget: ctx.config.read && new ReadBudget(ctx.config.read) };
   const scope = documentScope(context, ct);
   const query: ReadQuery = { status, locale: null, selection: { populate: new Map() }, resultKey: '' };
 
