@@ -116,6 +116,21 @@ describe('bounds on the work of one read', () => {
     expect(ms).toBeLessThan(3000);
   });
 
+  it('bounds the depth of filter and sort paths as that of populate', async () => {
+    const hops = Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? '[author]' : '[articles]')).join('');
+    const filtered = await s.api(`/api/articles?filters${hops}[title][$eq]=none`);
+    expect(filtered.status).toBe(400);
+    expect(filtered.body.error.message).toBe(
+      'Invalid filters parameter: 11 levels deep (author.articles.author.articles...), at most 10',
+    );
+    const sorted = await s.api(`/api/articles?sort=${chain(24)}.name`);
+    expect(sorted.status).toBe(400);
+    expect(sorted.body.error.message).toBe(
+      'Invalid sort parameter: 11 levels deep (author.articles.author.articles...), at most 10',
+    );
+    expect((await s.api(`/api/articles?sort=${chain(3)}.name&filters[author][articles][title]=x`)).status).toBe(200);
+  });
+
   it('refuses a $in list over 100 values', async () => {
     const list = Array.from({ length: 150 }, (_, i) => `filters[id][$in][${i}]=${i}`).join('&');
     const r = await s.api(`/api/articles?${list}`);
@@ -140,7 +155,7 @@ describe('bounds on the work of one read', () => {
 
   it('takes its bounds from folio.json', async () => {
     const small = await startTestServer({
-      config: { read: { maxPopulateDepth: 2, maxRows: 50, maxResponseBytes: 4000 } },
+      config: { read: { maxPopulateDepth: 4, maxRows: 50, maxResponseBytes: 4000 } },
     });
     try {
       const a = (await small.api('/api/authors', { method: 'POST', body: { data: { name: 'Bo' } } })).body.data
@@ -150,9 +165,9 @@ describe('bounds on the work of one read', () => {
           method: 'POST',
           body: { data: { title: `T${i}`, description: 'x'.repeat(250), author: a } },
         });
-      const depth = await small.api('/api/articles?populate=author.articles.author');
+      const depth = await small.api('/api/articles?populate=author.articles.author.articles.author');
       expect(depth.body.error.message).toBe(
-        'Invalid populate parameter: 3 levels deep (author.articles.author...), at most 2',
+        'Invalid populate parameter: 5 levels deep (author.articles.author.articles...), at most 4',
       );
       expect((await small.api('/api/articles?populate=author.articles&pagination[pageSize]=1')).status).toBe(200);
       const big = await small.api('/api/articles?populate=author.articles');

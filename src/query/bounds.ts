@@ -38,13 +38,16 @@ export class ReadBudget {
   }
 }
 
-/** The populate depth check, made while the parameter is parsed (before any row is read). */
-export function checkPopulateDepth(limits: ReadLimits | undefined, path: string[]) {
+/**
+ * The depth check of a populate, filter or sort path, made while the parameter is parsed (before any row is
+ * read): `path` names the relations, components and media it goes through.
+ */
+export function checkDepth(limits: ReadLimits | undefined, path: string[], param = 'populate') {
   if (!limits || path.length <= limits.maxPopulateDepth) return;
   throw validationError(
-    `Invalid populate parameter: ${path.length} levels deep (${path.slice(0, 4).join('.')}...), ` +
+    `Invalid ${param} parameter: ${path.length} levels deep (${path.slice(0, 4).join('.')}...), ` +
       `at most ${limits.maxPopulateDepth}`,
-    { limit: 'maxPopulateDepth', max: limits.maxPopulateDepth, source: 'query', param: 'populate' },
+    { limit: 'maxPopulateDepth', max: limits.maxPopulateDepth, source: 'query', param },
   );
 }
 

@@ -2,6 +2,7 @@ import { invalidKey, validationError } from '../errors.js';
 import { parseDateTime } from '../documents/values.js';
 import { LOGICAL, OPERATORS, isOperator, type Scalar } from './operators.js';
 import type { Field, Scope } from './scope.js';
+import { checkDepth } from './bounds.js';
 
 export type Predicate = (row: unknown) => boolean;
 /**
@@ -83,6 +84,7 @@ function compileGroup(scope: Scope, node: unknown, path: string[]): Condition {
     }
     if (key.startsWith('$')) throw invalidKey(key, { path: path.join('.') || null, source: 'query', param: 'filters' });
     const field = scope.field(key, [...path, key], 'filters');
+    if (field.kind === 'nested') checkDepth(scope.limits, [...path, key], 'filters');
     parts.push(compileField(field, value, [...path, key]));
   }
   return and3(parts);

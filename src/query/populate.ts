@@ -6,7 +6,7 @@ import { compileFilters, type Predicate } from './filters.js';
 import { componentScope, documentScope, mediaScope, type Scope } from './scope.js';
 import { compileSort, parseSort } from './sort.js';
 import { parseFields } from './fields.js';
-import { checkPopulateDepth } from './bounds.js';
+import { checkDepth } from './bounds.js';
 
 /** A parsed `populate` tree: what to load under each attribute, with its own fields, filters and sort. */
 export interface PopulateNode {
@@ -78,7 +78,7 @@ export function parsePopulate(ctx: ReadContext, t: Target, raw: unknown, path: s
   if (raw === undefined || raw === null || raw === '') return new Map();
   if (typeof raw === 'string') {
     if (raw === '*') {
-      checkPopulateDepth(ctx.config.read, [...path, '*']);
+      checkDepth(ctx.config.read, [...path, '*']);
       return star(ctx, t);
     }
     const tree: PopulateTree = new Map();
@@ -131,7 +131,7 @@ function addDotted(ctx: ReadContext, t: Target, tree: PopulateTree, dotted: stri
 /** The attribute a populate key names, 'localizations', or undefined when it is a relation the caller may not see. */
 function lookup(ctx: ReadContext, t: Target, name: string, path: string[]): Attribute | 'localizations' | undefined {
   const bad = () => invalidKey(name, { path: [...path, name].join('.'), source: 'query', param: 'populate' });
-  checkPopulateDepth(ctx.config.read, [...path, name]);
+  checkDepth(ctx.config.read, [...path, name]);
   if (name === 'localizations' && t.kind === 'document' && t.ct.localized) return 'localizations';
   const attrs = attributesOf(t);
   const attr = Object.prototype.hasOwnProperty.call(attrs, name) ? attrs[name] : undefined;

@@ -1,4 +1,5 @@
 import { invalidKey } from '../errors.js';
+import type { ReadLimits } from '../config.js';
 import type { Version } from '../documents/model.js';
 import type { Attribute, ContentType } from '../schema/types.js';
 import { isScalar } from '../schema/types.js';
@@ -23,6 +24,8 @@ export type Field =
 const EMPTY_ROW = Object.freeze({});
 
 export interface Scope {
+  /** The read's bounds, for the depth of filter and sort paths through relations and components. */
+  limits?: ReadLimits;
   /** Resolves `key`, or throws 400 `Invalid key` with the attribute path and the query parameter name. */
   field(key: string, path: string[], param: string): Field;
 }
@@ -105,6 +108,7 @@ function attributeField(
 
 export function documentScope(ctx: ReadContext, ct: ContentType): Scope {
   return {
+    limits: ctx.config.read,
     field(key, path, param) {
       if (Object.prototype.hasOwnProperty.call(SYSTEM_FIELDS, key)) {
         const type = SYSTEM_FIELDS[key];
@@ -121,6 +125,7 @@ export function documentScope(ctx: ReadContext, ct: ContentType): Scope {
 
 export function componentScope(ctx: ReadContext, attributes: Record<string, Attribute>): Scope {
   return {
+    limits: ctx.config.read,
     field(key, path, param) {
       if (key === 'id') return { kind: 'scalar', type: 'integer', get: () => null };
       const attr = Object.prototype.hasOwnProperty.call(attributes, key) ? attributes[key] : undefined;
