@@ -11,10 +11,21 @@ export interface FolioConfig {
   locales: LocaleConfig[];
   defaultLocale: string;
   rest: { defaultLimit: number; maxLimit: number; withCount: boolean; strictParams: boolean };
+  read: ReadLimits;
   /** `snapshotFrom`: projects with at least this many document files get a start-up snapshot (serve). */
   server: { host: string; port: number; bodyLimit: number; cors: CorsConfig; snapshotFrom: number };
   webhooks: WebhookConfig[];
   users: UsersConfig;
+}
+
+/**
+ * The work one read may do (`read` in folio.json): populate levels, rows read through relations and shaped
+ * into the answer, and the answer's size. Past them a read is a 400.
+ */
+export interface ReadLimits {
+  maxPopulateDepth: number;
+  maxRows: number;
+  maxResponseBytes: number;
 }
 
 /**
@@ -54,6 +65,7 @@ export const DEFAULT_CONFIG: FolioConfig = {
   locales: [{ code: 'en', name: 'English (en)' }],
   defaultLocale: 'en',
   rest: { defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: true },
+  read: { maxPopulateDepth: 10, maxRows: 1_000_000, maxResponseBytes: 16 * 1024 * 1024 },
   server: {
     host: 'localhost',
     port: 1337,
@@ -135,6 +147,11 @@ export function loadConfig(contentDir: string): FolioConfig {
         cfg.rest[k] = raw.rest[k] as boolean;
       }
     }
+  }
+  if (raw.read !== undefined) {
+    if (!isObject(raw.read)) throw new ConfigError(`${file}: "read" must be an object`);
+    for (const k of ['maxPopulateDepth', 'maxRows', 'maxResponseBytes'] as const)
+      cfg.read[k] = num(raw.read, k, 'read', 1) ?? cfg.read[k];
   }
   if (raw.server !== undefined) {
     if (!isObject(raw.server)) throw new ConfigError(`${file}: "server" must be an object`);

@@ -72,3 +72,45 @@ export function applyRelationOp(
   if (!isToMany(attr) && result.length > 1) result = [result[result.length - 1]];
   return result;
 }
+
+/** One link to make or remove on the owning side: the owner's version(s) in `locale` (and `status`, if set). */
+export interface InverseEdit {
+  documentId: string;
+  locale: string;
+  status?: 'draft' | 'published';
+  link: boolean;
+}
+
+/**
+ * A write on the inverse side of a relation from a type without locales to a localized owner: each locale's
+ * version of an owner is linked on its own, so `connect`, `disconnect` and `set` name one locale (the entry's
+ * `locale`, else the default) and, when given, one status. `current` lists the owner versions linked now.
+ * The edits are applied in order: removals before the links that replace them.
+ */
+export function inverseEditsAcrossLocales(
+  attr: RelationAttribute,
+  current: Array<{ documentId: string; locale: string }>,
+  op: RelationOp,
+  target: (ref: RelationRef) => Omit<InverseEdit, 'link'>,
+): InverseEdit[] {
+  const edits: InverseEdit[] = [];
+  const unlinkAll = () => {
+    for (const c of current) edits.push({ ...c, link: false });
+  };
+  if (op.kind === 'set') {
+    unlinkAll();
+    const items = op.items.map(target);
+    for (const t of isToMany(attr) ? items : items.slice(-1)) edits.push({ ...t, link: true });
+    return edits;
+  }
+  for (const ref of op.disconnect) edits.push({ ...target(ref), link: false });
+  const connect = op.connect.map(target);
+  if (!isToMany(attr) && connect.length) {
+    // A to-one inverse side holds one owner: the last connected replaces the others.
+    unlinkAll();
+    edits.push({ ...connect[connect.length - 1], link: true });
+    return edits;
+  }
+  for (const t of connect) edits.push({ ...t, link: true });
+  return edits;
+}

@@ -31,7 +31,7 @@ import {
   now,
   versions,
 } from './model.js';
-import { applyRelationOp } from './relations.js';
+import { applyRelationOp, inverseEditsAcrossLocales } from './relations.js';
 import { defaultValue, publishChecks, typeMessage, yupTypeOf } from './values.js';
 import { EventBus } from './events.js';
 import { type LoadOptions, type LoadReport, type SnapshotPlan, loadDocuments, warmDocuments } from './loader.js';
@@ -641,9 +641,12 @@ export class DocumentService {
     const ownerAttrName = attr.mappedBy!;
     const ownerAttr = owner.attributes[ownerAttrName] as RelationAttribute;
     const locale = owner.localized ? (version.locale ?? this.config.defaultLocale) : null;
-    const matches = (v: Version) =>
-      (locale === null || v.locale === locale) &&
-      (!ct.draftAndPublish || !owner.draftAndPublish || v.status === version.status);
+    const sameStatus = (v: Version) => !ct.draftAndPublish || !owner.draftAndPublish || v.status === version.status;
+    if (!ct.localized && owner.localized) {
+      this.writeInverseAcrossLocales(ct, owner, ownerAttrName, attr, documentId, version, op, sameStatus, touched);
+      return;
+    }
+    const matches = (v: Version) => (locale === null || v.locale === locale) && sameStatus(v);
     const current: string[] = [];
     for (const sourceId of this.index.referrers(owner.uid, ownerAttrName, documentId)) {
       const d = touched.get(`${owner.uid}/${sourceId}`) ?? this.index.get(owner.uid, sourceId);
@@ -659,6 +662,44 @@ export class DocumentService {
         if (!matches(v)) continue;
         let list = toList(v.data[ownerAttrName]).filter((x) => x !== documentId);
         if (nextSet.has(targetId)) list = isToMany(ownerAttr) ? [...list, documentId] : [documentId];
+        v.data[ownerAttrName] = isToMany(ownerAttr) ? list : (list[0] ?? null);
+      }
+    }
+  }
+
+  /**
+   * `writeInverse` from a type without locales to a localized owner: every locale's version of an owner is
+   * linked on its own; an entry's `locale` (default: the default locale) and `status` pick which.
+   */
+  private writeInverseAcrossLocales(
+    ct: ContentType,
+    owner: ContentType,
+    ownerAttrName: string,
+    attr: RelationAttribute,
+    documentId: string,
+    version: Version,
+    op: RelationOp,
+    sameStatus: (v: Version) => boolean,
+    touched: Map<string, DocumentRecord>,
+  ) {
+    const ownerAttr = owner.attributes[ownerAttrName] as RelationAttribute;
+    const current = new Map<string, { documentId: string; locale: string }>();
+    for (const sourceId of this.index.referrers(owner.uid, ownerAttrName, documentId)) {
+      const d = touched.get(`${owner.uid}/${sourceId}`) ?? this.index.get(owner.uid, sourceId);
+      for (const v of d ? versions(d) : [])
+        if (sameStatus(v) && v.locale && toList(v.data[ownerAttrName]).includes(documentId))
+          current.set(`${sourceId}/${v.locale}`, { documentId: sourceId, locale: v.locale });
+    }
+    const edits = inverseEditsAcrossLocales(attr, [...current.values()], op, (ref) => ({
+      documentId: this.resolveTarget(owner, ref, version),
+      locale: ref.locale ?? this.config.defaultLocale,
+      status: !ct.draftAndPublish && owner.draftAndPublish ? ref.status : undefined,
+    }));
+    for (const e of edits) {
+      for (const v of versions(this.touch(owner, e.documentId, touched))) {
+        if (v.locale !== e.locale || !(e.status ? v.status === e.status : sameStatus(v))) continue;
+        let list = toList(v.data[ownerAttrName]).filter((x) => x !== documentId);
+        if (e.link) list = isToMany(ownerAttr) ? [...list, documentId] : [documentId];
         v.data[ownerAttrName] = isToMany(ownerAttr) ? list : (list[0] ?? null);
       }
     }

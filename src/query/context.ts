@@ -6,6 +6,7 @@ import { NO_LOCALE, type Status, type Version } from '../documents/model.js';
 import type { SchemaRegistry } from '../schema/registry.js';
 import type { ContentType, RelationAttribute } from '../schema/types.js';
 import { isOwningSide } from '../schema/types.js';
+import type { ReadBudget } from './bounds.js';
 
 /** What a read needs: the schemas, the index, and who is asking (for populate permissions). */
 export interface ReadContext {
@@ -16,7 +17,15 @@ export interface ReadContext {
   status: Status;
   /** Whether the caller may `find` a content-type; relations to types it may not are left out. */
   canFind(uid: string): boolean;
+  /** The work this read may still do; reads made outside a request (webhooks) have none. */
+  budget?: ReadBudget;
 }
+
+/**
+ * The row a left join gives when nothing is related: every column null. Filters through a relation test
+ * it when a document has no related row, as Strapi's SQL does (`filters[author][id][$null]=true`).
+ */
+export const NULL_ROW: Version = Object.freeze({ data: Object.freeze({}) }) as unknown as Version;
 
 /**
  * The target versions a relation attribute of `source` points at, in stored order, resolved to the read's
@@ -30,7 +39,7 @@ export function relatedVersions(
   attr: RelationAttribute,
 ): Version[] {
   const target = ctx.schemas.contentTypes.get(attr.target);
-  if (!target) return [];
+  if (!target || source === NULL_ROW) return [];
   const locale = target.localized ? (source.locale ?? ctx.config.defaultLocale) : NO_LOCALE;
   const pick = (documentId: string): Version | undefined => {
     const doc = ctx.index.get(target.uid, documentId);
@@ -41,28 +50,43 @@ export function relatedVersions(
   if (isOwningSide(attr)) {
     const value = source.data[name];
     const ids = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+    ctx.budget?.rows(ids.length);
     for (const id of ids) {
       const v = typeof id === 'string' ? pick(id) : undefined;
       if (v) out.push(v);
     }
     return out;
   }
-  // Inverse side: the owners whose matching version points back at this document.
+  // Inverse side: the owners whose matching version points back at this document. From a source without
+  // locales every locale's version of a localized owner is linked on its own, so each one is listed.
   const ownerAttr = attr.mappedBy!;
-  for (const ownerId of ctx.index.referrers(target.uid, ownerAttr, source.documentId)) {
-    const v = pick(ownerId);
-    if (!v) continue;
+  const everyLocale = target.localized && !ct.localized;
+  const referrers = ctx.index.referrers(target.uid, ownerAttr, source.documentId);
+  ctx.budget?.rows(referrers.size);
+  const pointsBack = (v: Version) => {
     const value = v.data[ownerAttr];
-    if (value === source.documentId || (Array.isArray(value) && value.includes(source.documentId))) out.push(v);
+    return value === source.documentId || (Array.isArray(value) && value.includes(source.documentId));
+  };
+  for (const ownerId of referrers) {
+    if (everyLocale) {
+      const slots = ctx.index.get(target.uid, ownerId)?.slots;
+      slots?.forEach((slot) => {
+        const v = pickVersion(target, slot, ctx.status);
+        if (v && pointsBack(v)) out.push(v);
+      });
+      continue;
+    }
+    const v = pick(ownerId);
+    if (v && pointsBack(v)) out.push(v);
   }
   out.sort((a, b) => a.id - b.id);
-  void ct;
   return out;
 }
 
 /** Target versions for a plain list of documentIds (relations inside components), in the read's status. */
 export function targetsByIds(ctx: ReadContext, target: ContentType, value: unknown, locale: string | null): Version[] {
   const ids = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+  ctx.budget?.rows(ids.length);
   const code = target.localized ? (locale ?? ctx.config.defaultLocale) : NO_LOCALE;
   const out: Version[] = [];
   for (const id of ids) {
@@ -75,6 +99,7 @@ export function targetsByIds(ctx: ReadContext, target: ContentType, value: unkno
 
 export function mediaFiles(ctx: ReadContext, value: unknown): MediaFile[] {
   const refs = typeof value === 'string' || typeof value === 'number' ? [value] : Array.isArray(value) ? value : [];
+  ctx.budget?.rows(refs.length);
   const out: MediaFile[] = [];
   for (const r of refs) {
     const f = ctx.media.resolve(r as string | number);

@@ -2,6 +2,7 @@ import { invalidKey, validationError } from '../errors.js';
 import { parseDateTime } from '../documents/values.js';
 import { LOGICAL, OPERATORS, isOperator, type Scalar } from './operators.js';
 import type { Field, Scope } from './scope.js';
+import { checkDepth } from './bounds.js';
 
 export type Predicate = (row: unknown) => boolean;
 /**
@@ -52,6 +53,7 @@ const some3 = (rows: unknown[], inner: Condition): Tri => {
   return unknown ? null : false;
 };
 
+const EMPTY_ROW = Object.freeze({});
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const TRUE = new Set(['true', 't', '1']);
 const FALSE = new Set(['false', 'f', '0']);
@@ -82,6 +84,7 @@ function compileGroup(scope: Scope, node: unknown, path: string[]): Condition {
     }
     if (key.startsWith('$')) throw invalidKey(key, { path: path.join('.') || null, source: 'query', param: 'filters' });
     const field = scope.field(key, [...path, key], 'filters');
+    if (field.kind === 'nested') checkDepth(scope.limits, [...path, key], 'filters');
     parts.push(compileField(field, value, [...path, key]));
   }
   return and3(parts);
@@ -98,6 +101,11 @@ function compileLogical(scope: Scope, op: string, value: unknown, path: string[]
 
 function compileField(field: Field, value: unknown, path: string[]): Condition {
   if (field.kind === 'nested') {
+    // A document with nothing related is tested against one all-null row, as a SQL left join gives.
+    const joined = (row: unknown) => {
+      const rows = field.get(row);
+      return rows.length ? rows : [field.empty ?? EMPTY_ROW];
+    };
     // A bare value or a direct operator on a relation/media/component targets the related row's id.
     if (!isObject(value) || Object.keys(value).every((k) => isOperator(k))) {
       const idPred = compileScalar(
@@ -108,17 +116,14 @@ function compileField(field: Field, value: unknown, path: string[]): Condition {
       const nullOnly = isObject(value) && ('$null' in value || '$notNull' in value);
       if (nullOnly) {
         // `$null` on a relation: whether any related row exists.
-        const flag = castFlag(
-          (value as Record<string, unknown>).$null ?? (value as Record<string, unknown>).$notNull,
-          path,
-        );
+        const flag = castFlag((value as Record<string, unknown>).$null ?? (value as Record<string, unknown>).$notNull);
         const wantNull = '$null' in (value as object) ? flag : !flag;
         return (row) => (field.get(row).length === 0) === wantNull;
       }
-      return (row) => some3(field.get(row), idPred);
+      return (row) => some3(joined(row), idPred);
     }
     const inner = compileGroup(field.scope, value, path);
-    return (row) => some3(field.get(row), inner);
+    return (row) => some3(joined(row), inner);
   }
   return compileScalar(field, value, path);
 }
@@ -180,7 +185,7 @@ function compileTest(
   const where = `filters[${path.join('][')}][${op}]`;
   const get = field.get as (row: unknown) => Scalar;
   if (def.operand === 'flag') {
-    const flag = castFlag(operand, path, op);
+    const flag = castFlag(operand);
     return (row) => def.test(get(row), flag);
   }
   if (def.operand === 'list' || def.operand === 'pair') {
@@ -208,12 +213,17 @@ function compileTest(
   return (row) => def.test(get(row), final);
 }
 
-function castFlag(v: unknown, path: string[], op = '$null'): boolean {
-  if (v === true || v === false) return v;
-  const s = String(v).toLowerCase();
-  if (TRUE.has(s)) return true;
-  if (FALSE.has(s) || v === null) return false;
-  throw validationError(`Invalid filters[${path.join('][')}][${op}]: expected true or false`);
+/**
+ * The value of `$null` / `$notNull`, cast as Strapi casts it: true, 't', '1' and 1 are true; false, 'f', '0'
+ * and 0 are false; anything else is JavaScript's truthiness (`maybe` is true, an empty value false).
+ */
+function castFlag(v: unknown): boolean {
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'string' || typeof v === 'number') {
+    if (v === 'true' || v === 't' || v === '1' || v === 1) return true;
+    if (v === 'false' || v === 'f' || v === '0' || v === 0) return false;
+  }
+  return Boolean(v);
 }
 
 /** Casts a query-string operand to the attribute's kind, so comparison is by number, date or boolean. */

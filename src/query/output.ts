@@ -5,6 +5,7 @@ import { NO_LOCALE } from '../documents/model.js';
 import { pickVersion } from '../documents/doc-index.js';
 import { type ReadContext, mediaFiles, relatedVersions, targetsByIds } from './context.js';
 import type { PopulateNode, PopulateTree } from './populate.js';
+import { valueBytes } from './bounds.js';
 
 export interface Selection {
   fields?: string[];
@@ -26,11 +27,17 @@ function populateOrder(tree: PopulateTree, attrs: Record<string, Attribute>): st
 export function shapeDocument(ctx: ReadContext, ct: ContentType, v: Version, sel: Selection): Record<string, unknown> {
   const out: Record<string, unknown> = { id: v.id, documentId: v.documentId };
   const want = sel.fields ? new Set(sel.fields) : undefined;
+  // id, documentId, timestamps and locale with their keys, then each scalar with its key.
+  let bytes = 160;
   for (const [name, attr] of Object.entries(ct.attributes)) {
     if (!isScalar(attr) || !visible(attr)) continue;
     if (want && !want.has(name)) continue;
-    out[name] = v.data[name] ?? null;
+    const value = v.data[name] ?? null;
+    out[name] = value;
+    bytes += name.length + 4 + valueBytes(value);
   }
+  ctx.budget?.rows(1);
+  ctx.budget?.bytes(bytes);
   if (!want || want.has('createdAt')) out.createdAt = v.createdAt;
   if (!want || want.has('updatedAt')) out.updatedAt = v.updatedAt;
   if (!want || want.has('publishedAt'))
@@ -96,7 +103,11 @@ function populateAttribute(
     }
     case 'media': {
       const files = mediaFiles(ctx, value);
-      const result = finishList(ctx, files, node, (f) => shapeFile(f as Record<string, unknown>, node.fields));
+      const result = finishList(ctx, files, node, (f) => {
+        const file = shapeFile(f as Record<string, unknown>, node.fields);
+        ctx.budget?.bytes(valueBytes(f));
+        return file;
+      });
       if (attr.multiple || node.count) return result;
       return (result as unknown[])[0] ?? null;
     }
@@ -140,11 +151,16 @@ function shapeComponent(
 ) {
   const out: Record<string, unknown> = {};
   const want = node.fields ? new Set(node.fields) : undefined;
+  let bytes = 2;
   for (const [name, attr] of Object.entries(attrs)) {
     if (!isScalar(attr) || !visible(attr)) continue;
     if (want && !want.has(name)) continue;
-    out[name] = value[name] ?? null;
+    const v = value[name] ?? null;
+    out[name] = v;
+    bytes += name.length + 4 + valueBytes(v);
   }
+  ctx.budget?.rows(1);
+  ctx.budget?.bytes(bytes);
   for (const name of populateOrder(node.populate, attrs)) {
     out[name] = populateAttribute(ctx, attrs[name], value[name], node.populate.get(name)!, { name });
   }

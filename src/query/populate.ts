@@ -6,6 +6,7 @@ import { compileFilters, type Predicate } from './filters.js';
 import { componentScope, documentScope, mediaScope, type Scope } from './scope.js';
 import { compileSort, parseSort } from './sort.js';
 import { parseFields } from './fields.js';
+import { checkDepth } from './bounds.js';
 
 /** A parsed `populate` tree: what to load under each attribute, with its own fields, filters and sort. */
 export interface PopulateNode {
@@ -76,7 +77,10 @@ function star(ctx: ReadContext, t: Target): PopulateTree {
 export function parsePopulate(ctx: ReadContext, t: Target, raw: unknown, path: string[] = []): PopulateTree {
   if (raw === undefined || raw === null || raw === '') return new Map();
   if (typeof raw === 'string') {
-    if (raw === '*') return star(ctx, t);
+    if (raw === '*') {
+      checkDepth(ctx.config.read, [...path, '*']);
+      return star(ctx, t);
+    }
     const tree: PopulateTree = new Map();
     for (const part of raw.split(',')) addDotted(ctx, t, tree, part.trim(), path);
     return tree;
@@ -127,6 +131,7 @@ function addDotted(ctx: ReadContext, t: Target, tree: PopulateTree, dotted: stri
 /** The attribute a populate key names, 'localizations', or undefined when it is a relation the caller may not see. */
 function lookup(ctx: ReadContext, t: Target, name: string, path: string[]): Attribute | 'localizations' | undefined {
   const bad = () => invalidKey(name, { path: [...path, name].join('.'), source: 'query', param: 'populate' });
+  checkDepth(ctx.config.read, [...path, name]);
   if (name === 'localizations' && t.kind === 'document' && t.ct.localized) return 'localizations';
   const attrs = attributesOf(t);
   const attr = Object.prototype.hasOwnProperty.call(attrs, name) ? attrs[name] : undefined;

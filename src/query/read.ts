@@ -9,6 +9,7 @@ import { parseFields } from './fields.js';
 import { compileFilters, type Predicate } from './filters.js';
 import { type Pagination, paginate, parsePagination } from './pagination.js';
 import { parsePopulate } from './populate.js';
+import { ReadBudget } from './bounds.js';
 import { documentScope } from './scope.js';
 import { compileSort, parseSort } from './sort.js';
 import { type Selection, shapeDocument } from './output.js';
@@ -91,7 +92,7 @@ export function parseReadQuery(
         throw validationError(`Invalid key ${key}`, { key, path: null, source: 'query', param: key });
     }
   }
-  const context: ReadContext = { ...ctx, status };
+  const context: ReadContext = { ...ctx, status, budget: ctx.config.read && new ReadBudget(ctx.config.read) };
   const scope = documentScope(context, ct);
   const query: ReadQuery = { status, locale: null, selection: { populate: new Map() }, resultKey: '' };
 

@@ -1,8 +1,9 @@
 import { invalidKey } from '../errors.js';
+import type { ReadLimits } from '../config.js';
 import type { Version } from '../documents/model.js';
 import type { Attribute, ContentType } from '../schema/types.js';
 import { isScalar } from '../schema/types.js';
-import { type ReadContext, FILE_FIELDS, mediaFiles, relatedVersions, targetsByIds } from './context.js';
+import { type ReadContext, FILE_FIELDS, NULL_ROW, mediaFiles, relatedVersions, targetsByIds } from './context.js';
 
 /**
  * What a key inside `filters` or `sort` names, on a document, a component or a media file: a scalar
@@ -10,9 +11,21 @@ import { type ReadContext, FILE_FIELDS, mediaFiles, relatedVersions, targetsById
  */
 export type Field =
   | { kind: 'scalar'; type: string; get: (row: unknown) => unknown }
-  | { kind: 'nested'; many: boolean; get: (row: unknown) => unknown[]; scope: Scope; idType: string };
+  | {
+      kind: 'nested';
+      many: boolean;
+      get: (row: unknown) => unknown[];
+      scope: Scope;
+      idType: string;
+      /** What a left join gives when nothing is related: a row whose every value is null (`{}` if unset). */
+      empty?: unknown;
+    };
+
+const EMPTY_ROW = Object.freeze({});
 
 export interface Scope {
+  /** The read's bounds, for the depth of filter and sort paths through relations and components. */
+  limits?: ReadLimits;
   /** Resolves `key`, or throws 400 `Invalid key` with the attribute path and the query parameter name. */
   field(key: string, path: string[], param: string): Field;
 }
@@ -60,6 +73,7 @@ function attributeField(
         get: (row) =>
           ct ? relatedVersions(ctx, ct, row as Version, name, attr) : targetsByIds(ctx, target, read(row), null),
         scope: documentScope(ctx, target),
+        empty: NULL_ROW,
       };
     }
     case 'media':
@@ -69,6 +83,7 @@ function attributeField(
         idType: 'integer',
         get: (row) => mediaFiles(ctx, read(row)),
         scope: mediaScope(),
+        empty: EMPTY_ROW,
       };
     case 'component': {
       const comp = ctx.schemas.components.get(attr.component);
@@ -82,6 +97,7 @@ function attributeField(
           return Array.isArray(v) ? v : v ? [v] : [];
         },
         scope: componentScope(ctx, comp.attributes),
+        empty: EMPTY_ROW,
       };
     }
     case 'dynamiczone':
@@ -92,13 +108,14 @@ function attributeField(
 
 export function documentScope(ctx: ReadContext, ct: ContentType): Scope {
   return {
+    limits: ctx.config.read,
     field(key, path, param) {
       if (Object.prototype.hasOwnProperty.call(SYSTEM_FIELDS, key)) {
         const type = SYSTEM_FIELDS[key];
         return { kind: 'scalar', type, get: (row) => (row as Record<string, unknown>)[key] ?? null };
       }
       if (key === 'locale' && ct.localized)
-        return { kind: 'scalar', type: 'string', get: (row) => (row as Version).locale };
+        return { kind: 'scalar', type: 'string', get: (row) => (row as Version).locale ?? null };
       const attr = Object.prototype.hasOwnProperty.call(ct.attributes, key) ? ct.attributes[key] : undefined;
       if (!attr) throw invalidKey(key, { path: path.length > 1 ? path.join('.') : null, source: 'query', param });
       return attributeField(ctx, key, attr, path, param, (row) => (row as Version).data[key], { ct });
@@ -108,6 +125,7 @@ export function documentScope(ctx: ReadContext, ct: ContentType): Scope {
 
 export function componentScope(ctx: ReadContext, attributes: Record<string, Attribute>): Scope {
   return {
+    limits: ctx.config.read,
     field(key, path, param) {
       if (key === 'id') return { kind: 'scalar', type: 'integer', get: () => null };
       const attr = Object.prototype.hasOwnProperty.call(attributes, key) ? attributes[key] : undefined;

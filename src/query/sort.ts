@@ -1,5 +1,6 @@
 import { invalidKey, validationError } from '../errors.js';
 import type { Scope } from './scope.js';
+import { checkDepth } from './bounds.js';
 
 export interface SortKey {
   path: string[];
@@ -79,6 +80,7 @@ function resolvePath(scope: Scope, path: string[], param: string): Getter {
       break;
     }
     if (i === path.length - 1) throw invalidKey(path[i], { path: path.join('.'), source: 'query', param });
+    checkDepth(s.limits, path.slice(0, i + 1), param);
     // Sorting through a relation or component uses its first related row.
     steps.push((row) => f.get(row)[0]);
     s = f.scope;
