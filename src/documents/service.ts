@@ -188,7 +188,11 @@ export class DocumentService {
   async create(ctName: string, data: Record<string, unknown>, opts: WriteOptions = {}): Promise<Version> {
     const ct = this.contentType(ctName);
     const locale = this.writeLocale(ct, opts.locale);
-    const input = parseInput(this.schemas, ct.attributes, data, !ct.draftAndPublish);
+    const input = parseInput(this.schemas, ct.attributes, data, !ct.draftAndPublish, {
+      localized: ct.localized,
+      draftAndPublish: ct.draftAndPublish,
+      locale,
+    });
     await hashPasswordValues(this.schemas, ct.attributes, input.values);
     const documentId = newDocumentId();
     return this.lock.run(`${ct.uid}/${documentId}`, async () => {
@@ -237,7 +241,11 @@ export class DocumentService {
   ): Promise<Version | undefined> {
     const ct = this.contentType(ctName);
     const locale = this.writeLocale(ct, opts.locale);
-    const input = parseInput(this.schemas, ct.attributes, data, !ct.draftAndPublish);
+    const input = parseInput(this.schemas, ct.attributes, data, !ct.draftAndPublish, {
+      localized: ct.localized,
+      draftAndPublish: ct.draftAndPublish,
+      locale,
+    });
     await hashPasswordValues(this.schemas, ct.attributes, input.values);
     return this.lock.run(`${ct.uid}/${documentId}`, async () => {
       const current = this.index.get(ct.uid, documentId);
@@ -509,7 +517,7 @@ export class DocumentService {
       version.data[name] = this.resolveNested(ct.attributes[name], value, version);
     }
     for (const [name, refs] of Object.entries(input.media)) {
-      version.data[name] = this.resolveMedia(refs);
+      version.data[name] = this.resolveMedia(refs, input.entry);
     }
     for (const [name, op] of Object.entries(input.relations)) {
       const attr = ct.attributes[name] as RelationAttribute;
@@ -548,7 +556,10 @@ export class DocumentService {
     return out;
   }
 
-  private resolveMedia(refs: Array<string | number> | string | number | null): string | string[] | null {
+  private resolveMedia(
+    refs: Array<string | number> | string | number | null,
+    entry?: () => Record<string, unknown>,
+  ): string | string[] | null {
     const one = (r: string | number) => {
       const f = this.media.resolve(r);
       if (!f) {
@@ -558,6 +569,7 @@ export class DocumentService {
               path: [],
               message: '1 relation(s) of type plugin::upload.file associated with this entity do not exist',
               name: 'ValidationError',
+              ...(entry ? { value: entry() } : {}),
             },
           ],
         });
