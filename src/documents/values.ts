@@ -74,7 +74,7 @@ function toNumber(name: string, v: unknown): number | Coerced {
   if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
   if (typeof v === 'string')
     return castFail(
-      `${name} must be a \`number\` type, but the final value was: \`NaN\` (cast from the value \`${JSON.stringify(v)}\`).`,
+      `${typeMessage(name, 'number', NaN).slice(0, -1)} (cast from the value \`${printValue(v)}\`).`,
       null,
     );
   return fail(typeMessage(name, 'number', v));

@@ -86,7 +86,9 @@ export function dataOf(body: unknown): Record<string, unknown> {
   // As Strapi: only an object or an array gets past the payload check; the array then fails yup's object check.
   if (!data || typeof data !== 'object') throw validationError('Missing "data" payload in the request body');
   if (Array.isArray(data)) {
-    const message = `this must be a \`object\` type, but the final value was: \`null\` (cast from the value \`${printValue(data)}\`).`;
+    const message =
+      'this must be a `object` type, but the final value was: `null` ' +
+      `(cast from the value \`${printValue(data)}\`).`;
     throw validationError(message, { errors: [{ path: [], message, name: 'ValidationError', value: null }] });
   }
   return data as Record<string, unknown>;
