@@ -113,16 +113,21 @@ export function usersModule(
     auth.config.httpOnly || req.event.node.req.headers['x-strapi-refresh-cookie'] === 'httpOnly';
   const setRefreshCookie = (req: ModuleRequest, value: string, maxAge: number) => {
     const secure = (req.event.node.req.socket as { encrypted?: boolean }).encrypted ? '; Secure' : '';
+    // A cleared cookie also carries Strapi's 1970 expiry, for clients that read Expires rather than Max-Age.
+    const expires = maxAge === 0 ? `; Expires=${new Date(0).toUTCString()}` : '';
     req.event.node.res.setHeader(
       'set-cookie',
-      `${REFRESH_COOKIE}=${value}; Path=/api/auth; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`,
+      `${REFRESH_COOKIE}=${value}; Path=/api/auth; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${expires}${secure}`,
     );
   };
 
-  /** `{ jwt, refreshToken, user }` (refresh mode), `{ jwt, user }` (legacy mode, or the refresh token in a cookie). */
-  const credentials = async (req: ModuleRequest, user: UserRecord) => {
+  /**
+   * `{ jwt, refreshToken, user }` (refresh mode), `{ jwt, user }` (legacy mode, or the refresh token in a cookie).
+   * Register always answers the refresh token in the body, as Strapi does, cookie mode or not.
+   */
+  const credentials = async (req: ModuleRequest, user: UserRecord, inBody = false) => {
     const issued = await auth.issue(user, String(req.event.node.req.headers['user-agent'] ?? '') || null);
-    if (issued.refreshToken && cookieMode(req)) {
+    if (issued.refreshToken && cookieMode(req) && !inBody) {
       setRefreshCookie(req, issued.refreshToken, auth.config.refreshTtlDays * 86400);
       return { jwt: issued.jwt, user: sanitizeUser(user) };
     }
@@ -261,7 +266,7 @@ export function usersModule(
             sendConfirmation(req, user);
             return sendJson(event, 200, { user: sanitizeUser(user) });
           }
-          return sendJson(event, 200, await credentials(req, user));
+          return sendJson(event, 200, await credentials(req, user, true));
         }
         if (post('/api/auth/local')) {
           await requireAction(req, 'auth.callback');
@@ -349,15 +354,14 @@ export function usersModule(
             const p = await requireAction(req, 'auth.logout');
             const user = requireUser(p);
             if (p.sessionId) auth.revokeSession(user.id, p.sessionId);
-            if (event.node.req.headers.cookie?.includes(`${REFRESH_COOKIE}=`)) setRefreshCookie(req, '', 0);
+            // As Strapi: the refresh cookie is cleared whether or not the request carried it.
+            setRefreshCookie(req, '', 0);
             return sendJson(event, 200, { ok: true });
           }
           if (get('/api/auth/sessions')) {
             const p = await requireAction(req, 'auth.getSessions');
             const user = requireUser(p);
-            return sendJson(event, 200, {
-              sessions: auth.sessionsOf(user.id).map((s) => ({ ...s, current: s.id === p.sessionId })),
-            });
+            return sendJson(event, 200, { data: auth.sessionsOf(user.id, p.sessionId) });
           }
           const m = /^\/api\/auth\/sessions\/([^/]+)$/.exec(req.path);
           if (m) {

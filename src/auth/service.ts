@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { FolioError, applicationError, validationError } from '../errors.js';
 import { newDocumentId, now } from '../documents/model.js';
 import { hashPassword, hmac, randomKey, verifyPassword } from './crypto.js';
@@ -359,7 +359,9 @@ export class AuthService {
     const refreshToken = randomKey(48);
     const t = new Date();
     const session: SessionRecord = {
-      id: randomUUID(),
+      // Strapi's session ids: 32 hex characters.
+      id: randomBytes(16).toString('hex'),
+      deviceId: randomUUID(),
       userId: user.id,
       refreshHash: hmac(this.state.secrets.tokenSalt, refreshToken),
       createdAt: t.toISOString(),
@@ -444,16 +446,18 @@ export class AuthService {
     };
   }
 
-  sessionsOf(userId: number) {
+  /** A user's sessions as Strapi lists them; `current` marks the one `currentId` (a JWT's sessionId) names. */
+  sessionsOf(userId: number, currentId?: string) {
     this.state.refresh();
+    const current = currentId === undefined ? undefined : sessionHexId(currentId);
     return this.state.sessions.data.sessions
       .filter((s) => s.userId === userId)
       .map((s) => ({
-        id: s.id,
-        createdAt: s.createdAt,
-        lastUsedAt: s.lastUsedAt,
-        expiresAt: s.expiresAt,
-        userAgent: s.userAgent,
+        id: sessionHexId(s.id),
+        deviceId: s.deviceId ?? s.id,
+        current: sessionHexId(s.id) === current,
+        loginAt: s.createdAt,
+        lastActiveAt: s.lastUsedAt,
       }));
   }
 
@@ -461,7 +465,7 @@ export class AuthService {
     this.state.refresh();
     const before = this.state.sessions.data.sessions.length;
     this.state.sessions.data.sessions = this.state.sessions.data.sessions.filter(
-      (s) => !(s.userId === userId && s.id === sessionId),
+      (s) => !(s.userId === userId && (s.id === sessionId || sessionHexId(s.id) === sessionId)),
     );
     this.state.sessions.write();
     return this.state.sessions.data.sessions.length < before;
@@ -569,6 +573,9 @@ export async function createApiToken(
 ): Promise<{ accessKey: string; record: TokenRecord }> {
   return new AuthService(projectRoot).createToken(input);
 }
+
+/** A session id as Strapi shows it (32 hex characters): sessions opened before they were made so had UUIDs. */
+const sessionHexId = (id: string) => id.replace(/-/g, '');
 
 /** Loaded on first use: 46 modules that `folio serve` need not compile before its first answer. */
 const jose = () => import('jose');
