@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers/project.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
 import { loadGolden, runScenario, type Result } from './replay/harness.js';
 import { Normaliser } from './replay/normalise.js';
 import { createApiToken } from '../src/auth/service.js';
@@ -70,3 +72,44 @@ for (const [scenario, names] of Object.entries(STEPS)) {
     }
   });
 }
+
+describe('a zone entry without __component on a type without draft & publish', () => {
+  let server: TestServer;
+  const made = makeProject();
+  beforeAll(async () => {
+    writeFileSync(
+      join(made.contentDir, 'types', 'page.json'),
+      JSON.stringify({
+        kind: 'collectionType',
+        info: { singularName: 'page', pluralName: 'pages', displayName: 'Page' },
+        options: { draftAndPublish: false },
+        attributes: { name: { type: 'string' }, blocks: { type: 'dynamiczone', components: ['shared.quote'] } },
+      }),
+    );
+    server = await startTestServer({ dir: made.dir });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    made.cleanup();
+  });
+
+  it('lists the field first, then the entry-wide error with the entry as Strapi has it', async () => {
+    const res = await server.api('/api/pages', { method: 'POST', body: { data: { blocks: [{ title: 'x' }] } } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe('2 errors occurred');
+    expect(res.body.error.details.errors).toEqual([
+      {
+        path: ['blocks', '0', '__component'],
+        message: 'blocks[0].__component is a required field',
+        name: 'ValidationError',
+      },
+      {
+        path: [],
+        message: 'Cannot build relations store from dynamiczone, component identifier is undefined',
+        name: 'ValidationError',
+        // Published at once (no draft & publish), and no locale on a type that is not localized.
+        value: { publishedAt: expect.stringMatching(/^\d{4}-/), blocks: [{ title: 'x' }] },
+      },
+    ]);
+  });
+});

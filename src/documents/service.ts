@@ -787,7 +787,9 @@ export class DocumentService {
       const refused = new Set(early.map((p) => p.path.join('.')));
       const order = Object.keys(ct.attributes);
       const merged = [...early, ...problems.filter((p) => !refused.has(p.path.join('.')))];
-      merged.sort((a, b) => order.indexOf(a.path[0]) - order.indexOf(b.path[0]));
+      // Entry-wide problems (an empty path) come after the fields', as Strapi lists them.
+      const rank = (p: FieldProblem) => (p.path.length ? order.indexOf(p.path[0]) : order.length);
+      merged.sort((a, b) => rank(a) - rank(b));
       throw collected(merged);
     }
     if (problems.length) throw fieldErrors(problems);
