@@ -65,6 +65,23 @@ describe('users & permissions sessions, as Strapi answers them', () => {
     expect(after.body.data).toEqual([current[0]].map((c) => ({ ...c, lastActiveAt: expect.stringMatching(ISO) })));
   });
 
+  it('change-password answers { jwt, refreshToken, user } too, and the new refresh token works', async () => {
+    const login = await post('/api/auth/local', { identifier: 'grace', password: 'pw-123456' });
+    const changed = await post(
+      '/api/auth/change-password',
+      { currentPassword: 'pw-123456', password: 'pw-654321', passwordConfirmation: 'pw-654321' },
+      bearer(login.body.jwt),
+    );
+    expect(changed.status).toBe(200);
+    expect(Object.keys(changed.body).sort()).toEqual(['jwt', 'refreshToken', 'user']);
+    expect((await post('/api/auth/refresh', { refreshToken: changed.body.refreshToken })).status).toBe(200);
+    await post(
+      '/api/auth/change-password',
+      { currentPassword: 'pw-654321', password: 'pw-123456', passwordConfirmation: 'pw-123456' },
+      bearer(changed.body.jwt),
+    );
+  });
+
   it('logout clears the refresh cookie with a 1970 expiry, whether or not the request sent it', async () => {
     const login = await post('/api/auth/local', { identifier: 'grace', password: 'pw-123456' });
     expect(login.headers.get('set-cookie')).toMatch(/^strapi_up_refresh=[0-9a-f]+;/);

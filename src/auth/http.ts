@@ -123,7 +123,7 @@ export function usersModule(
 
   /**
    * `{ jwt, refreshToken, user }` (refresh mode), `{ jwt, user }` (legacy mode, or the refresh token in a cookie).
-   * Register always answers the refresh token in the body, as Strapi does, cookie mode or not.
+   * Register and change-password always answer the refresh token in the body, as Strapi does, cookie mode or not.
    */
   const credentials = async (req: ModuleRequest, user: UserRecord, inBody = false) => {
     const issued = await auth.issue(user, String(req.event.node.req.headers['user-agent'] ?? '') || null);
@@ -280,7 +280,7 @@ export function usersModule(
           limit();
           if (!p.user) throw applicationError('You must be authenticated to reset your password');
           const user = await auth.changePassword(p.user, bodyOf(req));
-          return sendJson(event, 200, await credentials(req, user));
+          return sendJson(event, 200, await credentials(req, user, true));
         }
         if (post('/api/auth/forgot-password')) {
           await requireAction(req, 'auth.forgotPassword');
