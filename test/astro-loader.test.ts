@@ -45,9 +45,23 @@ describe('an Astro 5 site built with @sensinum/astro-strapi-loader from folio se
   const site = mkdtempSync(join(tmpdir(), 'folio-astro-'));
   let server: { child: ChildProcess; url: string } | undefined;
   let token = '';
+  // The site reads with a token granted only what the loader needs: the model and the articles with authors.
+  let siteToken = '';
 
   beforeAll(async () => {
-    token = (await createApiToken(project.dir, { name: 'astro', type: 'full-access' })).accessKey;
+    token = (await createApiToken(project.dir, { name: 'seed', type: 'full-access' })).accessKey;
+    siteToken = (
+      await createApiToken(project.dir, {
+        name: 'astro',
+        type: 'custom',
+        actions: [
+          'plugin::content-type-builder.content-types.getContentTypes',
+          'plugin::content-type-builder.components.getComponents',
+          'api::article.article.find',
+          'api::author.author.find',
+        ],
+      })
+    ).accessKey;
     server = await serve(project.dir);
     const post = async (path: string, data: Record<string, unknown>) => {
       const res = await fetch(`${server!.url}/api/${path}`, {
@@ -83,7 +97,7 @@ describe('an Astro 5 site built with @sensinum/astro-strapi-loader from folio se
       env: {
         ...process.env,
         STRAPI_URL: server!.url,
-        STRAPI_TOKEN: token,
+        STRAPI_TOKEN: siteToken,
         // Nothing but the local server is contacted.
         ASTRO_TELEMETRY_DISABLED: '1',
         NODE_ENV: 'production',

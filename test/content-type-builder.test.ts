@@ -143,6 +143,23 @@ describe('content-type-builder read routes', () => {
     expect((await get('content-types/api::nope.nope', componentsOnly)).status).toBe(403);
   });
 
+  it("lists its four actions in users-permissions' permissions tree, for roles to be granted", async () => {
+    const res = await s.api('/api/users-permissions/permissions');
+    expect(res.status).toBe(200);
+    expect(res.body.permissions['plugin::content-type-builder']).toEqual({
+      controllers: {
+        'content-types': {
+          getContentTypes: { enabled: false, policy: '' },
+          getContentType: { enabled: false, policy: '' },
+        },
+        components: {
+          getComponents: { enabled: false, policy: '' },
+          getComponent: { enabled: false, policy: '' },
+        },
+      },
+    });
+  });
+
   it('serves its four read routes only', async () => {
     const res = await get('content-types?kind=singleType');
     expect(res.body.data.map((t: { uid: string }) => t.uid)).toEqual(['api::about.about', 'api::global.global']);
