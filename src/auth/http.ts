@@ -9,6 +9,7 @@ import { EMAIL, sanitizeUser, type AuthService, type UserInput } from './service
 import type { AccountMailConfig, RateLimitConfig } from './config.js';
 import type { UserRecord } from './state.js';
 import { UsersQuery, roleViews } from './users-query.js';
+import { typeMessage } from '../documents/values.js';
 
 /** What Strapi's `ctx.unauthorized()` answers: a route the caller may use, but only as a logged-in user. */
 const unauthorized = () => new FolioError(401, 'UnauthorizedError', 'Unauthorized', {});
@@ -40,10 +41,33 @@ function emailOf(body: Record<string, unknown>): string {
       : !EMAIL.test(email)
         ? 'email must be a valid email'
         : undefined;
-  if (bad) throw fieldErrors([{ path: ['email'], message: bad }]);
+  if (bad) throw fieldErrors([{ path: ['email'], message: bad, value: email }]);
   return (email as string).toLowerCase();
 }
 const REFRESH_COOKIE = 'strapi_up_refresh';
+
+/** A required string of a body, as yup checks it: missing, not a string, or empty. */
+function requiredString(body: Record<string, unknown>, k: string): FieldProblem | undefined {
+  const v = body[k];
+  if (v === undefined || v === null) return { path: [k], message: `${k} is a required field` };
+  if (typeof v !== 'string') return { path: [k], message: typeMessage(k, 'string', v), value: v };
+  if (v === '') return { path: [k], message: `${k} is a required field`, value: v };
+  return undefined;
+}
+
+/** Strapi's register body schema (every problem at once): e-mail, username and a password of 6 or more. */
+function registerProblems(body: Record<string, unknown>): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const k of ['email', 'username', 'password']) {
+    const p = requiredString(body, k);
+    if (p) problems.push(p);
+    else if (k === 'email' && !EMAIL.test(body.email as string))
+      problems.push({ path: ['email'], message: 'email must be a valid email', value: body.email });
+    else if (k === 'password' && (body.password as string).length < 6)
+      problems.push({ path: ['password'], message: 'password must be at least 6 characters', value: body.password });
+  }
+  return problems;
+}
 
 const bodyOf = (req: ModuleRequest): Record<string, unknown> =>
   req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
@@ -89,16 +113,21 @@ export function usersModule(
     auth.config.httpOnly || req.event.node.req.headers['x-strapi-refresh-cookie'] === 'httpOnly';
   const setRefreshCookie = (req: ModuleRequest, value: string, maxAge: number) => {
     const secure = (req.event.node.req.socket as { encrypted?: boolean }).encrypted ? '; Secure' : '';
+    // A cleared cookie also carries Strapi's 1970 expiry, for clients that read Expires rather than Max-Age.
+    const expires = maxAge === 0 ? `; Expires=${new Date(0).toUTCString()}` : '';
     req.event.node.res.setHeader(
       'set-cookie',
-      `${REFRESH_COOKIE}=${value}; Path=/api/auth; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`,
+      `${REFRESH_COOKIE}=${value}; Path=/api/auth; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${expires}${secure}`,
     );
   };
 
-  /** `{ jwt, refreshToken, user }` (refresh mode), `{ jwt, user }` (legacy mode, or the refresh token in a cookie). */
-  const credentials = async (req: ModuleRequest, user: UserRecord) => {
+  /**
+   * `{ jwt, refreshToken, user }` (refresh mode), `{ jwt, user }` (legacy mode, or the refresh token in a cookie).
+   * Register and change-password always answer the refresh token in the body, as Strapi does, cookie mode or not.
+   */
+  const credentials = async (req: ModuleRequest, user: UserRecord, inBody = false) => {
     const issued = await auth.issue(user, String(req.event.node.req.headers['user-agent'] ?? '') || null);
-    if (issued.refreshToken && cookieMode(req)) {
+    if (issued.refreshToken && cookieMode(req) && !inBody) {
       setRefreshCookie(req, issued.refreshToken, auth.config.refreshTtlDays * 86400);
       return { jwt: issued.jwt, user: sanitizeUser(user) };
     }
@@ -157,21 +186,15 @@ export function usersModule(
         if (create) problems.push({ path: [k], message: `${k} is a required field` });
         continue;
       }
-      if (typeof v !== 'string')
-        problems.push({
-          path: [k],
-          message: `${k} must be a \`string\` type, but the final value was: \`${JSON.stringify(v)}\`.`,
-        });
-      else if (k === 'email' && !EMAIL.test(v)) problems.push({ path: [k], message: 'email must be a valid email' });
+      if (typeof v !== 'string') problems.push({ path: [k], message: typeMessage(k, 'string', v), value: v });
+      else if (k === 'email' && !EMAIL.test(v))
+        problems.push({ path: [k], message: 'email must be a valid email', value: v });
     }
     if (create && (body.role === undefined || body.role === null || body.role === ''))
       problems.push({ path: ['role'], message: 'role is a required field' });
     for (const k of ['confirmed', 'blocked'] as const) {
       if (body[k] !== undefined && typeof body[k] !== 'boolean')
-        problems.push({
-          path: [k],
-          message: `${k} must be a \`boolean\` type, but the final value was: \`${JSON.stringify(body[k])}\`.`,
-        });
+        problems.push({ path: [k], message: typeMessage(k, 'boolean', body[k]), value: body[k] });
     }
     if (problems.length) throw fieldErrors(problems);
     if (typeof body.password === 'string' && Buffer.byteLength(body.password) > 72)
@@ -230,6 +253,8 @@ export function usersModule(
           const body = bodyOf(req);
           const extra = Object.keys(body).filter((k) => !REGISTER_FIELDS.has(k));
           if (extra.length) throw new FolioError(400, 'ValidationError', `Invalid parameters: ${extra.join(', ')}`, {});
+          const problems = registerProblems(body);
+          if (problems.length) throw fieldErrors(problems);
           const user = await auth.createUser({
             username: String(body.username ?? ''),
             email: String(body.email ?? ''),
@@ -241,7 +266,7 @@ export function usersModule(
             sendConfirmation(req, user);
             return sendJson(event, 200, { user: sanitizeUser(user) });
           }
-          return sendJson(event, 200, await credentials(req, user));
+          return sendJson(event, 200, await credentials(req, user, true));
         }
         if (post('/api/auth/local')) {
           await requireAction(req, 'auth.callback');
@@ -255,7 +280,7 @@ export function usersModule(
           limit();
           if (!p.user) throw applicationError('You must be authenticated to reset your password');
           const user = await auth.changePassword(p.user, bodyOf(req));
-          return sendJson(event, 200, await credentials(req, user));
+          return sendJson(event, 200, await credentials(req, user, true));
         }
         if (post('/api/auth/forgot-password')) {
           await requireAction(req, 'auth.forgotPassword');
@@ -329,15 +354,14 @@ export function usersModule(
             const p = await requireAction(req, 'auth.logout');
             const user = requireUser(p);
             if (p.sessionId) auth.revokeSession(user.id, p.sessionId);
-            if (event.node.req.headers.cookie?.includes(`${REFRESH_COOKIE}=`)) setRefreshCookie(req, '', 0);
+            // As Strapi: the refresh cookie is cleared whether or not the request carried it.
+            setRefreshCookie(req, '', 0);
             return sendJson(event, 200, { ok: true });
           }
           if (get('/api/auth/sessions')) {
             const p = await requireAction(req, 'auth.getSessions');
             const user = requireUser(p);
-            return sendJson(event, 200, {
-              sessions: auth.sessionsOf(user.id).map((s) => ({ ...s, current: s.id === p.sessionId })),
-            });
+            return sendJson(event, 200, { data: auth.sessionsOf(user.id, p.sessionId) });
           }
           const m = /^\/api\/auth\/sessions\/([^/]+)$/.exec(req.path);
           if (m) {

@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { FolioError, applicationError, validationError } from '../errors.js';
 import { newDocumentId, now } from '../documents/model.js';
 import { hashPassword, hmac, randomKey, verifyPassword } from './crypto.js';
 import { LocalState, type SessionRecord, type TokenRecord, type UserRecord } from './state.js';
 import { isActionName } from './permissions.js';
+import { typeMessage } from '../documents/values.js';
 
 export type JwtMode = 'refresh' | 'legacy';
 export interface AuthConfig {
@@ -75,12 +76,13 @@ export class AuthService {
   }): Promise<UserRecord> {
     const username = input.username?.trim();
     const email = input.email?.trim().toLowerCase();
-    const problems: Array<{ path: string[]; message: string }> = [];
+    const problems: Array<{ path: string[]; message: string; value: unknown }> = [];
     if (!username || username.length < 3)
-      problems.push({ path: ['username'], message: 'username must be at least 3 characters' });
-    if (!email || !EMAIL.test(email)) problems.push({ path: ['email'], message: 'email must be a valid email' });
+      problems.push({ path: ['username'], message: 'username must be at least 3 characters', value: input.username });
+    if (!email || !EMAIL.test(email))
+      problems.push({ path: ['email'], message: 'email must be a valid email', value: input.email });
     if (typeof input.password !== 'string' || input.password.length < 6)
-      problems.push({ path: ['password'], message: 'password must be at least 6 characters' });
+      problems.push({ path: ['password'], message: 'password must be at least 6 characters', value: input.password });
     else if (Buffer.byteLength(input.password) > 72) throw validationError('Password must be less than 73 bytes');
     if (problems.length) {
       throw validationError(problems.length === 1 ? problems[0].message : `${problems.length} errors occurred`, {
@@ -304,14 +306,32 @@ export class AuthService {
 
   async changePassword(user: UserRecord, body: Record<string, unknown>): Promise<UserRecord> {
     const { currentPassword, password, passwordConfirmation } = body;
-    if (
-      typeof currentPassword !== 'string' ||
-      typeof password !== 'string' ||
-      typeof passwordConfirmation !== 'string'
-    ) {
-      throw validationError('currentPassword, password and passwordConfirmation are required');
+    // Strapi's change-password schema: every field required, the confirmation equal to the password.
+    const problems: Array<{ path: string[]; message: string; name: string; value?: unknown }> = [];
+    for (const k of ['password', 'passwordConfirmation', 'currentPassword']) {
+      const v = body[k];
+      if (v === undefined || v === null || v === '')
+        problems.push({
+          path: [k],
+          message: `${k} is a required field`,
+          name: 'ValidationError',
+          value: v ?? undefined,
+        });
+      else if (typeof v !== 'string')
+        problems.push({ path: [k], message: typeMessage(k, 'string', v), name: 'ValidationError', value: v });
     }
-    if (password !== passwordConfirmation) throw validationError('Passwords do not match');
+    if (!problems.length && password !== passwordConfirmation)
+      problems.push({
+        path: ['passwordConfirmation'],
+        message: 'Passwords do not match',
+        name: 'ValidationError',
+        value: passwordConfirmation,
+      });
+    if (problems.length)
+      throw validationError(problems.length === 1 ? problems[0].message : `${problems.length} errors occurred`, {
+        errors: problems,
+      });
+    if (typeof password !== 'string' || typeof currentPassword !== 'string') throw validationError('Invalid body');
     if (!(await verifyPassword(currentPassword, user.password)))
       throw validationError('The provided current password is invalid');
     if (currentPassword === password)
@@ -339,7 +359,9 @@ export class AuthService {
     const refreshToken = randomKey(48);
     const t = new Date();
     const session: SessionRecord = {
-      id: randomUUID(),
+      // Strapi's session ids: 32 hex characters.
+      id: randomBytes(16).toString('hex'),
+      deviceId: randomUUID(),
       userId: user.id,
       refreshHash: hmac(this.state.secrets.tokenSalt, refreshToken),
       createdAt: t.toISOString(),
@@ -398,7 +420,8 @@ export class AuthService {
 
   /** Exchanges a refresh token for a new access JWT (and rotates the refresh token). */
   async refresh(refreshToken: unknown): Promise<{ jwt: string; refreshToken: string }> {
-    if (typeof refreshToken !== 'string' || !refreshToken) throw validationError('Missing refresh token');
+    if (typeof refreshToken !== 'string' || !refreshToken)
+      throw new FolioError(400, 'BadRequestError', 'Missing refresh token', {});
     this.state.refresh();
     const hash = hmac(this.state.secrets.tokenSalt, refreshToken);
     const session = this.state.sessions.data.sessions.find((s) => s.refreshHash === hash);
@@ -423,16 +446,18 @@ export class AuthService {
     };
   }
 
-  sessionsOf(userId: number) {
+  /** A user's sessions as Strapi lists them; `current` marks the one `currentId` (a JWT's sessionId) names. */
+  sessionsOf(userId: number, currentId?: string) {
     this.state.refresh();
+    const current = currentId === undefined ? undefined : sessionHexId(currentId);
     return this.state.sessions.data.sessions
       .filter((s) => s.userId === userId)
       .map((s) => ({
-        id: s.id,
-        createdAt: s.createdAt,
-        lastUsedAt: s.lastUsedAt,
-        expiresAt: s.expiresAt,
-        userAgent: s.userAgent,
+        id: sessionHexId(s.id),
+        deviceId: s.deviceId ?? s.id,
+        current: sessionHexId(s.id) === current,
+        loginAt: s.createdAt,
+        lastActiveAt: s.lastUsedAt,
       }));
   }
 
@@ -440,7 +465,7 @@ export class AuthService {
     this.state.refresh();
     const before = this.state.sessions.data.sessions.length;
     this.state.sessions.data.sessions = this.state.sessions.data.sessions.filter(
-      (s) => !(s.userId === userId && s.id === sessionId),
+      (s) => !(s.userId === userId && (s.id === sessionId || sessionHexId(s.id) === sessionId)),
     );
     this.state.sessions.write();
     return this.state.sessions.data.sessions.length < before;
@@ -548,6 +573,9 @@ export async function createApiToken(
 ): Promise<{ accessKey: string; record: TokenRecord }> {
   return new AuthService(projectRoot).createToken(input);
 }
+
+/** A session id as Strapi shows it (32 hex characters): sessions opened before they were made so had UUIDs. */
+const sessionHexId = (id: string) => id.replace(/-/g, '');
 
 /** Loaded on first use: 46 modules that `folio serve` need not compile before its first answer. */
 const jose = () => import('jose');

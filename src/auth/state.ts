@@ -48,6 +48,8 @@ export interface SessionRecord {
   lastUsedAt: string;
   expiresAt: string;
   userAgent: string | null;
+  /** The device the session was opened from, as Strapi lists it (a UUID; older records use their id). */
+  deviceId?: string;
 }
 
 export interface TokenRecord {

@@ -7,7 +7,7 @@ import {
   isScalar,
   isToMany,
 } from '../schema/types.js';
-import { coerceScalar } from './values.js';
+import { coerceScalar, printValue } from './values.js';
 
 /** A relation entry from a write body: a documentId (or a legacy numeric row id) with its options. */
 export interface RelationRef {
@@ -28,6 +28,8 @@ export interface ParsedInput {
   /** Media references as written (ids or documentIds), resolved by the service against the media library. */
   media: Record<string, Array<string | number> | string | number | null>;
   provided: Set<string>;
+  /** The entry as Strapi would have written it, which its errors after the field checks carry as `value`. */
+  entry(): Record<string, unknown>;
   /**
    * Field problems held back for the caller to merge with its publish-time checks (only with `defer`):
    * where every check applies at once, Strapi reports them all in one `N errors occurred`.
@@ -48,8 +50,10 @@ export function parseInput(
   attributes: Record<string, Attribute>,
   data: Record<string, unknown>,
   defer = false,
+  target?: WriteTarget,
 ): ParsedInput {
-  const out: ParsedInput = { values: {}, relations: {}, media: {}, provided: new Set() };
+  const entry = () => entryAsWritten(attributes, data, target);
+  const out: ParsedInput = { values: {}, relations: {}, media: {}, provided: new Set(), entry };
   if ('id' in data) throw validationError('Invalid key id', { key: 'id', source: 'body' });
   if ('documentId' in data) throw validationError('Invalid key documentId', { key: 'documentId', source: 'body' });
   for (const key of Object.keys(data)) {
@@ -65,11 +69,52 @@ export function parseInput(
     out.provided.add(key);
     parseValue(reg, key, [key], attr, raw, out, problems);
   }
+  // Strapi's relation pass then fails on the same entry, and reports it beside the field problems.
+  if (problems.some((p) => p.message.endsWith('.__component is a required field')))
+    problems.push({
+      path: [],
+      message: 'Cannot build relations store from dynamiczone, component identifier is undefined',
+      value: entry(),
+    });
   if (problems.length) {
     if (defer && !problems.some(isPlain)) out.problems = problems;
     else throw collected(problems);
   }
   return out;
+}
+
+/** Where a write goes: what Strapi adds to the entry before it checks relations and media. */
+export interface WriteTarget {
+  localized: boolean;
+  draftAndPublish: boolean;
+  locale: string | null;
+}
+
+/**
+ * The entry as Strapi's document service has it when it resolves relations and media: its locale and
+ * `publishedAt`, the schema's defaults (scalar defaults, empty lists for repeatable components and zones),
+ * then the data as sent, media ids written as `{ set: [{ id }] }`.
+ */
+export function entryAsWritten(
+  attributes: Record<string, Attribute>,
+  data: Record<string, unknown>,
+  target?: WriteTarget,
+): Record<string, unknown> {
+  const entry: Record<string, unknown> = {};
+  if (target?.localized && target.locale) entry.locale = target.locale;
+  if (target) entry.publishedAt = target.draftAndPublish ? null : new Date().toISOString();
+  for (const [name, attr] of Object.entries(attributes)) {
+    if (isScalar(attr) && attr.default !== undefined) entry[name] = attr.default;
+    else if ((attr.type === 'component' && attr.repeatable) || attr.type === 'dynamiczone') entry[name] = [];
+  }
+  for (const [name, value] of Object.entries(data)) {
+    const attr = Object.prototype.hasOwnProperty.call(attributes, name) ? attributes[name] : undefined;
+    if (attr?.type === 'media' && value !== null && value !== undefined) {
+      const ids = (Array.isArray(value) ? value : [value]).map((v) => (isObject(v) ? v : { id: v }));
+      entry[name] = { set: ids };
+    } else if (!IGNORED.has(name)) entry[name] = value;
+  }
+  return entry;
 }
 
 const isPlain = (p: FieldProblem) => !!(p as FieldProblem & { plain?: boolean }).plain;
@@ -104,7 +149,10 @@ function parseValue(
     }
     const c = coerceScalar(name, attr, raw);
     if (c.ok) out.values[key] = c.value;
-    else problems.push(Object.assign({ path, message: c.message, value: raw }, c.plain ? { plain: true } : {}));
+    else {
+      const value = c.castValue ? c.castValue.value : raw;
+      problems.push(Object.assign({ path, message: c.message, value }, c.plain ? { plain: true } : {}));
+    }
     return;
   }
   switch (attr.type) {
@@ -216,7 +264,7 @@ function parseComponentObject(
   if (!isObject(raw)) {
     problems.push({
       path,
-      message: `${path.join('.')} must be a \`object\` type, but the final value was: \`${JSON.stringify(raw)}\`.`,
+      message: `${path.join('.')} must be a \`object\` type, but the final value was: \`${printValue(raw)}\`.`,
       value: raw,
     });
     return {};
@@ -227,7 +275,7 @@ function parseComponentObject(
     if (!Object.prototype.hasOwnProperty.call(comp.attributes, k))
       throw invalidKey(k, { path: `${path.join('.')}.${k}`, source: 'body' });
   }
-  const sub: ParsedInput = { values: {}, relations: {}, media: {}, provided: new Set() };
+  const sub: ParsedInput = { values: {}, relations: {}, media: {}, provided: new Set(), entry: () => ({}) };
   const result: Record<string, unknown> = {};
   for (const [attrName, attr] of Object.entries(comp.attributes)) {
     if (!(attrName in raw)) {
@@ -259,7 +307,7 @@ function parseComponentValue(
     if (!Array.isArray(raw)) {
       problems.push({
         path,
-        message: `${path.join('.')} must be a \`array\` type, but the final value was: \`${JSON.stringify(raw)}\`.`,
+        message: `${path.join('.')} must be a \`array\` type, but the final value was: \`${printValue(raw)}\`.`,
         value: raw,
       });
       return [];
@@ -290,7 +338,7 @@ function parseZone(
   if (!Array.isArray(raw)) {
     problems.push({
       path,
-      message: `${path.join('.')} must be a \`array\` type, but the final value was: \`${JSON.stringify(raw)}\`.`,
+      message: `${path.join('.')} must be a \`array\` type, but the final value was: \`${printValue(raw)}\`.`,
       value: raw,
     });
     return [];

@@ -188,7 +188,11 @@ export class DocumentService {
   async create(ctName: string, data: Record<string, unknown>, opts: WriteOptions = {}): Promise<Version> {
     const ct = this.contentType(ctName);
     const locale = this.writeLocale(ct, opts.locale);
-    const input = parseInput(this.schemas, ct.attributes, data, !ct.draftAndPublish);
+    const input = parseInput(this.schemas, ct.attributes, data, !ct.draftAndPublish, {
+      localized: ct.localized,
+      draftAndPublish: ct.draftAndPublish,
+      locale,
+    });
     await hashPasswordValues(this.schemas, ct.attributes, input.values);
     const documentId = newDocumentId();
     return this.lock.run(`${ct.uid}/${documentId}`, async () => {
@@ -237,7 +241,11 @@ export class DocumentService {
   ): Promise<Version | undefined> {
     const ct = this.contentType(ctName);
     const locale = this.writeLocale(ct, opts.locale);
-    const input = parseInput(this.schemas, ct.attributes, data, !ct.draftAndPublish);
+    const input = parseInput(this.schemas, ct.attributes, data, !ct.draftAndPublish, {
+      localized: ct.localized,
+      draftAndPublish: ct.draftAndPublish,
+      locale,
+    });
     await hashPasswordValues(this.schemas, ct.attributes, input.values);
     return this.lock.run(`${ct.uid}/${documentId}`, async () => {
       const current = this.index.get(ct.uid, documentId);
@@ -510,7 +518,7 @@ export class DocumentService {
       version.data[name] = this.resolveNested(ct.attributes[name], value, version);
     }
     for (const [name, refs] of Object.entries(input.media)) {
-      version.data[name] = this.resolveMedia(refs);
+      version.data[name] = this.resolveMedia(refs, input.entry);
     }
     for (const [name, op] of Object.entries(input.relations)) {
       const attr = ct.attributes[name] as RelationAttribute;
@@ -549,7 +557,10 @@ export class DocumentService {
     return out;
   }
 
-  private resolveMedia(refs: Array<string | number> | string | number | null): string | string[] | null {
+  private resolveMedia(
+    refs: Array<string | number> | string | number | null,
+    entry?: () => Record<string, unknown>,
+  ): string | string[] | null {
     const one = (r: string | number) => {
       const f = this.media.resolve(r);
       if (!f) {
@@ -559,6 +570,7 @@ export class DocumentService {
               path: [],
               message: '1 relation(s) of type plugin::upload.file associated with this entity do not exist',
               name: 'ValidationError',
+              ...(entry ? { value: entry() } : {}),
             },
           ],
         });
@@ -817,7 +829,9 @@ export class DocumentService {
       const refused = new Set(early.map((p) => p.path.join('.')));
       const order = Object.keys(ct.attributes);
       const merged = [...early, ...problems.filter((p) => !refused.has(p.path.join('.')))];
-      merged.sort((a, b) => order.indexOf(a.path[0]) - order.indexOf(b.path[0]));
+      // Entry-wide problems (an empty path) come after the fields', as Strapi lists them.
+      const rank = (p: FieldProblem) => (p.path.length ? order.indexOf(p.path[0]) : order.length);
+      merged.sort((a, b) => rank(a) - rank(b));
       throw collected(merged);
     }
     if (problems.length) throw fieldErrors(problems);

@@ -4,14 +4,39 @@ import type { ScalarAttribute } from '../schema/types.js';
  * Scalar attribute kinds: how a written value is coerced and checked. Each check is tagged with when it
  * applies: `always` (types, maximum constraints), or `publish` (required, minimums, formats), as Strapi does.
  */
-export type Coerced = { ok: true; value: unknown } | { ok: false; message: string; plain?: boolean };
+export type Coerced =
+  { ok: true; value: unknown } | { ok: false; message: string; plain?: boolean; castValue?: { value: unknown } };
 
 const fail = (message: string, plain = false): Coerced => ({ ok: false, message, plain });
+/** A value that could not be cast: Strapi reports the cast result (`NaN`, sent as null), not the value sent. */
+const castFail = (message: string, value: unknown): Coerced => ({ ok: false, message, castValue: { value } });
 const ok = (value: unknown): Coerced => ({ ok: true, value });
 
-const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v)));
+/** A scalar as yup prints it in messages, or null for objects and arrays. */
+function printSimple(v: unknown, quoteStrings: boolean): string | null {
+  if (v === null) return 'null';
+  if (v === undefined) return 'undefined';
+  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v);
+  if (typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (typeof v === 'string') return quoteStrings ? `"${v}"` : v;
+  return null;
+}
+
+/** A value as yup prints it in messages: objects and arrays as indented JSON whose leaves are printed scalars. */
+export function printValue(value: unknown, quoteStrings = true): string {
+  const simple = printSimple(value, quoteStrings);
+  if (simple !== null) return simple;
+  return JSON.stringify(
+    value,
+    function (this: Record<string, unknown>, key: string, v: unknown) {
+      return printSimple(this[key], quoteStrings) ?? v;
+    },
+    2,
+  );
+}
+
 export const typeMessage = (name: string, type: string, value: unknown) =>
-  `${name} must be a \`${type}\` type, but the final value was: \`${value === null ? 'null' : show(value)}\`.`;
+  `${name} must be a \`${type}\` type, but the final value was: \`${printValue(value)}\`.`;
 
 const yupType: Record<string, string> = {
   string: 'string',
@@ -48,9 +73,9 @@ function toNumber(name: string, v: unknown): number | Coerced {
   }
   if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
   if (typeof v === 'string')
-    return fail(
-      `${name} must be a \`number\` type, but the final value was: \`NaN\` ` +
-        `(cast from the value \`${JSON.stringify(v)}\`).`,
+    return castFail(
+      `${typeMessage(name, 'number', NaN).slice(0, -1)} (cast from the value \`${printValue(v)}\`).`,
+      null,
     );
   return fail(typeMessage(name, 'number', v));
 }
@@ -99,10 +124,8 @@ export function coerceScalar(name: string, attr: ScalarAttribute, v: unknown): C
     case 'email':
     case 'password':
     case 'uid': {
-      if (typeof v !== 'string') {
-        if (typeof v === 'number' && Number.isFinite(v)) v = String(v);
-        else return fail(typeMessage(name, 'string', v));
-      }
+      // Strapi's string checks are strict: a number is refused, not stored as its text.
+      if (typeof v !== 'string') return fail(typeMessage(name, 'string', v));
       const s = v as string;
       const max = attr.maxLength ?? (attr.type === 'string' ? 255 : attr.type === 'uid' ? 256 : undefined);
       if (max !== undefined && s.length > max) return fail(`${name} must be at most ${max} characters`);

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { FolioError, validationError } from '../errors.js';
+import { printValue } from '../documents/values.js';
 import { QUERY_LIMITS, loadQs } from '../query/parse-qs.js';
 
 const MAX_JSON_DEPTH = 64;
@@ -82,12 +83,13 @@ function depthOf(v: unknown, d: number): number {
 export function dataOf(body: unknown): Record<string, unknown> {
   const data =
     body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).data : undefined;
-  if (data === undefined || data === null) throw validationError('Missing "data" payload in the request body');
-  if (typeof data !== 'object' || Array.isArray(data)) {
-    throw validationError(
+  // As Strapi: only an object or an array gets past the payload check; the array then fails yup's object check.
+  if (!data || typeof data !== 'object') throw validationError('Missing "data" payload in the request body');
+  if (Array.isArray(data)) {
+    const message =
       'this must be a `object` type, but the final value was: `null` ' +
-        `(cast from the value \`${JSON.stringify(data)}\`).`,
-    );
+      `(cast from the value \`${printValue(data)}\`).`;
+    throw validationError(message, { errors: [{ path: [], message, name: 'ValidationError', value: null }] });
   }
   return data as Record<string, unknown>;
 }

@@ -8,6 +8,7 @@ import {
   STORED_FILES,
   isAccountsPath,
   isApiDocsPath,
+  isContentTypeBuilderPath,
   isRolesPath,
   isUploadApiPath,
 } from './route-paths.js';
@@ -42,6 +43,10 @@ export async function serverOptions(
         async () => (await import('./live-events.js')).liveEventsModule,
       ),
       onDemand(isApiDocsPath, async () => (await import('./api-docs.js')).apiDocsModule),
+      onDemand(
+        isContentTypeBuilderPath,
+        async () => (await import('./content-type-builder.js')).contentTypeBuilderModule,
+      ),
     ],
   };
 }

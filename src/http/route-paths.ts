@@ -29,3 +29,6 @@ export const LIVE_EVENTS_PATH = '/_folio/events';
 /** The OpenAPI document and its Swagger UI (as written). */
 export const isApiDocsPath = (path: string) =>
   path === '/api/openapi.json' || path === '/documentation' || path.startsWith('/documentation/');
+
+/** The content-type-builder's read routes (lower-cased). */
+export const isContentTypeBuilderPath = (path: string) => path.startsWith('/api/content-type-builder/');

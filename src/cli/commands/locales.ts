@@ -9,6 +9,20 @@ import { CliError, printJson, printTable } from '../output.js';
 
 const LOCALE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
 
+/**
+ * A locale's display name as Strapi writes it, `French (fr)`: the platform's English name for the code
+ * (`Portuguese (Brazil) (pt-BR)`), or the code alone when the platform does not know it.
+ */
+export function localeName(code: string): string {
+  let name: string | undefined;
+  try {
+    name = new Intl.DisplayNames(['en'], { type: 'language', languageDisplay: 'standard', fallback: 'none' }).of(code);
+  } catch {
+    name = undefined;
+  }
+  return name ? `${name} (${code})` : code;
+}
+
 /** Reads folio.json as written (so other keys and their order are kept), or an empty object. */
 function readRaw(contentDir: string): Record<string, unknown> {
   try {
@@ -44,13 +58,14 @@ export function registerLocales(program: Command, globals: () => GlobalOptions) 
   locales
     .command('add <code>')
     .description('add a locale')
-    .option('--name <name>', 'display name (default "<code>")')
+    .option('--name <name>', 'display name (default the language\'s English name, e.g. "French (fr)")')
     .option('--default', 'make it the default locale')
     .addHelpText(
       'after',
       `
-Example:
-  folio locales add de --name "German (de)"`,
+Examples:
+  folio locales add fr                    (named "French (fr)")
+  folio locales add pt-BR --name "Português"`,
     )
     .action(async (code: string, o: { name?: string; default?: boolean }) => {
       const opts = globals();
@@ -59,7 +74,7 @@ Example:
       const raw = readRaw(project.contentDir);
       const list = project.config.locales.map((l) => ({ ...l }));
       if (list.some((l) => l.code === code)) throw new CliError(`The locale ${code} is already configured`);
-      list.push({ code, name: o.name ?? `${code}` });
+      list.push({ code, name: o.name ?? localeName(code) });
       raw.locales = list;
       raw.defaultLocale = o.default ? code : project.config.defaultLocale;
       await writeRaw(project.contentDir, raw);
