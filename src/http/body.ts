@@ -6,18 +6,54 @@ const MAX_JSON_DEPTH = 64;
 const FORM_LIMIT = 56 * 1024;
 const tooLarge = () => new FolioError(413, 'PayloadTooLargeError', 'request entity too large', null);
 
-/** Reads the raw request body, refusing (413) as soon as it passes `limit` bytes. */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * Reads the raw request body, refusing (413) as soon as it passes `limit` bytes. A refused or failed body
+ * is not kept: the rest is discarded as it comes.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(refuseRest(req, tooLarge()));
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (err?: Error) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      if (err) reject(refuseRest(req, err));
+      else resolve(Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) done(tooLarge());
+      else chunks.push(chunk);
+    };
+    const onEnd = () => done();
+    const onError = (err: Error) => done(aborted(err));
+    const onClose = () => {
+      if (!req.complete) done(aborted());
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+const aborted = (cause?: Error) =>
+  new FolioError(
+    400,
+    'BadRequestError',
+    `The request body could not be read${cause ? `: ${cause.message}` : ''}`,
+    null,
+  );
+
+/** What is left of a refused body is discarded (the app closes the connection after the answer). */
+function refuseRest(req: IncomingMessage, err: Error): Error {
+  req.on('error', () => undefined);
+  req.resume();
+  return err;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeListener } from 'h3';
 import type { Project } from '../project.js';
@@ -8,29 +8,70 @@ export interface RunningServer {
   url: string;
   port: number;
   server: Server;
+  /** Stops at once: open connections (live event streams among them) are cut. */
   close(): Promise<void>;
+  /** Stops taking requests, lets those in flight finish for up to `graceMs`, then cuts what is left. */
+  shutdown(graceMs: number): Promise<void>;
 }
 
-/** Starts the app on a plain node:http server (tests and embedding; `folio serve` uses listhen). */
+/** The port asked for is taken: `folio serve` reports it rather than serving somewhere else. */
+export class PortInUseError extends Error {
+  constructor(
+    readonly port: number,
+    readonly host: string,
+  ) {
+    super(`port ${port} on ${host} is already in use`);
+  }
+}
+
+/**
+ * Starts the app on a plain node:http server: `folio serve` and the tests run the same server.
+ * `onRequest` sees every request before the app does.
+ */
 export async function startServer(
   project: Project,
-  opts: AppOptions & { port?: number; host?: string } = {},
+  opts: AppOptions & {
+    port?: number;
+    host?: string;
+    onRequest?: (req: IncomingMessage, res: ServerResponse) => void;
+  } = {},
 ): Promise<RunningServer> {
-  const server = createServer(toNodeListener(createFolioApp(project, opts)));
+  const handle = toNodeListener(createFolioApp(project, opts));
+  const onRequest = opts.onRequest;
+  const server = createServer(
+    onRequest
+      ? (req, res) => {
+          onRequest(req, res);
+          return handle(req, res);
+        }
+      : handle,
+  );
+  const port = opts.port ?? 0;
+  const hostname = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new PortInUseError(port, hostname) : err),
+    );
+    server.listen(port, hostname, () => resolve());
   });
-  const { port, address } = server.address() as AddressInfo;
+  const { port: actual, address } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
+  const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
   return {
-    url: `http://${host}:${port}`,
-    port,
+    url: `http://${host}:${actual}`,
+    port: actual,
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections?.();
-        server.close(() => resolve());
-      }),
+    close: async () => {
+      server.close();
+      server.closeAllConnections();
+      await closed;
+    },
+    shutdown: async (graceMs: number) => {
+      server.close();
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      await closed;
+      clearTimeout(timer);
+    },
   };
 }
