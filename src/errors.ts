@@ -43,6 +43,23 @@ export const paginationError = (message: string) => new FolioError(400, 'Paginat
 export const internalError = (message = 'Internal Server Error') =>
   new FolioError(500, 'InternalServerError', message, null);
 
+const STORAGE_CODES = new Set(['ENOSPC', 'EROFS', 'EDQUOT', 'EACCES', 'EPERM']);
+
+/**
+ * A write the file system refused (full disk, quota, read-only or forbidden folder) as the 507 every route
+ * answers with; undefined for any other error. The writers remove what they started, so nothing was changed.
+ */
+export function storageError(err: unknown): FolioError | undefined {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code !== 'string' || !STORAGE_CODES.has(code)) return undefined;
+  return new FolioError(
+    507,
+    'InsufficientStorageError',
+    `The content folder cannot be written (${code}): nothing was changed`,
+    {},
+  );
+}
+
 /** A yup-style collected validation failure: `details.errors` lists every field problem. */
 export interface FieldProblem {
   path: string[];
