@@ -3,6 +3,7 @@ import { FolioError, validationError } from '../errors.js';
 import { QUERY_LIMITS, loadQs } from '../query/parse-qs.js';
 
 const MAX_JSON_DEPTH = 64;
+const MAX_JSON_VALUES = 50_000;
 const FORM_LIMIT = 56 * 1024;
 const tooLarge = () => new FolioError(413, 'PayloadTooLargeError', 'request entity too large', null);
 
@@ -99,19 +100,26 @@ export async function parseBody(req: IncomingMessage, limit: number): Promise<un
   if (value === null || typeof value !== 'object') {
     throw new FolioError(400, 'SyntaxError', 'invalid JSON, only supports object and array', null);
   }
-  if (depthOf(value, 0) > MAX_JSON_DEPTH)
-    throw validationError(`The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`);
+  checkShape(value);
   return value;
 }
 
-function depthOf(v: unknown, d: number): number {
-  if (d > MAX_JSON_DEPTH || !v || typeof v !== 'object') return d;
-  let max = d;
-  for (const x of Object.values(v)) {
-    if (x && typeof x === 'object') max = Math.max(max, depthOf(x, d + 1));
-    if (max > MAX_JSON_DEPTH) break;
+/**
+ * Refuses a JSON body nested deeper than MAX_JSON_DEPTH or holding more than MAX_JSON_VALUES values: what
+ * follows (validation, errors listed per value) costs time per value, and no document needs that many.
+ */
+function checkShape(root: object) {
+  let values = 0;
+  const stack: Array<[unknown, number]> = [[root, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (depth > MAX_JSON_DEPTH)
+      throw validationError(`The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`);
+    for (const x of Object.values(v as object)) {
+      if (++values > MAX_JSON_VALUES) throw validationError(`The JSON body holds more than ${MAX_JSON_VALUES} values`);
+      if (x && typeof x === 'object') stack.push([x, depth + 1]);
+    }
   }
-  return max;
 }
 
 /** The `data` object of a write body, or Strapi's 400 when it is missing or not an object. */

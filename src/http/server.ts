@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { FolioError } from '../errors.js';
 import { toNodeListener } from 'h3';
 import type { Project } from '../project.js';
 import { createFolioApp, type AppOptions } from './app.js';
@@ -46,6 +48,7 @@ export async function startServer(
         }
       : handle,
   );
+  server.on('clientError', answerClientError);
   const port = opts.port ?? 0;
   const hostname = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -74,4 +77,23 @@ export async function startServer(
       clearTimeout(timer);
     },
   };
+}
+
+/** What node's HTTP parser refuses (a malformed request line or header, headers too large), in Strapi's envelope. */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex) {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, name, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'RequestHeaderFieldsTooLargeError', 'Request Header Fields Too Large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'RequestTimeoutError', 'Request Timeout']
+        : [400, 'BadRequestError', 'Bad Request'];
+  const body = JSON.stringify(new FolioError(status, name, message, {}).toJSON());
+  socket.end(
+    `HTTP/1.1 ${status} ${message}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
