@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, cpSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -158,22 +158,28 @@ describe('no error escapes to the process (item 4)', () => {
 
   it('keeps serving when a watcher callback throws, and logs it', async () => {
     const project = makeProject();
+    const id = 'faultinjectedauthor00001';
+    mkdirSync(join(project.contentDir, 'documents', 'authors'), { recursive: true });
     const preload = pathToFileURL(join(import.meta.dirname, 'helpers', 'fault-stdout.mjs')).href;
-    const serve = await spawnServe(project.dir, [], {
-      NODE_OPTIONS: `--import=${preload}`,
-      FOLIO_TEST_FAULT: 'reloaded permissions',
-    });
+    // The line serve prints for the new document throws: the watcher's change callback fails.
+    const serve = await spawnServe(project.dir, [], { NODE_OPTIONS: `--import=${preload}`, FOLIO_TEST_FAULT: id });
     try {
       await new Promise((r) => setTimeout(r, 500));
-      const permissions = join(project.contentDir, 'permissions.json');
-      writeFileSync(permissions, `${readFileSync(permissions, 'utf8')}\n`);
+      const t = '2024-01-01T00:00:00.000Z';
+      const version = { id: 1, name: 'Fault', email: null, avatar: null, bio: null, createdAt: t, updatedAt: t };
+      writeFileSync(
+        join(project.contentDir, 'documents', 'authors', `${id}.json`),
+        `${JSON.stringify({ documentId: id, published: { ...version, publishedAt: t } }, null, 2)}\n`,
+      );
       const end = Date.now() + 10000;
       while (!serve.stderr().includes('injected fault') && Date.now() < end)
         await new Promise((r) => setTimeout(r, 50));
-      expect(serve.stderr()).toContain('injected fault: reloaded permissions');
-      await new Promise((r) => setTimeout(r, 200));
+      expect(serve.stderr()).toContain(`injected fault: ${id}`);
+      await new Promise((r) => setTimeout(r, 300));
       expect(serve.proc.exitCode).toBeNull();
       expect(await answers(serve.base)).toBe(true);
+      const listed = (await (await fetch(`${serve.base}/api/authors`)).json()) as { data: Array<{ name: string }> };
+      expect(listed.data.map((a) => a.name)).toEqual(['Fault']);
     } finally {
       await serve.stop();
       project.cleanup();
