@@ -41,18 +41,21 @@ export const liveEventsModule: HttpModule = {
     const stream = createEventStream(event);
     const off = project.events.on((e: DocumentEvent) => {
       if (!access.can(caller, `${e.uid}.find`)) return;
-      void stream.push({
-        event: e.event,
-        data: JSON.stringify({
+      // A stream whose client is gone fails its writes: that stream's end, nothing to report.
+      stream
+        .push({
           event: e.event,
-          uid: e.uid,
-          model: e.model,
-          documentId: e.version.documentId,
-          locale: e.version.locale,
-          status: e.version.status,
-          createdAt: new Date().toISOString(),
-        }),
-      });
+          data: JSON.stringify({
+            event: e.event,
+            uid: e.uid,
+            model: e.model,
+            documentId: e.version.documentId,
+            locale: e.version.locale,
+            status: e.version.status,
+            createdAt: new Date().toISOString(),
+          }),
+        })
+        .catch(() => undefined);
     });
     stream.onClosed(async () => {
       release();
@@ -60,7 +63,7 @@ export const liveEventsModule: HttpModule = {
       await stream.close();
     });
     // A first message sends the headers at once, so clients know the stream is open.
-    void stream.push({ event: 'ready', data: JSON.stringify({ event: 'ready' }) });
+    stream.push({ event: 'ready', data: JSON.stringify({ event: 'ready' }) }).catch(() => undefined);
     return stream.send();
   },
 };
