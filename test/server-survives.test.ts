@@ -332,6 +332,31 @@ describe('405 and locales of writes (item 14)', () => {
   });
 });
 
+describe('large answers are compressed on the thread pool', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+    const text = 'lorem ipsum dolor sit amet '.repeat(2500);
+    for (let i = 0; i < 10; i++) {
+      const r = await s.api('/api/categories', {
+        method: 'POST',
+        body: { data: { name: `c${i}`, description: text } },
+      });
+      expect(r.status).toBe(201);
+    }
+  });
+  afterAll(() => s.stop());
+
+  it.each(['br', 'gzip'])('answers a 700 KB list in %s that decodes to the same JSON', async (encoding) => {
+    const plain = await fetch(`${s.url}/api/categories`, { headers: { ...s.auth, 'accept-encoding': 'identity' } });
+    const text = await plain.text();
+    expect(text.length).toBeGreaterThan(256 * 1024);
+    const packed = await fetch(`${s.url}/api/categories`, { headers: { ...s.auth, 'accept-encoding': encoding } });
+    expect(packed.headers.get('content-encoding')).toBe(encoding);
+    expect(await packed.text()).toBe(text);
+  });
+});
+
 describe('the public OpenAPI document leaves private attributes out of responses (item 15)', () => {
   let s: TestServer;
   beforeAll(async () => {
