@@ -187,6 +187,39 @@ describe('no error escapes to the process (item 4)', () => {
   });
 });
 
+describe('a closed terminal does not stop the server (item 4)', () => {
+  it('keeps serving after its stdout pipe is closed and it has a change to print', async () => {
+    const project = makeProject();
+    mkdirSync(join(project.contentDir, 'documents', 'authors'), { recursive: true });
+    const serve = await spawnServe(project.dir);
+    try {
+      serve.proc.stdout!.destroy();
+      await new Promise((r) => setTimeout(r, 500));
+      const id = 'printedtoaclosedpipe0001';
+      const t = '2024-01-01T00:00:00.000Z';
+      const version = { id: 1, name: 'Piped', email: null, avatar: null, bio: null, createdAt: t, updatedAt: t };
+      writeFileSync(
+        join(project.contentDir, 'documents', 'authors', `${id}.json`),
+        `${JSON.stringify({ documentId: id, published: { ...version, publishedAt: t } }, null, 2)}\n`,
+      );
+      const end = Date.now() + 10000;
+      let names: string[] = [];
+      while (!names.length && Date.now() < end && serve.proc.exitCode === null) {
+        await new Promise((r) => setTimeout(r, 100));
+        const res = await fetch(`${serve.base}/api/authors`).catch(() => undefined);
+        if (res) names = ((await res.json()) as { data: Array<{ name: string }> }).data.map((a) => a.name);
+      }
+      expect([names, serve.proc.exitCode]).toEqual([['Piped'], null]);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(serve.proc.exitCode).toBeNull();
+      expect(await answers(serve.base)).toBe(true);
+    } finally {
+      await serve.stop();
+      project.cleanup();
+    }
+  });
+});
+
 describe('a port the user named is never swapped for another (item 12)', () => {
   it('exits 1 naming the port and what to do when it is taken', async () => {
     const blocker = createNetServer();

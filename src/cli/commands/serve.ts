@@ -155,8 +155,18 @@ Examples:
  * Strapi's envelope, a logged problem); this only keeps a missed one from ending every client's service.
  */
 function keepServing(log: (message: string) => void) {
-  process.on('uncaughtException', (err) => log(`internal error (the server goes on): ${err.stack ?? String(err)}`));
-  process.on('unhandledRejection', (reason) =>
-    log(`internal error (the server goes on): ${(reason as Error)?.stack ?? String(reason)}`),
-  );
+  const report = (err: unknown) => {
+    try {
+      log(`internal error (the server goes on): ${(err as Error)?.stack ?? String(err)}`);
+    } catch {
+      // stderr itself failed (a closed pipe): there is nowhere left to report it.
+    }
+  };
+  process.on('uncaughtException', report);
+  process.on('unhandledRejection', report);
+  // A closed terminal or pipe (`folio serve | head`) fails the log writes, not the server: the CLI's own
+  // handler ends the process on EPIPE, which suits a listing, not a server.
+  process.stdout.removeAllListeners('error');
+  process.stdout.on('error', () => undefined);
+  process.stderr.on('error', () => undefined);
 }
