@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Command } from 'commander';
+import { DEFAULT_CONFIG } from '../../config.js';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, dim } from '../output.js';
 
@@ -77,7 +78,12 @@ Examples:
         });
       } catch (err) {
         if (!(err instanceof PortInUseError)) throw err;
-        const named = opts.port !== undefined ? '--port' : 'server.port in content/folio.json';
+        const named =
+          opts.port !== undefined
+            ? 'from --port'
+            : port === DEFAULT_CONFIG.server.port
+              ? 'the default port'
+              : 'from server.port in content/folio.json';
         throw new CliError(
           `port ${port} on ${host} is already in use (${named}): stop the program using it, ` +
             `or choose a free port with --port <port> (--port 0 picks any free port)`,
