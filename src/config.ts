@@ -13,7 +13,14 @@ export interface FolioConfig {
   rest: { defaultLimit: number; maxLimit: number; withCount: boolean; strictParams: boolean };
   read: ReadLimits;
   /** `snapshotFrom`: projects with at least this many document files get a start-up snapshot (serve). */
-  server: { host: string; port: number; bodyLimit: number; cors: CorsConfig; snapshotFrom: number };
+  server: {
+    host: string;
+    port: number;
+    bodyLimit: number;
+    cors: CorsConfig;
+    snapshotFrom: number;
+    liveEvents: LiveEventsConfig;
+  };
   webhooks: WebhookConfig[];
   users: UsersConfig;
 }
@@ -45,6 +52,12 @@ export interface UsersConfig {
   resetPasswordUrl: string;
 }
 
+/** How many `/_folio/events` streams may be open at once, in all and from one client address (429 past it). */
+export interface LiveEventsConfig {
+  maxConnections: number;
+  maxPerClient: number;
+}
+
 /** CORS as Strapi's defaults: the request's Origin is echoed when allowed (`'*'` allows every origin). */
 export interface CorsConfig {
   origin: string[];
@@ -72,6 +85,7 @@ export const DEFAULT_CONFIG: FolioConfig = {
     bodyLimit: 1024 * 1024,
     cors: { origin: ['*'], credentials: true, maxAge: 31536000 },
     snapshotFrom: 20000,
+    liveEvents: { maxConnections: 200, maxPerClient: 10 },
   },
   webhooks: [],
   users: {
@@ -173,6 +187,13 @@ export function loadConfig(contentDir: string): FolioConfig {
         cfg.server.cors.credentials = c.credentials;
       }
       cfg.server.cors.maxAge = num(c, 'maxAge', 'server.cors', 0) ?? cfg.server.cors.maxAge;
+    }
+    if (raw.server.liveEvents !== undefined) {
+      const e = raw.server.liveEvents;
+      if (!isObject(e)) throw new ConfigError(`${file}: "server.liveEvents" must be an object`);
+      const live = cfg.server.liveEvents;
+      live.maxConnections = num(e, 'maxConnections', 'server.liveEvents', 0) ?? live.maxConnections;
+      live.maxPerClient = num(e, 'maxPerClient', 'server.liveEvents', 0) ?? live.maxPerClient;
     }
     if (raw.server.host !== undefined) {
       if (typeof raw.server.host !== 'string') throw new ConfigError(`${file}: "server.host" must be a string`);

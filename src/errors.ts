@@ -41,6 +41,23 @@ export const applicationError = (message: string, details: ErrorDetails = {}) =>
   new FolioError(400, 'ApplicationError', message, details);
 export const paginationError = (message: string) => new FolioError(400, 'PaginationError', message, {});
 
+const STORAGE_CODES = new Set(['ENOSPC', 'EROFS', 'EDQUOT', 'EACCES', 'EPERM']);
+
+/**
+ * A write the file system refused (full disk, quota, read-only or forbidden folder) as the 507 every route
+ * answers with; undefined for any other error. The writers remove what they started, so nothing was changed.
+ */
+export function storageError(err: unknown): FolioError | undefined {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code !== 'string' || !STORAGE_CODES.has(code)) return undefined;
+  return new FolioError(
+    507,
+    'InsufficientStorageError',
+    `The content folder cannot be written (${code}): nothing was changed`,
+    {},
+  );
+}
+
 /** A yup-style collected validation failure: `details.errors` lists every field problem. */
 export interface FieldProblem {
   path: string[];

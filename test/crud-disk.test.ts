@@ -175,13 +175,13 @@ describe('CRUD over HTTP and the files on disk', () => {
     expect(head.headers.get('content-type')).toContain('application/json');
   });
 
-  it('answers unknown routes with a Strapi 404 and wrong methods with a plain-text 405', async () => {
+  it('answers unknown routes with a Strapi 404 and wrong methods with a 405 in the envelope', async () => {
     const unknown = await s.api('/api/nothing-here');
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.message).toBe('Not Found');
     const wrong = await s.api('/api/articles', { method: 'PATCH', body: { data: {} } });
     expect(wrong.status).toBe(405);
-    expect(wrong.text).toBe('Method Not Allowed');
+    expect(wrong.body.error).toMatchObject({ status: 405, message: 'Method Not Allowed' });
     expect(wrong.headers.get('allow')).toBe('HEAD, GET, POST');
   });
 });

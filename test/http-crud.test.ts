@@ -293,11 +293,11 @@ describe('HTTP CRUD on collection types', () => {
     ['POST', '/api/articles/abcdefghijklmnopqrstuvwx', 'HEAD, GET, PUT, DELETE'],
     ['PATCH', '/api/articles/abcdefghijklmnopqrstuvwx', 'HEAD, GET, PUT, DELETE'],
     ['POST', '/api/global', 'HEAD, GET, PUT, DELETE'],
-  ])('answers %s %s with a plain-text 405 and Allow: %s', async (method, path, allow) => {
+  ])('answers %s %s with a 405 in the JSON envelope and Allow: %s', async (method, path, allow) => {
     const res = await s.api(path, { method, body: { data: { title: 'x' } } });
     expect(res.status).toBe(405);
-    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
-    expect(res.text).toBe('Method Not Allowed');
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body.error).toMatchObject({ status: 405, name: 'MethodNotAllowedError', message: 'Method Not Allowed' });
     expect(res.headers.get('allow')).toBe(allow);
   });
 

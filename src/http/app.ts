@@ -65,7 +65,20 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
     media.onChange(() => {
       project.documents.index.generation++;
     });
-  const app = createApp();
+  const app = createApp({
+    // What fails after a route returned (a response stream that errors): a 500 in the envelope while nothing
+    // was sent yet, else the connection is cut, since a half-sent answer cannot be turned into an error.
+    onError(error, event) {
+      const res = event.node.res;
+      if (res.headersSent) {
+        log(`response failed: ${(error.cause as Error | undefined)?.message ?? error.message}`);
+        res.destroy();
+        return;
+      }
+      const text = sendError(event, error.cause ?? error, log);
+      res.end(text);
+    },
+  });
 
   app.use(
     eventHandler(async (event) => {
@@ -91,6 +104,13 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
         answer = await dispatch(event);
       } catch (err) {
         answer = sendError(event, err, log);
+      }
+      // A body refused before its end (too large, malformed, aborted) is not read on: the connection ends
+      // with the answer, so a client cannot keep it busy with more of the body.
+      if (!req.complete && !res.headersSent) {
+        res.setHeader('connection', 'close');
+        req.on('error', () => undefined);
+        req.resume();
       }
       return finishResponse(event, answer);
     }),

@@ -4,21 +4,58 @@ import { printValue } from '../documents/values.js';
 import { QUERY_LIMITS, loadQs } from '../query/parse-qs.js';
 
 const MAX_JSON_DEPTH = 64;
+const MAX_JSON_VALUES = 50_000;
 const FORM_LIMIT = 56 * 1024;
 const tooLarge = () => new FolioError(413, 'PayloadTooLargeError', 'request entity too large', null);
 
-/** Reads the raw request body, refusing (413) as soon as it passes `limit` bytes. */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * Reads the raw request body, refusing (413) as soon as it passes `limit` bytes. A refused or failed body
+ * is not kept: the rest is discarded as it comes.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(refuseRest(req, tooLarge()));
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (err?: Error) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      if (err) reject(refuseRest(req, err));
+      else resolve(Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) done(tooLarge());
+      else chunks.push(chunk);
+    };
+    const onEnd = () => done();
+    const onError = (err: Error) => done(aborted(err));
+    const onClose = () => {
+      if (!req.complete) done(aborted());
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+const aborted = (cause?: Error) =>
+  new FolioError(
+    400,
+    'BadRequestError',
+    `The request body could not be read${cause ? `: ${cause.message}` : ''}`,
+    null,
+  );
+
+/** What is left of a refused body is discarded (the app closes the connection after the answer). */
+function refuseRest(req: IncomingMessage, err: Error): Error {
+  req.on('error', () => undefined);
+  req.resume();
+  return err;
 }
 
 /**
@@ -64,19 +101,26 @@ export async function parseBody(req: IncomingMessage, limit: number): Promise<un
   if (value === null || typeof value !== 'object') {
     throw new FolioError(400, 'SyntaxError', 'invalid JSON, only supports object and array', null);
   }
-  if (depthOf(value, 0) > MAX_JSON_DEPTH)
-    throw validationError(`The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`);
+  checkShape(value);
   return value;
 }
 
-function depthOf(v: unknown, d: number): number {
-  if (d > MAX_JSON_DEPTH || !v || typeof v !== 'object') return d;
-  let max = d;
-  for (const x of Object.values(v)) {
-    if (x && typeof x === 'object') max = Math.max(max, depthOf(x, d + 1));
-    if (max > MAX_JSON_DEPTH) break;
+/**
+ * Refuses a JSON body nested deeper than MAX_JSON_DEPTH or holding more than MAX_JSON_VALUES values: what
+ * follows (validation, errors listed per value) costs time per value, and no document needs that many.
+ */
+function checkShape(root: object) {
+  let values = 0;
+  const stack: Array<[unknown, number]> = [[root, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (depth > MAX_JSON_DEPTH)
+      throw validationError(`The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`);
+    for (const x of Object.values(v as object)) {
+      if (++values > MAX_JSON_VALUES) throw validationError(`The JSON body holds more than ${MAX_JSON_VALUES} values`);
+      if (x && typeof x === 'object') stack.push([x, depth + 1]);
+    }
   }
-  return max;
 }
 
 /** The `data` object of a write body, or Strapi's 400 when it is missing or not an object. */

@@ -33,6 +33,17 @@ function checkRelationPermissions(read: RouteInput['read'], ct: ContentType, dat
 const writeLocale = (q: Record<string, unknown>) => (typeof q.locale === 'string' ? q.locale : undefined);
 const writeStatus = (q: Record<string, unknown>) => (q.status === 'draft' ? ('draft' as const) : undefined);
 
+/** A delete names a configured locale (or `*`), as every other write must: an unknown one is a 400, not a no-op. */
+function checkWriteLocale(read: RouteInput['read'], ct: ContentType, query: Record<string, unknown>) {
+  const code = writeLocale(query);
+  if (!ct.localized || code === undefined || code === '*') return;
+  const locales = read.config.locales.map((l) => l.code);
+  if (!locales.includes(code))
+    throw validationError(`Invalid locale "${code}": it is not one of the configured locales (${locales.join(', ')})`, {
+      locale: code,
+    });
+}
+
 /** The five core actions of a content-type, as Strapi's core controllers answer them. */
 export class ContentRoutes {
   constructor(private docs: DocumentService) {}
@@ -104,11 +115,13 @@ export class ContentRoutes {
       );
     }
     parseReadQuery(read, ct, { ...query, status: undefined }, 'delete');
+    checkWriteLocale(read, ct, query);
     await this.docs.delete(ct.uid, documentId!, { locale: writeLocale(query) });
     return { status: 204 };
   }
 
   async deleteSingle(input: RouteInput): Promise<RouteResult> {
+    checkWriteLocale(input.read, input.ct, input.query);
     const doc = this.docs.singleDocument(input.ct);
     if (!doc) return { status: 204 };
     return this.delete({ ...input, documentId: doc.documentId });

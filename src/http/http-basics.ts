@@ -1,9 +1,14 @@
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import type { H3Event } from 'h3';
 import type { CorsConfig } from '../config.js';
 
 const COMPRESS_OVER = 1024;
+/** Larger answers are compressed on the thread pool: a 32 MB answer takes half a second to compress. */
+const COMPRESS_OFF_THREAD_OVER = 256 * 1024;
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
 
 /**
  * CORS the way Strapi's defaults do it: the request's Origin is echoed (never a literal `*`) when
@@ -56,13 +61,15 @@ export function finishResponse(event: H3Event, answer: unknown): unknown {
   const accept = String(req.headers['accept-encoding'] ?? '');
   if (answer.length > COMPRESS_OVER && String(res.getHeader('content-type') ?? '').includes('json') && accept) {
     res.setHeader('vary', 'Origin, Accept-Encoding');
+    const offThread = answer.length > COMPRESS_OFF_THREAD_OVER;
     if (/\bbr\b/.test(accept)) {
       res.setHeader('content-encoding', 'br');
-      return brotliCompressSync(answer, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
+      const options = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
+      return offThread ? brotliAsync(answer, options) : brotliCompressSync(answer, options);
     }
     if (/\bgzip\b/.test(accept)) {
       res.setHeader('content-encoding', 'gzip');
-      return gzipSync(answer, { level: 6 });
+      return offThread ? gzipAsync(answer, { level: 6 }) : gzipSync(answer, { level: 6 });
     }
   }
   return answer;

@@ -1,5 +1,7 @@
 import { createEventStream } from 'h3';
 import type { DocumentEvent } from '../documents/events.js';
+import { FolioError } from '../errors.js';
+import type { Project } from '../project.js';
 import type { HttpModule } from './app.js';
 import { methodNotAllowed } from './respond.js';
 import { LIVE_EVENTS_PATH } from './route-paths.js';
@@ -15,29 +17,67 @@ export const liveEventsModule: HttpModule = {
   async handle({ event, method, path, project, access, principal }) {
     if (path !== LIVE_EVENTS_PATH) return undefined;
     if (method !== 'GET') return methodNotAllowed(event, ['GET']);
+    const open = openStreams(project);
+    const client = event.node.req.socket.remoteAddress ?? '';
+    const limits = project.config.server.liveEvents;
+    if (open.total >= limits.maxConnections || (open.byClient.get(client) ?? 0) >= limits.maxPerClient) {
+      event.node.res.setHeader('retry-after', '30');
+      throw new FolioError(429, 'RateLimitError', 'Too many live event streams are open: close one and retry', {});
+    }
     const caller = await principal();
+    // Counted from here: the stream holds its place until it closes, however it closes.
+    open.total++;
+    open.byClient.set(client, (open.byClient.get(client) ?? 0) + 1);
+    let counted = true;
+    const release = () => {
+      if (!counted) return;
+      counted = false;
+      open.total--;
+      const n = (open.byClient.get(client) ?? 1) - 1;
+      if (n > 0) open.byClient.set(client, n);
+      else open.byClient.delete(client);
+    };
+    event.node.res.once('close', release);
     const stream = createEventStream(event);
     const off = project.events.on((e: DocumentEvent) => {
       if (!access.can(caller, `${e.uid}.find`)) return;
-      void stream.push({
-        event: e.event,
-        data: JSON.stringify({
+      // A stream whose client is gone fails its writes: that stream's end, nothing to report.
+      stream
+        .push({
           event: e.event,
-          uid: e.uid,
-          model: e.model,
-          documentId: e.version.documentId,
-          locale: e.version.locale,
-          status: e.version.status,
-          createdAt: new Date().toISOString(),
-        }),
-      });
+          data: JSON.stringify({
+            event: e.event,
+            uid: e.uid,
+            model: e.model,
+            documentId: e.version.documentId,
+            locale: e.version.locale,
+            status: e.version.status,
+            createdAt: new Date().toISOString(),
+          }),
+        })
+        .catch(() => undefined);
     });
     stream.onClosed(async () => {
+      release();
       off();
       await stream.close();
     });
     // A first message sends the headers at once, so clients know the stream is open.
-    void stream.push({ event: 'ready', data: JSON.stringify({ event: 'ready' }) });
+    stream.push({ event: 'ready', data: JSON.stringify({ event: 'ready' }) }).catch(() => undefined);
     return stream.send();
   },
 };
+
+interface OpenStreams {
+  total: number;
+  byClient: Map<string, number>;
+}
+
+const streamsOf = new WeakMap<Project, OpenStreams>();
+
+/** The streams open on one project's server, in all and by client address. */
+function openStreams(project: Project): OpenStreams {
+  let open = streamsOf.get(project);
+  if (!open) streamsOf.set(project, (open = { total: 0, byClient: new Map() }));
+  return open;
+}

@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3';
-import { FolioError } from '../errors.js';
+import { FolioError, storageError } from '../errors.js';
 
 /** Sends a JSON answer: `body` is serialised here unless the serialised `text` is given. */
 export function sendJson(event: H3Event, status: number, body: unknown, text?: string): string {
@@ -13,26 +13,19 @@ export function sendEmpty(event: H3Event, status = 204): null {
   return null;
 }
 
+/** 405 in Strapi's error envelope, with the methods the path takes in `Allow`. */
 export function methodNotAllowed(event: H3Event, allow: string[]): string {
-  event.node.res.statusCode = 405;
   event.node.res.setHeader('allow', allow.join(', '));
-  event.node.res.setHeader('content-type', 'text/plain; charset=utf-8');
-  return 'Method Not Allowed';
+  return sendJson(event, 405, new FolioError(405, 'MethodNotAllowedError', 'Method Not Allowed', {}).toJSON());
 }
 
 /** Maps any thrown error to Strapi's error envelope; unexpected errors become a 500 without details. */
 export function sendError(event: H3Event, err: unknown, log: (msg: string) => void): string {
   if (err instanceof FolioError) return sendJson(event, err.status, err.toJSON());
-  const code = (err as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOSPC' || code === 'EROFS' || code === 'EACCES' || code === 'EPERM' || code === 'EDQUOT') {
-    const e = new FolioError(
-      507,
-      'InsufficientStorageError',
-      `The content folder cannot be written (${code}): nothing was changed`,
-      {},
-    );
+  const storage = storageError(err);
+  if (storage) {
     log(`write failed: ${(err as Error).message}`);
-    return sendJson(event, e.status, e.toJSON());
+    return sendJson(event, storage.status, storage.toJSON());
   }
   log(`internal error: ${(err as Error)?.stack ?? String(err)}`);
   return sendJson(event, 500, new FolioError(500, 'InternalServerError', 'Internal Server Error', null).toJSON());

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-import { FolioError, validationError } from '../errors.js';
+import { FolioError, storageError, validationError } from '../errors.js';
 import { fileTooBig, removeTemps, spoolToTemp, type IncomingFile } from './spool.js';
 
 export interface MultipartBody {
@@ -103,6 +103,10 @@ export function parseMultipart(req: IncomingMessage, tmpDir: string, limits: Mul
     req.on('data', count);
 
     bb.on('file', (name, stream, info) => {
+      // Busboy fails a file stream that is cut short (a truncated body) at once, before its spool listens.
+      stream.on('error', (err: Error) =>
+        fail(storageError(err) ?? validationError(`Malformed multipart body: ${err.message}`)),
+      );
       if (failure || name !== 'files') {
         stream.resume();
         return;
@@ -133,8 +137,11 @@ export function parseMultipart(req: IncomingMessage, tmpDir: string, limits: Mul
             fail(
               err instanceof FolioError
                 ? err
-                : validationError(`The upload could not be read: ${(err as Error).message}`),
+                : (storageError(err) ?? validationError(`The upload could not be read: ${(err as Error).message}`)),
             );
+            // Nothing more of this request will be stored: stop reading it rather than wait on a stream
+            // that no longer drains.
+            if (!finished) stop();
           },
         ),
       );

@@ -44,5 +44,10 @@ export const OVERRIDES: Record<string, Record<string, Override>> = {
       errorName: 'ValidationError',
     },
     aboutAfterSlider: { reason: 'the refused write above left the zone as it was', status: 200 },
+    globalPost: {
+      reason: 'Folio answers 405 in the JSON error envelope, like every other error (issue 21)',
+      status: 405,
+      errorName: 'MethodNotAllowedError',
+    },
   },
 };

@@ -1,4 +1,6 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Command } from 'commander';
+import { DEFAULT_CONFIG } from '../../config.js';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, dim } from '../output.js';
 
@@ -38,12 +40,7 @@ Examples:
     .action(async (o: ServeOptions) => {
       const opts = { ...globals(), ...o };
       // Started before loading: the modules compile while the load waits on file stats.
-      const modules = Promise.all([
-        import('listhen'),
-        import('h3'),
-        import('../../http/app.js'),
-        import('../../http/compose.js'),
-      ]);
+      const modules = Promise.all([import('../../http/server.js'), import('../../http/compose.js')]);
       modules.catch(() => undefined);
       const project = await loadProject(opts, {
         useSnapshot: opts.snapshot !== false,
@@ -53,31 +50,45 @@ Examples:
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new CliError(`--port must be a number from 0 to 65535`);
       const host = opts.host ?? project.config.server.host;
-      const [{ listen }, { toNodeListener }, { createFolioApp }, { serverOptions }] = await modules;
+      const [{ startServer, PortInUseError }, { serverOptions }] = await modules;
       const log = (m: string) => process.stderr.write(`${m}\n`);
+      keepServing(log);
       const options = await serverOptions(project, { log });
-      const app = createFolioApp(project, { ...options, readOnly: opts.readOnly, verbose: opts.verbose, log });
       // Requests being answered, and when one last started or ended: the warm-up below gives way to them.
       let inFlight = 0;
       let lastSeen = performance.now();
-      const handle = toNodeListener(app);
-      const counted: typeof handle = (req, res) => {
+      const count = (_req: IncomingMessage, res: ServerResponse) => {
         inFlight++;
         lastSeen = performance.now();
         res.once('close', () => {
           inFlight--;
           lastSeen = performance.now();
         });
-        return handle(req, res);
       };
-      const listener = await listen(counted, {
-        port,
-        hostname: host,
-        showURL: false,
-        qr: false,
-        public: host !== 'localhost' && host !== '127.0.0.1',
-        autoClose: false,
-      } as Parameters<typeof listen>[1]);
+      let listener: Awaited<ReturnType<typeof startServer>>;
+      try {
+        listener = await startServer(project, {
+          ...options,
+          readOnly: opts.readOnly,
+          verbose: opts.verbose,
+          log,
+          port,
+          host,
+          onRequest: count,
+        });
+      } catch (err) {
+        if (!(err instanceof PortInUseError)) throw err;
+        const named =
+          opts.port !== undefined
+            ? 'from --port'
+            : port === DEFAULT_CONFIG.server.port
+              ? 'the default port'
+              : 'from server.port in content/folio.json';
+        throw new CliError(
+          `port ${port} on ${host} is already in use (${named}): stop the program using it, ` +
+            `or choose a free port with --port <port> (--port 0 picks any free port)`,
+        );
+      }
       const { WebhookDispatcher } = await import('../../webhooks/webhooks.js');
       const { LocalMediaLibrary } = await import('../../upload/library.js');
       const webhooks = new WebhookDispatcher(project, log);
@@ -90,17 +101,14 @@ Examples:
         stopping = true;
         if (!opts.quiet) process.stderr.write(`${signal}: finishing in-flight writes…\n`);
         await watcher?.close();
-        await Promise.race([listener.close().catch(() => undefined), new Promise((r) => setTimeout(r, 2000))]);
+        await listener.shutdown(2000);
         await project.documents.idle();
         await Promise.race([webhooks.idle(), new Promise((r) => setTimeout(r, 5000))]);
         process.exit(0);
       };
       process.once('SIGINT', () => void shutdown('SIGINT'));
       process.once('SIGTERM', () => void shutdown('SIGTERM'));
-      const address = listener.server.address();
-      const actual = address && typeof address === 'object' ? address.port : port;
-      if (actual !== port && port !== 0) process.stderr.write(`Port ${port} is in use; using ${actual} instead.\n`);
-      const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${actual}`;
+      const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${listener.port}`;
       const types = [...project.schemas.contentTypes.values()];
       process.stdout.write(`Folio is serving ${project.contentDir}\n`);
       const fromSnapshot = project.report.fromSnapshot
@@ -144,4 +152,26 @@ Examples:
         });
       }
     });
+}
+
+/**
+ * The last line of defence of a running server: an error no request, stream or watcher handler caught is
+ * logged and the server goes on answering. Each place that can fail answers for itself first (a 500 in
+ * Strapi's envelope, a logged problem); this only keeps a missed one from ending every client's service.
+ */
+function keepServing(log: (message: string) => void) {
+  const report = (err: unknown) => {
+    try {
+      log(`internal error (the server goes on): ${(err as Error)?.stack ?? String(err)}`);
+    } catch {
+      // stderr itself failed (a closed pipe): there is nowhere left to report it.
+    }
+  };
+  process.on('uncaughtException', report);
+  process.on('unhandledRejection', report);
+  // A closed terminal or pipe (`folio serve | head`) fails the log writes, not the server: the CLI's own
+  // handler ends the process on EPIPE, which suits a listing, not a server.
+  process.stdout.removeAllListeners('error');
+  process.stdout.on('error', () => undefined);
+  process.stderr.on('error', () => undefined);
 }

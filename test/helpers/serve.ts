@@ -1,0 +1,140 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { BIN } from './project.js';
+import { filesUnder } from './media.js';
+
+/** `folio serve` run as a user runs it, on a port of its choosing, with what it printed so far. */
+export interface ServeProcess {
+  proc: ChildProcess;
+  base: string;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+/** Starts `folio serve --port 0` in `dir` and waits for its ready line. */
+export async function spawnServe(dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 20000);
+    const look = () => {
+      const m = /(http:\/\/127\.0\.0\.1:\d+)\/api/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    proc.stdout!.on('data', look);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited (${code}) before it was ready: ${err}`));
+    });
+  });
+  return {
+    proc,
+    base,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill('SIGKILL');
+        await exited;
+      }
+    },
+  };
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  body: unknown;
+}
+
+/**
+ * One request written by hand (chunked, abandoned, with any header), for what fetch will not send.
+ * `chunks` are written in turn; `abandon` destroys the request after them instead of ending it.
+ * Resolves with the answer, or `undefined` when the connection ended without one.
+ */
+export function rawRequest(
+  base: string,
+  opts: {
+    method?: string;
+    path: string;
+    headers?: Record<string, string>;
+    chunks?: Array<Buffer | string>;
+    abandon?: boolean;
+    localAddress?: string;
+  },
+): Promise<RawAnswer | undefined> {
+  const url = new URL(opts.path, base);
+  return new Promise((resolve) => {
+    const req = request(
+      url,
+      { method: opts.method ?? 'POST', headers: opts.headers, localAddress: opts.localAddress, agent: false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('error', () => resolve(undefined));
+        res.on('end', () => {
+          let body: unknown;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+        });
+      },
+    );
+    req.on('error', () => resolve(undefined));
+    const chunks = [...(opts.chunks ?? [])];
+    const next = () => {
+      while (chunks.length) {
+        if (!req.write(chunks.shift()!)) {
+          req.once('drain', next);
+          return;
+        }
+      }
+      if (opts.abandon) setTimeout(() => req.destroy(), 100);
+      else req.end();
+    };
+    next();
+  });
+}
+
+/** Whether the server answers its health check. */
+export async function answers(base: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${base}/_health`, { signal: AbortSignal.timeout(5000) });
+    return res.status === 204;
+  } catch {
+    return false;
+  }
+}
+
+/** A digest of every file under `dir` (names and bytes): equal digests, unchanged tree. */
+export function treeHash(dir: string): string {
+  const h = createHash('sha256');
+  for (const f of filesUnder(dir)) {
+    h.update(f).update('\0');
+    h.update(readFileSync(join(dir, f))).update('\0');
+  }
+  return h.digest('hex');
+}
