@@ -80,7 +80,16 @@ export class DocumentService {
     text: string | undefined,
   ): Promise<'own' | 'updated' | 'removed' | 'unchanged' | { problem: string }> {
     if (this.store.isOwnWrite(file, text)) return 'own';
+    // The file held something else than this process wrote: a later return to that text (a file moved
+    // back, a git switch) is a change to index, not an own write.
+    this.store.forgetOwnWrites(file);
     return this.reindex(ct, documentId, () => (text === undefined ? undefined : parseDocumentText(text, documentId)));
+  }
+
+  /** Indexes one document again from its file as it is now (read under the document's lock). */
+  refreshDocument(ct: ContentType, documentId: string) {
+    this.store.forgetOwnWrites(this.store.fileOf(ct.pluralName, documentId));
+    return this.reindex(ct, documentId, () => this.store.readDocument(ct.pluralName, documentId)?.body);
   }
 
   /** Indexes one document again from `body()` (its file's, read under the document's lock; undefined: gone). */

@@ -1,9 +1,10 @@
-import { type FSWatcher, watch as watchDir } from 'node:fs';
+import { type FSWatcher, statSync, watch as watchDir } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import { reloadProject, type Project } from '../project.js';
 import { TEMP_MARK } from '../store/atomic.js';
 import { SAFE_ID } from '../store/document-id.js';
+import type { ContentType } from '../schema/types.js';
 
 export interface WatchEvents {
   /** A file changed on disk and the server now reflects it (or kept the last good state: `problem`). */
@@ -20,6 +21,8 @@ export interface Watcher {
 }
 
 const SETTLE_MS = 40;
+/** Batches of this many changes or more are followed by a check of the touched folders against the index. */
+const RECONCILE_FROM = 64;
 
 /**
  * Watches `content/` with chokidar and keeps the in-memory state current: a changed document file is
@@ -55,24 +58,29 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
 
   // One fs.watch on documents/ and one per collection folder: events name the file, which is then read
   // again whatever the event was (a create, a change, a rename and a delete are handled the same way).
-  const folders = new Map<string, FSWatcher>();
+  // Each with the inode it watches: a folder removed and made again (a git switch) needs a new watch.
+  const folders = new Map<string, { w: FSWatcher; ino: number }>();
   const watchFolder = (dir: string, onEvent: (name: string) => void) => {
-    if (folders.has(dir)) return;
+    const ino = statSync(dir, { throwIfNoEntry: false })?.ino;
+    if (ino === undefined) return;
+    const known = folders.get(dir);
+    if (known?.ino === ino) return;
+    known?.w.close();
     try {
       const w = watchDir(dir, { persistent: true }, (_type, name) => {
         if (name) onEvent(String(name));
       });
       w.on('error', () => {
         w.close();
-        folders.delete(dir);
+        if (folders.get(dir)?.w === w) folders.delete(dir);
       });
-      folders.set(dir, w);
+      folders.set(dir, { w, ino });
     } catch {
-      /* gone already */
+      folders.delete(dir);
     }
   };
   const unwatchFolder = (dir: string) => {
-    folders.get(dir)?.close();
+    folders.get(dir)?.w.close();
     folders.delete(dir);
   };
   const documentFile = (dir: string, name: string) => {
@@ -148,12 +156,14 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
       }
       return;
     }
+    const touched = new Set<ContentType>();
     for (const [file, kind] of batch) {
       const rel = relative(project.contentDir, file).split(sep);
       if (rel[0] !== 'documents' || rel.length !== 3 || !rel[2].endsWith('.json')) continue;
       const ct = project.schemas.byPluralName(rel[1]);
       const documentId = rel[2].slice(0, -5);
       if (!ct || !SAFE_ID.test(documentId)) continue;
+      touched.add(ct);
       // The file is read whatever the event said: an atomic rename can be reported as unlink + add, and
       // only what is on disk now counts.
       let text: string | undefined;
@@ -169,6 +179,29 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
         events.onChange?.({ file, what: 'problem', problem: `${result.problem}; serving the last good version` });
       else events.onChange?.({ file, what: result });
     }
+    if (batch.length >= RECONCILE_FROM) for (const ct of touched) await reconcile(ct);
+  }
+
+  /**
+   * After a large batch (a git switch), the folder's listing is compared with the index: the kernel drops
+   * events when its queue fills, and a file missed that way would otherwise stay missing or stay served.
+   */
+  async function reconcile(ct: ContentType) {
+    const dir = join(documentsDir, ct.pluralName);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    const onDisk = new Set<string>();
+    for (const n of names) if (n.endsWith('.json') && !n.startsWith(TEMP_MARK)) onDisk.add(n.slice(0, -5));
+    const indexed = new Set<string>();
+    for (const doc of project.documents.index.documents(ct.uid)) indexed.add(doc.documentId);
+    const differ = [...indexed].filter((id) => !onDisk.has(id));
+    for (const id of onDisk) if (!indexed.has(id) && SAFE_ID.test(id)) differ.push(id);
+    for (const id of differ) {
+      const result = await project.documents.refreshDocument(ct, id);
+      const file = join(dir, `${id}.json`);
+      if (typeof result === 'object')
+        events.onChange?.({ file, what: 'problem', problem: `${result.problem}; serving the last good version` });
+      else if (result !== 'unchanged') events.onChange?.({ file, what: result });
+    }
   }
 
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
@@ -176,7 +209,7 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
     ready,
     async close() {
       if (timer) clearTimeout(timer);
-      for (const w of folders.values()) w.close();
+      for (const { w } of folders.values()) w.close();
       folders.clear();
       await watcher.close();
       await running;
