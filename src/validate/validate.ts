@@ -1,10 +1,9 @@
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Project } from '../project.js';
 import { parseInput } from '../documents/input.js';
 import { versions, NO_LOCALE } from '../documents/model.js';
 import { isOwningSide, isRelation, type Attribute } from '../schema/types.js';
-import { TEMP_MARK } from '../store/atomic.js';
 import { FolioError } from '../errors.js';
 
 export interface Problem {
@@ -16,7 +15,8 @@ export interface Problem {
 /**
  * Checks a whole content tree: schemas, every document against its schema (draft-level checks for every
  * version, publish-level checks for published ones), relations and media pointing at things that exist,
- * unique values, numeric ids used twice (after a merge), and temp files left behind.
+ * unique values and numeric ids used twice (after a merge). Temp files left by an interrupted write are never
+ * content: they are not reported (loading the project removes stale ones).
  */
 export function validateProject(project: Project): Problem[] {
   const problems: Problem[] = [];
@@ -27,7 +27,6 @@ export function validateProject(project: Project): Problem[] {
   const fileOf = (plural: string, id: string) => rel(join(project.contentDir, 'documents', plural, `${id}.json`));
 
   for (const ct of project.schemas.contentTypes.values()) {
-    const dir = join(project.contentDir, 'documents', ct.pluralName);
     // Ids as written in the files: the index renumbers clashes silently, validate reports them.
     const seenIds = new Map<number, string>();
     const unique = new Map<string, string>();
@@ -94,15 +93,6 @@ export function validateProject(project: Project): Problem[] {
           checkLinks(project, attr, v.data[name], `${where}.${name}`, file, problems, v.locale);
       }
     }
-    if (existsSync(dir))
-      for (const f of readdirSync(dir)) {
-        if (f.startsWith(TEMP_MARK))
-          problems.push({
-            file: rel(join(dir, f)),
-            path: '',
-            message: 'a temp file left by an interrupted write (safe to delete)',
-          });
-      }
   }
   return problems;
 }
