@@ -5,6 +5,7 @@ import { reloadProject, type Project } from '../project.js';
 import { TEMP_MARK } from '../store/atomic.js';
 import { SAFE_ID } from '../store/document-id.js';
 import type { ContentType } from '../schema/types.js';
+import { loadSchemas } from '../schema/registry.js';
 
 export interface WatchEvents {
   /** A file changed on disk and the server now reflects it (or kept the last good state: `problem`). */
@@ -142,7 +143,12 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
       const rel = relative(project.contentDir, file).split(sep);
       return rel[0] === 'types' || rel[0] === 'components' || rel[0] === 'folio.json';
     });
-    if (structural) {
+    // A schema set with a problem the served one has not (a truncated or renamed file, a bad attribute) is
+    // not swapped in: requests keep the last good schemas until the files are fixed.
+    const fresh = structural ? newSchemaProblems(project) : [];
+    for (const p of fresh)
+      events.onChange?.({ file: p.file, what: 'problem', problem: `${p.message}; keeping the last good schemas` });
+    if (structural && !fresh.length) {
       try {
         const report = await reloadProject(project);
         events.onReload?.({ documents: report.documents, problems: report.problems.length });
@@ -215,4 +221,16 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
       await running;
     },
   };
+}
+
+/** Problems of the schema files as they are now that the served schema set does not have. */
+function newSchemaProblems(project: Project): Array<{ file: string; message: string }> {
+  const key = (p: { file: string; attribute?: string; message: string }) => `${p.file}\0${p.attribute}\0${p.message}`;
+  const served = new Set(project.schemas.problems.map(key));
+  return loadSchemas(project.contentDir)
+    .problems.filter((p) => !served.has(key(p)))
+    .map((p) => ({
+      file: join(project.contentDir, p.file),
+      message: p.attribute ? `attribute "${p.attribute}": ${p.message}` : p.message,
+    }));
 }
