@@ -44,6 +44,15 @@ export interface LoadOptions {
    * decoded, no longer held the versions it was indexed with: to be indexed again from its file.
    */
   onStale?: (ct: ContentType, doc: DocumentRecord) => void;
+  /**
+   * Checks a decoded file's values by the rules of an API write: a problem (a message) keeps the document
+   * out of the index. Files read on reader threads or taken from the snapshot are checked when decoded.
+   */
+  check?: (ct: ContentType, body: Record<string, unknown>) => string | undefined;
+  /** Whether DocumentService.load passes its `check` (default true; `folio validate` reports values itself). */
+  checkValues?: boolean;
+  /** A document indexed before it was decoded turned out to fail `check` when it was. */
+  onInvalid?: (ct: ContentType, doc: DocumentRecord, problem: string) => void;
 }
 
 /** A snapshot ready to be built and written, and whether writing it pays (no usable one, or many files read again). */
@@ -165,7 +174,10 @@ export async function loadDocuments(
       const read = (id: string) =>
         store.readDocument(ct.pluralName, id, keepTexts ? (arena ??= new TextArena()) : undefined);
       const stale = opts.onStale && ((doc: DocumentRecord) => opts.onStale!(ct, doc));
-      return [ct.uid, { ct, reread: (id: string) => store.readDocument(ct.pluralName, id)?.body, read, stale }];
+      const check = opts.check && ((body: Record<string, unknown>) => opts.check!(ct, body));
+      const invalid = opts.onInvalid && ((doc: DocumentRecord, problem: string) => opts.onInvalid!(ct, doc, problem));
+      const reread = (id: string) => store.readDocument(ct.pluralName, id)?.body;
+      return [ct.uid, { ct, reread, read, stale, check, invalid }];
     }),
   );
   const context = (ct: ContentType) => contexts.get(ct.uid)!;
@@ -224,6 +236,12 @@ export async function loadDocuments(
         doc = decodeDocument(ct, raw.documentId, raw.body);
       } catch (err) {
         report.problems.push({ file: raw.file, message: (err as Error).message });
+        kept.complete = false;
+        return;
+      }
+      const problem = opts.check?.(ct, raw.body);
+      if (problem) {
+        report.problems.push({ file: raw.file, message: problem });
         kept.complete = false;
         return;
       }

@@ -34,6 +34,7 @@ import {
 import { applyRelationOp } from './relations.js';
 import { defaultValue, publishChecks, typeMessage, yupTypeOf } from './values.js';
 import { EventBus } from './events.js';
+import { storedValueProblems } from '../validate/stored-values.js';
 import { type LoadOptions, type LoadReport, type SnapshotPlan, loadDocuments, warmDocuments } from './loader.js';
 
 export interface WriteOptions {
@@ -114,6 +115,8 @@ export class DocumentService {
       }
       try {
         const doc = decodeDocument(ct, documentId, read);
+        const problem = this.checkValues(ct, read);
+        if (problem) return { problem };
         this.index.put(doc);
         const first = versions(doc)[0];
         if (first) this.emit(existed ? 'entry.update' : 'entry.create', ct, first);
@@ -138,10 +141,34 @@ export class DocumentService {
       if (this.index.get(ct.uid, doc.documentId) !== doc) return;
       void this.reindex(ct, doc.documentId, () => this.store.readDocument(ct.pluralName, doc.documentId)?.body);
     };
-    const { report, plan } = await loadDocuments(this.index, this.schemas, this.store, { onStale, ...opts });
+    // A document decoded after start (read on a thread, or from the snapshot) whose values fail the write
+    // rules: taken out of the index, as it would not have been indexed had it been checked at start.
+    const late: { report?: LoadReport } = {};
+    const onInvalid = (ct: ContentType, doc: DocumentRecord, message: string) => {
+      const file = this.store.fileOf(ct.pluralName, doc.documentId);
+      late.report?.problems.push({ file, message });
+      this.onProblem?.({ file, message });
+      void this.lock.run(`${ct.uid}/${doc.documentId}`, async () => {
+        if (this.index.get(ct.uid, doc.documentId) === doc) this.index.remove(ct.uid, doc.documentId);
+      });
+    };
+    const checks = opts.checkValues === false ? {} : { check: this.checkValues, onInvalid };
+    const { report, plan } = await loadDocuments(this.index, this.schemas, this.store, { onStale, ...checks, ...opts });
+    late.report = report;
     this.snapshotPlan = plan?.worthWriting ? plan : undefined;
     return report;
   }
+
+  /** Told of a document file found invalid after the load report was made (see `load`). */
+  onProblem?: (problem: { file: string; message: string }) => void;
+
+  /** The write rules a document file's values must pass to be served (see storedValueProblems); a message if not. */
+  private checkValues = (ct: ContentType, body: Record<string, unknown>): string | undefined => {
+    this.locales ??= new Set(this.config.locales.map((l) => l.code));
+    const problems = storedValueProblems(this.schemas, this.locales, ct, body);
+    return problems.length ? problems.map((p) => `${p.path}: ${p.message}`).join('; ') : undefined;
+  };
+  private locales: Set<string> | undefined;
 
   /** Whether this load read enough files that writing a new start-up snapshot pays. */
   get snapshotPending(): boolean {
