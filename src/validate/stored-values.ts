@@ -1,7 +1,8 @@
 import { FolioError } from '../errors.js';
 import { parseInput } from '../documents/input.js';
 import type { SchemaRegistry } from '../schema/registry.js';
-import { type Attribute, type ContentType, isOwningSide, isRelation, isToMany } from '../schema/types.js';
+import { type Attribute, type ContentType, isOwningSide, isRelation, isScalar, isToMany } from '../schema/types.js';
+import { coerceScalar } from '../documents/values.js';
 
 /** One value of a document file that an API write would refuse, at `path` in the file (`locales.en.draft.views`). */
 export interface ValueProblem {
@@ -73,7 +74,12 @@ function versionProblems(
           path: `${where}.${name}`,
           message: many ? `${name} must be a list of media file ids` : `${name} must be a media file id`,
         });
-    } else plain[name] = withoutLinks(schemas, attr, value);
+    } else if (isScalar(attr)) {
+      // What the body parser does with a scalar, without its objects (every file is checked at start).
+      const c = coerceScalar(name, attr, value);
+      if (!c.ok) problems.push({ path: `${where}.${name}`, message: c.message });
+    } else if (!(Array.isArray(value) && value.length === 0 && (attr.type === 'dynamiczone' || attr.repeatable)))
+      plain[name] = withoutLinks(schemas, attr, value);
   }
   if (!Object.keys(plain).length) return;
   // All at once first (the common case: no problem); then one attribute at a time, so each problem has its path.
