@@ -221,18 +221,23 @@ describe('checks at start and in folio validate', () => {
   it('ignores temp files in folio validate, and the CLI removes stale ones (item 10)', async () => {
     const p = makeProject({ withExampleDocuments: true });
     try {
-      const dir = join(p.contentDir, 'documents', 'tags');
-      const fresh = join(dir, '.folio-tmp-fresh.json.123abc');
-      const stale = join(dir, '.folio-tmp-stale.json.456def');
-      writeFileSync(fresh, '{');
-      writeFileSync(stale, '{"documentId":');
       const old = new Date(Date.now() - 60_000);
-      utimesSync(stale, old, old);
+      const leftovers = ['documents/tags', 'types'].map((folder) => {
+        const dir = join(p.contentDir, folder);
+        const fresh = join(dir, '.folio-tmp-fresh.json.123abc');
+        const stale = join(dir, '.folio-tmp-stale.json.456def');
+        writeFileSync(fresh, '{');
+        writeFileSync(stale, '{"documentId":');
+        utimesSync(stale, old, old);
+        return { fresh, stale };
+      });
       const r = await folio(['validate', '--dir', p.dir]);
       expect(r.stdout).toBe('');
       expect(r.code).toBe(0);
-      expect(existsSync(stale)).toBe(false);
-      expect(existsSync(fresh)).toBe(true);
+      for (const { fresh, stale } of leftovers) {
+        expect(existsSync(stale), stale).toBe(false);
+        expect(existsSync(fresh), fresh).toBe(true);
+      }
     } finally {
       p.cleanup();
     }
