@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from './helpers/project.js';
 import { watchProject, type Watcher } from '../src/watch/watcher.js';
+
+const run = promisify(execFile);
 
 /** The API must equal the files this long after a switch at most. */
 const DEADLINE_MS = 1000;
@@ -11,17 +14,16 @@ const DEADLINE_MS = 1000;
 describe('git branch switch with the server running', () => {
   let s: TestServer;
   let watcher: Watcher;
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: s.dir, stdio: 'pipe' })
-      .toString()
-      .trim();
+  // Asynchronous: the server runs in this process and must go on answering while git writes the files.
+  const git = async (...args: string[]) =>
+    (await run('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: s.dir })).stdout.trim();
 
   beforeAll(async () => {
     s = await startTestServer();
     writeFileSync(join(s.dir, '.gitignore'), '.folio/\n');
-    git('init', '-q', '-b', 'main');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'model');
+    await git('init', '-q', '-b', 'main');
+    await git('add', '-A');
+    await git('commit', '-q', '-m', 'model');
     watcher = await watchProject(s.project);
     await watcher.ready;
   });
@@ -67,14 +69,14 @@ describe('git branch switch with the server running', () => {
       created.push(r.body.data.documentId);
     }
     await s.project.documents.idle();
-    git('checkout', '-q', '-b', 'authors');
-    git('add', '-A');
-    git('commit', '-q', '-m', '200 authors');
+    await git('checkout', '-q', '-b', 'authors');
+    await git('add', '-A');
+    await git('commit', '-q', '-m', '200 authors');
 
     for (let round = 0; round < 2; round++) {
-      git('checkout', '-q', 'main');
+      await git('checkout', '-q', 'main');
       expect(await equalWithin('authors')).toBe(0);
-      git('checkout', '-q', 'authors');
+      await git('checkout', '-q', 'authors');
       expect(await equalWithin('authors')).toBe(200);
     }
     expect(await served('authors')).toEqual([...created].sort());
@@ -83,28 +85,28 @@ describe('git branch switch with the server running', () => {
     const r = await s.api('/api/authors', { method: 'POST', body: { data: { name: 'After' } } });
     expect(r.status).toBe(201);
     expect(await equalWithin('authors')).toBe(201);
-    git('checkout', '-q', '--', '.');
-    git('stash', '-q', '-u');
+    await git('checkout', '-q', '--', '.');
+    await git('stash', '-q', '-u');
     expect(await equalWithin('authors')).toBe(200);
-    git('stash', 'pop', '-q');
+    await git('stash', 'pop', '-q');
     expect(await equalWithin('authors')).toBe(201);
   });
 
   it('follows a branch whose files were edited by hand, including a document changed in place', async () => {
-    git('checkout', '-q', '-b', 'renamed');
+    await git('checkout', '-q', '-b', 'renamed');
     const [first] = onDisk('authors');
     const file = join(s.contentDir, 'documents', 'authors', `${first}.json`);
-    const raw = JSON.parse(execFileSync('cat', [file]).toString());
+    const raw = JSON.parse(readFileSync(file, 'utf8'));
     raw.published.name = 'Renamed on a branch';
     writeFileSync(file, JSON.stringify(raw, null, 2));
-    git('commit', '-q', '-am', 'rename one');
-    git('checkout', '-q', 'authors');
+    await git('commit', '-q', '-am', 'rename one');
+    await git('checkout', '-q', 'authors');
     await equalWithin('authors');
     const nameOf = async () => (await s.api(`/api/authors/${first}`)).body.data?.name as string;
     const end = Date.now() + DEADLINE_MS;
     while ((await nameOf()) === 'Renamed on a branch' && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
     expect(await nameOf()).not.toBe('Renamed on a branch');
-    git('checkout', '-q', 'renamed');
+    await git('checkout', '-q', 'renamed');
     const end2 = Date.now() + DEADLINE_MS;
     while ((await nameOf()) !== 'Renamed on a branch' && Date.now() < end2) await new Promise((r) => setTimeout(r, 25));
     expect(await nameOf()).toBe('Renamed on a branch');

@@ -22,7 +22,11 @@ export interface Watcher {
 }
 
 const SETTLE_MS = 40;
-/** Batches of this many changes or more are followed by a check of the touched folders against the index. */
+/** A batch waits at most this long for changes to settle. */
+const MAX_WAIT_MS = 200;
+/** Document files read at once while handling a batch. */
+const READ_AHEAD = 32;
+/** Streams of this many changes or more are followed by a check of the touched folders against the index. */
 const RECONCILE_FROM = 64;
 
 /**
@@ -49,12 +53,18 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
     awaitWriteFinish: false,
   });
 
+  // When the first change of the pending batch came: a long stream of changes (a git switch of thousands
+  // of files) is handled in batches at least every MAX_WAIT_MS, so the API follows while it goes on.
+  let firstAt = 0;
   const schedule = (file: string, kind: 'change' | 'unlink') => {
+    if (!pending.size) firstAt = performance.now();
     pending.set(file, kind);
     if (timer) clearTimeout(timer);
+    const wait = Math.max(0, Math.min(SETTLE_MS, firstAt + MAX_WAIT_MS - performance.now()));
     timer = setTimeout(() => {
+      timer = undefined;
       running = running.then(flush, flush);
-    }, SETTLE_MS);
+    }, wait);
   };
 
   // One fs.watch on documents/ and one per collection folder: events name the file, which is then read
@@ -135,6 +145,8 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
     if (dir === documentsDir) void watchDocuments(true);
   });
 
+  let stream = { count: 0, touched: new Set<ContentType>() };
+
   async function flush() {
     const batch = [...pending];
     pending.clear();
@@ -163,33 +175,44 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
       return;
     }
     const touched = new Set<ContentType>();
-    for (const [file, kind] of batch) {
+    const files: Array<{ file: string; ct: ContentType; documentId: string }> = [];
+    for (const [file] of batch) {
       const rel = relative(project.contentDir, file).split(sep);
       if (rel[0] !== 'documents' || rel.length !== 3 || !rel[2].endsWith('.json')) continue;
       const ct = project.schemas.byPluralName(rel[1]);
       const documentId = rel[2].slice(0, -5);
       if (!ct || !SAFE_ID.test(documentId)) continue;
       touched.add(ct);
+      files.push({ file, ct, documentId });
+    }
+    // Read a few at a time: one by one, the reads of a large batch take longer than the rest of its work.
+    for (let at = 0; at < files.length; at += READ_AHEAD) {
+      const chunk = files.slice(at, at + READ_AHEAD);
       // The file is read whatever the event said: an atomic rename can be reported as unlink + add, and
       // only what is on disk now counts.
-      let text: string | undefined;
-      try {
-        text = await readFile(file, 'utf8');
-      } catch {
-        text = undefined;
-      }
-      void kind;
-      const result = await project.documents.reloadDocument(ct, documentId, file, text);
-      if (result === 'own' || result === 'unchanged') continue;
-      if (typeof result === 'object')
-        events.onChange?.({ file, what: 'problem', problem: `${result.problem}; serving the last good version` });
-      else events.onChange?.({ file, what: result });
+      const texts = await Promise.all(chunk.map(({ file }) => readFile(file, 'utf8').catch(() => undefined)));
+      const results = await Promise.all(
+        chunk.map(({ file, ct, documentId }, i) => project.documents.reloadDocument(ct, documentId, file, texts[i])),
+      );
+      results.forEach((result, i) => {
+        const { file } = chunk[i];
+        if (result === 'own' || result === 'unchanged') return;
+        if (typeof result === 'object')
+          events.onChange?.({ file, what: 'problem', problem: `${result.problem}; serving the last good version` });
+        else events.onChange?.({ file, what: result });
+      });
     }
-    if (batch.length >= RECONCILE_FROM) for (const ct of touched) await reconcile(ct);
+    // A stream of changes (handled in several batches) ends when nothing is pending after a batch.
+    stream.count += files.length;
+    for (const ct of touched) stream.touched.add(ct);
+    if (pending.size) return;
+    const { count, touched: all } = stream;
+    stream = { count: 0, touched: new Set() };
+    if (count >= RECONCILE_FROM) for (const ct of all) await reconcile(ct);
   }
 
   /**
-   * After a large batch (a git switch), the folder's listing is compared with the index: the kernel drops
+   * After many changes (a git switch), the folder's listing is compared with the index: the kernel drops
    * events when its queue fills, and a file missed that way would otherwise stay missing or stay served.
    */
   async function reconcile(ct: ContentType) {
