@@ -43,9 +43,11 @@ describe('the API follows the files', () => {
   let s: TestServer;
   let watcher: Watcher;
   const problems: string[] = [];
+  let reloads = 0;
   beforeAll(async () => {
     s = await startTestServer({ withExampleDocuments: true });
     watcher = await watchProject(s.project, {
+      onReload: () => reloads++,
       onChange: (c) => {
         if (c.problem) problems.push(`${c.file}: ${c.problem}`);
       },
@@ -131,6 +133,16 @@ describe('the API follows the files', () => {
       'the fixed schema set is served',
     );
     expect(await counts()).toEqual(before);
+
+    // A schema renamed away from its singular name is a broken one too.
+    problems.length = 0;
+    const renamed = join(s.contentDir, 'types', 'label.json');
+    renameSync(tagFile, renamed);
+    await until(() => problems.some((p) => p.includes('label.json')), 'the renamed schema is reported');
+    expect(await counts()).toEqual(before);
+    const reloaded = reloads;
+    renameSync(renamed, tagFile);
+    await until(() => reloads > reloaded, 'the schemas are reloaded');
   });
 
   it('keeps the last good version of a document hand-edited into an invalid one, and reports it (item 8)', async () => {
