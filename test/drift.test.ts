@@ -79,6 +79,25 @@ describe('the API follows the files', () => {
     expect((await s.api(`/api/authors/${id}`)).body.data.name).toBe('Moved Around');
   });
 
+  it('follows documents written by the CLI in another process (item 5)', async () => {
+    const created = await folio([
+      'docs',
+      'create',
+      'categories',
+      '--json',
+      '--data',
+      '{"name":"From the CLI"}',
+      '--dir',
+      s.dir,
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const id = JSON.parse(created.stdout).data.documentId as string;
+    await until(async () => (await s.api(`/api/categories/${id}`)).status === 200, 'created by the CLI: 200');
+    const deleted = await folio(['docs', 'delete', 'categories', id, '--dir', s.dir]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    await until(async () => (await s.api(`/api/categories/${id}`)).status === 404, 'deleted by the CLI: 404');
+  });
+
   it('checks the folder listing after many changes: a change the watcher never saw is caught up (item 5)', async () => {
     // Events lost (the kernel's queue overflows on a switch of tens of thousands of files) are simulated by
     // dropping one document from the index behind the watcher's back.
