@@ -65,7 +65,10 @@ async function loadContent(contentDir: string, media: MediaLibrary, events: Even
  * state and throws.
  */
 export async function reloadProject(project: Project): Promise<LoadReport> {
-  const loaded = await loadContent(project.contentDir, project.documents.media, project.events);
+  const served = project.documents;
+  const loaded = await loadContent(project.contentDir, served.media, project.events, {
+    lastGood: (ct, documentId) => served.lastGoodBody(ct, documentId),
+  });
   Object.assign(project, {
     config: loaded.config,
     schemas: loaded.schemas,

@@ -179,6 +179,12 @@ describe('the API follows the files', () => {
       expect(await served(), what).toEqual(before);
       expect((await s.api(`/api/articles/${id}?status=draft&locale=de`)).status, what).toBe(404);
     }
+    // A schema reload keeps it too (the file is still invalid).
+    const reloaded = reloads;
+    const authorFile = join(s.contentDir, 'types', 'author.json');
+    writeFileSync(authorFile, `${readFileSync(authorFile, 'utf8').trim()}\n\n`);
+    await until(() => reloads > reloaded, 'the schemas are reloaded');
+    expect(await served()).toEqual(before);
     // A write goes from the last good version: the invalid values never come back through the API.
     const put = await s.api(`/api/articles/${id}?locale=en`, { method: 'PUT', body: { data: { featured: true } } });
     expect(put.status).toBe(200);

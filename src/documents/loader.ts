@@ -49,6 +49,11 @@ export interface LoadOptions {
    * out of the index. Files read on reader threads or taken from the snapshot are checked when decoded.
    */
   check?: (ct: ContentType, body: Record<string, unknown>) => string | undefined;
+  /**
+   * A reload's memory of what was served (see DocumentService.lastGoodBody): a document file that cannot be
+   * read, decoded or checked keeps that version, when it still passes, instead of leaving the API.
+   */
+  lastGood?: (ct: ContentType, documentId: string) => Record<string, unknown> | undefined;
   /** Whether DocumentService.load passes its `check` (default true; `folio validate` reports values itself). */
   checkValues?: boolean;
   /** A document indexed before it was decoded turned out to fail `check` when it was. */
