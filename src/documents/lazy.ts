@@ -170,7 +170,9 @@ export class LazySource {
       return decoded;
     }
     // Changed since it was read at start (or gone, or broken now): the versions indexed then get what
-    // the file still has, and the document is indexed again from the file, as a change on disk is.
+    // the file still has, and the document is indexed again from the file, as a change on disk is (or,
+    // when its values fail, taken out).
+    if (raw && decoded && !this.checkValues(raw.body)) return decoded;
     stale?.(this.doc);
     return decoded;
   }

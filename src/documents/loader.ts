@@ -4,7 +4,7 @@ import type { RawDocument, Store } from '../store/store.js';
 import { type CollectionSnapshot, type Snapshot, type SnapshotEntry, TICK, TextArena } from '../store/snapshot.js';
 import { STAMP } from '../store/stamp-range.js';
 import { FOLIO_VERSION } from '../version.js';
-import { decodeDocument } from './codec.js';
+import { decodeDocument, encodeDocument } from './codec.js';
 import type { DocumentIndex, SummarySource } from './doc-index.js';
 import {
   type LazyContext,
@@ -342,6 +342,7 @@ export async function loadDocuments(
       else break;
     }
   }
+  if (opts.lastGood) keepLastGood(index, schemas, store, report, opts);
   if (!capture) return { report };
   const stale = !old || usable.some((c) => !c) || readAgain > Math.max(64, report.documents * 0.02);
   const build = async (): Promise<Snapshot> => {
@@ -350,6 +351,45 @@ export async function loadDocuments(
     return { folioVersion: FOLIO_VERSION, takenAt, collections };
   };
   return { report, plan: { build, worthWriting: report.documents >= from && stale } };
+}
+
+/** Indexes the last good version of each document file that failed to load, when it passes still. */
+function keepLastGood(
+  index: DocumentIndex,
+  schemas: SchemaRegistry,
+  store: Store,
+  report: LoadReport,
+  opts: LoadOptions,
+) {
+  for (const p of report.problems) {
+    const m = /([^/\\]+)[/\\]([^/\\]+)\.json$/.exec(p.file);
+    const ct = m ? schemas.byPluralName(m[1]) : undefined;
+    if (!ct || !m || index.get(ct.uid, m[2]) || store.fileOf(ct.pluralName, m[2]) !== p.file) continue;
+    const body = opts.lastGood!(ct, m[2]);
+    if (!body || opts.check?.(ct, body)) continue;
+    try {
+      index.put(decodeDocument(ct, m[2], body));
+      p.message += '; serving the last good version';
+    } catch {
+      /* not servable under the new schema */
+    }
+  }
+}
+
+/**
+ * What `index` serves of a document, as a file body, if its type in `schemas` is unchanged in `ct`: the last
+ * good version a reload keeps (see LoadOptions.lastGood).
+ */
+export function servedBody(
+  index: DocumentIndex,
+  schemas: SchemaRegistry,
+  ct: ContentType,
+  documentId: string,
+): Record<string, unknown> | undefined {
+  const served = schemas.contentTypes.get(ct.uid);
+  const doc = served && index.get(ct.uid, documentId);
+  if (!served || !doc || typeFingerprint(served) !== typeFingerprint(ct)) return undefined;
+  return encodeDocument(served, doc);
 }
 
 /**

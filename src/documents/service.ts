@@ -34,8 +34,7 @@ import {
 import { applyRelationOp } from './relations.js';
 import { defaultValue, publishChecks, typeMessage, yupTypeOf } from './values.js';
 import { EventBus } from './events.js';
-import { typeFingerprint } from './lazy.js';
-import { storedValueProblems } from '../validate/stored-values.js';
+import { valuesProblem } from '../validate/stored-values.js';
 import { type LoadOptions, type LoadReport, type SnapshotPlan, loadDocuments, warmDocuments } from './loader.js';
 
 export interface WriteOptions {
@@ -157,45 +156,15 @@ export class DocumentService {
     const { report, plan } = await loadDocuments(this.index, this.schemas, this.store, { onStale, ...checks, ...opts });
     late.report = report;
     this.snapshotPlan = plan?.worthWriting ? plan : undefined;
-    if (opts.lastGood) this.keepLastGood(report, opts.lastGood);
     return report;
-  }
-
-  /** Indexes the last good version of each document file that failed to load, when it passes still. */
-  private keepLastGood(report: LoadReport, lastGood: NonNullable<LoadOptions['lastGood']>) {
-    for (const p of report.problems) {
-      const m = /([^/\\]+)[/\\]([^/\\]+)\.json$/.exec(p.file);
-      const ct = m ? this.schemas.byPluralName(m[1]) : undefined;
-      if (!ct || !m || this.index.get(ct.uid, m[2]) || this.store.fileOf(ct.pluralName, m[2]) !== p.file) continue;
-      const body = lastGood(ct, m[2]);
-      if (!body || this.checkValues(ct, body)) continue;
-      try {
-        this.index.put(decodeDocument(ct, m[2], body));
-        p.message += '; serving the last good version';
-      } catch {
-        /* not servable under the new schema */
-      }
-    }
-  }
-
-  /** The body of what is served for a document, if its type is unchanged in `ct` (for a reload's `lastGood`). */
-  lastGoodBody(ct: ContentType, documentId: string): Record<string, unknown> | undefined {
-    const served = this.schemas.contentTypes.get(ct.uid);
-    const doc = served && this.index.get(ct.uid, documentId);
-    if (!doc || typeFingerprint(served!) !== typeFingerprint(ct)) return undefined;
-    return encodeDocument(served!, doc);
   }
 
   /** Told of a document file found invalid after the load report was made (see `load`). */
   onProblem?: (problem: { file: string; message: string }) => void;
 
   /** The write rules a document file's values must pass to be served (see storedValueProblems); a message if not. */
-  private checkValues = (ct: ContentType, body: Record<string, unknown>): string | undefined => {
-    this.locales ??= new Set(this.config.locales.map((l) => l.code));
-    const problems = storedValueProblems(this.schemas, this.locales, ct, body);
-    return problems.length ? problems.map((p) => `${p.path}: ${p.message}`).join('; ') : undefined;
-  };
-  private locales: Set<string> | undefined;
+  private checkValues = (ct: ContentType, body: Record<string, unknown>) =>
+    valuesProblem(this.schemas, this.config, ct, body);
 
   /** Whether this load read enough files that writing a new start-up snapshot pays. */
   get snapshotPending(): boolean {

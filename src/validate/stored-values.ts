@@ -1,3 +1,4 @@
+import type { FolioConfig } from '../config.js';
 import { FolioError } from '../errors.js';
 import { parseInput } from '../documents/input.js';
 import type { SchemaRegistry } from '../schema/registry.js';
@@ -8,6 +9,21 @@ import { coerceScalar } from '../documents/values.js';
 export interface ValueProblem {
   path: string;
   message: string;
+}
+
+const codes = new WeakMap<FolioConfig, Set<string>>();
+
+/** `storedValueProblems` as one message (undefined: none), with the locales of `config`. */
+export function valuesProblem(
+  schemas: SchemaRegistry,
+  config: FolioConfig,
+  ct: ContentType,
+  body: Record<string, unknown>,
+): string | undefined {
+  let locales = codes.get(config);
+  if (!locales) codes.set(config, (locales = new Set(config.locales.map((l) => l.code))));
+  const problems = storedValueProblems(schemas, locales, ct, body);
+  return problems.length ? problems.map((p) => `${p.path}: ${p.message}`).join('; ') : undefined;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
