@@ -4,6 +4,7 @@ import { loadConfig, type FolioConfig } from './config.js';
 import { loadSchemas, type SchemaRegistry } from './schema/registry.js';
 import { FileStore } from './store/store.js';
 import { DocumentService, type LoadOptions, type LoadReport } from './documents/service.js';
+import { servedBody } from './documents/loader.js';
 import { EventBus } from './documents/events.js';
 import type { MediaLibrary } from './documents/media.js';
 import { LocalMediaLibrary } from './upload/library.js';
@@ -65,7 +66,10 @@ async function loadContent(contentDir: string, media: MediaLibrary, events: Even
  * state and throws.
  */
 export async function reloadProject(project: Project): Promise<LoadReport> {
-  const loaded = await loadContent(project.contentDir, project.documents.media, project.events);
+  const served = project.documents;
+  const loaded = await loadContent(project.contentDir, served.media, project.events, {
+    lastGood: (ct, documentId) => servedBody(served.index, served.schemas, ct, documentId),
+  });
   Object.assign(project, {
     config: loaded.config,
     schemas: loaded.schemas,

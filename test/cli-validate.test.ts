@@ -93,7 +93,7 @@ describe('folio validate', () => {
       expectLine(
         new RegExp(`documents/articles/${art1}: locales\\.en\\.published\\.title: title must be a \`string\` type`),
       );
-      expectLine(/\.folio-tmp-x\.json\.123: -: a temp file left by an interrupted write/);
+      expect(r.stdout).not.toContain('.folio-tmp-');
       const json = JSON.parse((await folio(['validate', '--json', '--dir', p.dir])).stdout);
       expect(json.ok).toBe(false);
       expect(json.problems.length).toBe(lines.length);

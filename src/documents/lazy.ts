@@ -72,6 +72,10 @@ export interface LazyContext {
   read?: (documentId: string) => RawDocument | undefined;
   /** The file no longer holds the versions `doc` was indexed with: index it again from the file. */
   stale?: (doc: DocumentRecord) => void;
+  /** Checks a decoded body's values (see LoadOptions.check): a message when they fail. */
+  check?: (body: Record<string, unknown>) => string | undefined;
+  /** The document, indexed before it was decoded, failed `check` once it was. */
+  invalid?: (doc: DocumentRecord, problem: string) => void;
 }
 
 /**
@@ -130,7 +134,10 @@ export class LazySource {
     const { ct, reread } = this.ctx;
     const documentId = this.doc.documentId;
     try {
-      return decodeDocument(ct, documentId, parseDocumentText(blob.text(this.offset, this.length), documentId));
+      const body = parseDocumentText(blob.text(this.offset, this.length), documentId);
+      const decoded = decodeDocument(ct, documentId, body);
+      this.checkValues(body);
+      return decoded;
     } catch {
       // The text decoded when it was recorded, by this Folio version, against this schema (both checked),
       // so this means a damaged snapshot: decode the file itself. Failing that, empty values keep the
@@ -142,6 +149,13 @@ export class LazySource {
         return undefined;
       }
     }
+  }
+
+  /** Whether the values pass the write rules; when not, the document is reported to be taken out of the index. */
+  private checkValues(body: Record<string, unknown>): boolean {
+    const problem = this.ctx.check?.(body);
+    if (problem) this.ctx.invalid?.(this.doc, problem);
+    return !problem;
   }
 
   private fromFile(): DocumentRecord | undefined {
@@ -158,11 +172,13 @@ export class LazySource {
       decoded = undefined;
     }
     if (raw && decoded && sameShape(decoded, shape.meta, this.offset, this.offset + this.length, shape.table)) {
-      this.kept = raw.kept;
+      if (this.checkValues(raw.body)) this.kept = raw.kept;
       return decoded;
     }
     // Changed since it was read at start (or gone, or broken now): the versions indexed then get what
-    // the file still has, and the document is indexed again from the file, as a change on disk is.
+    // the file still has, and the document is indexed again from the file, as a change on disk is (or,
+    // when its values fail, taken out).
+    if (raw && decoded && !this.checkValues(raw.body)) return decoded;
     stale?.(this.doc);
     return decoded;
   }

@@ -4,7 +4,7 @@ import type { RawDocument, Store } from '../store/store.js';
 import { type CollectionSnapshot, type Snapshot, type SnapshotEntry, TICK, TextArena } from '../store/snapshot.js';
 import { STAMP } from '../store/stamp-range.js';
 import { FOLIO_VERSION } from '../version.js';
-import { decodeDocument } from './codec.js';
+import { decodeDocument, encodeDocument } from './codec.js';
 import type { DocumentIndex, SummarySource } from './doc-index.js';
 import {
   type LazyContext,
@@ -47,6 +47,20 @@ export interface LoadOptions {
    * decoded, no longer held the versions it was indexed with: to be indexed again from its file.
    */
   onStale?: (ct: ContentType, doc: DocumentRecord) => void;
+  /**
+   * Checks a decoded file's values by the rules of an API write: a problem (a message) keeps the document
+   * out of the index. Files read on reader threads or taken from the snapshot are checked when decoded.
+   */
+  check?: (ct: ContentType, body: Record<string, unknown>) => string | undefined;
+  /**
+   * A reload's memory of what was served (see DocumentService.lastGoodBody): a document file that cannot be
+   * read, decoded or checked keeps that version, when it still passes, instead of leaving the API.
+   */
+  lastGood?: (ct: ContentType, documentId: string) => Record<string, unknown> | undefined;
+  /** Whether DocumentService.load passes its `check` (default true; `folio validate` reports values itself). */
+  checkValues?: boolean;
+  /** A document indexed before it was decoded turned out to fail `check` when it was. */
+  onInvalid?: (ct: ContentType, doc: DocumentRecord, problem: string) => void;
 }
 
 /** A snapshot ready to be built and written, and whether writing it pays (no usable one, or many files read again). */
@@ -168,7 +182,10 @@ export async function loadDocuments(
       const read = (id: string) =>
         store.readDocument(ct.pluralName, id, keepTexts ? (arena ??= new TextArena()) : undefined);
       const stale = opts.onStale && ((doc: DocumentRecord) => opts.onStale!(ct, doc));
-      return [ct.uid, { ct, reread: (id: string) => store.readDocument(ct.pluralName, id)?.body, read, stale }];
+      const check = opts.check && ((body: Record<string, unknown>) => opts.check!(ct, body));
+      const invalid = opts.onInvalid && ((doc: DocumentRecord, problem: string) => opts.onInvalid!(ct, doc, problem));
+      const reread = (id: string) => store.readDocument(ct.pluralName, id)?.body;
+      return [ct.uid, { ct, reread, read, stale, check, invalid }];
     }),
   );
   const context = (ct: ContentType) => contexts.get(ct.uid)!;
@@ -227,6 +244,12 @@ export async function loadDocuments(
         doc = decodeDocument(ct, raw.documentId, raw.body);
       } catch (err) {
         report.problems.push({ file: raw.file, message: (err as Error).message });
+        kept.complete = false;
+        return;
+      }
+      const problem = opts.check?.(ct, raw.body);
+      if (problem) {
+        report.problems.push({ file: raw.file, message: problem });
         kept.complete = false;
         return;
       }
@@ -322,6 +345,7 @@ export async function loadDocuments(
       else break;
     }
   }
+  if (opts.lastGood) keepLastGood(index, schemas, store, report, opts);
   if (!capture) return { report };
   const stale = !old || usable.some((c) => !c) || readAgain > Math.max(64, report.documents * 0.02);
   const build = async (): Promise<Snapshot> => {
@@ -330,6 +354,45 @@ export async function loadDocuments(
     return { folioVersion: FOLIO_VERSION, takenAt, collections };
   };
   return { report, plan: { build, worthWriting: report.documents >= from && stale } };
+}
+
+/** Indexes the last good version of each document file that failed to load, when it passes still. */
+function keepLastGood(
+  index: DocumentIndex,
+  schemas: SchemaRegistry,
+  store: Store,
+  report: LoadReport,
+  opts: LoadOptions,
+) {
+  for (const p of report.problems) {
+    const m = /([^/\\]+)[/\\]([^/\\]+)\.json$/.exec(p.file);
+    const ct = m ? schemas.byPluralName(m[1]) : undefined;
+    if (!ct || !m || index.get(ct.uid, m[2]) || store.fileOf(ct.pluralName, m[2]) !== p.file) continue;
+    const body = opts.lastGood!(ct, m[2]);
+    if (!body || opts.check?.(ct, body)) continue;
+    try {
+      index.put(decodeDocument(ct, m[2], body));
+      p.message += '; serving the last good version';
+    } catch {
+      /* not servable under the new schema */
+    }
+  }
+}
+
+/**
+ * What `index` serves of a document, as a file body, if its type in `schemas` is unchanged in `ct`: the last
+ * good version a reload keeps (see LoadOptions.lastGood).
+ */
+export function servedBody(
+  index: DocumentIndex,
+  schemas: SchemaRegistry,
+  ct: ContentType,
+  documentId: string,
+): Record<string, unknown> | undefined {
+  const served = schemas.contentTypes.get(ct.uid);
+  const doc = served && index.get(ct.uid, documentId);
+  if (!served || !doc || typeFingerprint(served) !== typeFingerprint(ct)) return undefined;
+  return encodeDocument(served, doc);
 }
 
 /**

@@ -34,6 +34,7 @@ import {
 import { applyRelationOp, inverseEditsAcrossLocales } from './relations.js';
 import { defaultValue, publishChecks, typeMessage, yupTypeOf } from './values.js';
 import { EventBus } from './events.js';
+import { valuesProblem } from '../validate/stored-values.js';
 import { type LoadOptions, type LoadReport, type SnapshotPlan, loadDocuments, warmDocuments } from './loader.js';
 
 export interface WriteOptions {
@@ -80,7 +81,16 @@ export class DocumentService {
     text: string | undefined,
   ): Promise<'own' | 'updated' | 'removed' | 'unchanged' | { problem: string }> {
     if (this.store.isOwnWrite(file, text)) return 'own';
+    // The file held something else than this process wrote: a later return to that text (a file moved
+    // back, a git switch) is a change to index, not an own write.
+    this.store.forgetOwnWrites(file);
     return this.reindex(ct, documentId, () => (text === undefined ? undefined : parseDocumentText(text, documentId)));
+  }
+
+  /** Indexes one document again from its file as it is now (read under the document's lock). */
+  refreshDocument(ct: ContentType, documentId: string) {
+    this.store.forgetOwnWrites(this.store.fileOf(ct.pluralName, documentId));
+    return this.reindex(ct, documentId, () => this.store.readDocument(ct.pluralName, documentId)?.body);
   }
 
   /** Indexes one document again from `body()` (its file's, read under the document's lock; undefined: gone). */
@@ -105,6 +115,8 @@ export class DocumentService {
       }
       try {
         const doc = decodeDocument(ct, documentId, read);
+        const problem = this.checkValues(ct, read);
+        if (problem) return { problem };
         this.index.put(doc);
         const first = versions(doc)[0];
         if (first) this.emit(existed ? 'entry.update' : 'entry.create', ct, first);
@@ -129,10 +141,30 @@ export class DocumentService {
       if (this.index.get(ct.uid, doc.documentId) !== doc) return;
       void this.reindex(ct, doc.documentId, () => this.store.readDocument(ct.pluralName, doc.documentId)?.body);
     };
-    const { report, plan } = await loadDocuments(this.index, this.schemas, this.store, { onStale, ...opts });
+    // A document decoded after start (read on a thread, or from the snapshot) whose values fail the write
+    // rules: taken out of the index, as it would not have been indexed had it been checked at start.
+    const late: { report?: LoadReport } = {};
+    const onInvalid = (ct: ContentType, doc: DocumentRecord, message: string) => {
+      const file = this.store.fileOf(ct.pluralName, doc.documentId);
+      late.report?.problems.push({ file, message });
+      this.onProblem?.({ file, message });
+      void this.lock.run(`${ct.uid}/${doc.documentId}`, async () => {
+        if (this.index.get(ct.uid, doc.documentId) === doc) this.index.remove(ct.uid, doc.documentId);
+      });
+    };
+    const checks = opts.checkValues === false ? {} : { check: this.checkValues, onInvalid };
+    const { report, plan } = await loadDocuments(this.index, this.schemas, this.store, { onStale, ...checks, ...opts });
+    late.report = report;
     this.snapshotPlan = plan?.worthWriting ? plan : undefined;
     return report;
   }
+
+  /** Told of a document file found invalid after the load report was made (see `load`). */
+  onProblem?: (problem: { file: string; message: string }) => void;
+
+  /** The write rules a document file's values must pass to be served (see storedValueProblems); a message if not. */
+  private checkValues = (ct: ContentType, body: Record<string, unknown>) =>
+    valuesProblem(this.schemas, this.config, ct, body);
 
   /** Whether this load read enough files that writing a new start-up snapshot pays. */
   get snapshotPending(): boolean {

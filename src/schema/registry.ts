@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join, relative, basename } from 'node:path';
+import { TEMP_MARK } from '../store/atomic.js';
 import { checkAttribute, checkModelName } from './validate-schema.js';
 import type { Attribute, Component, ContentType, SchemaProblem } from './types.js';
 
@@ -46,9 +47,14 @@ export class SchemaRegistry {
 
 const readJson = (file: string): unknown => JSON.parse(readFileSync(file, 'utf8'));
 
+/** Temp files older than this were left by a killed writer (a younger one may be renamed into place any moment). */
+const STRAY_AFTER_MS = 30_000;
+
 const listJson = (dir: string): string[] => {
   try {
-    return readdirSync(dir)
+    const names = readdirSync(dir);
+    for (const f of names) if (f.startsWith(TEMP_MARK)) removeIfStale(join(dir, f));
+    return names
       .filter((f) => f.endsWith('.json'))
       .sort()
       .map((f) => join(dir, f));
@@ -56,6 +62,14 @@ const listJson = (dir: string): string[] => {
     return [];
   }
 };
+
+function removeIfStale(file: string) {
+  try {
+    if (statSync(file).mtimeMs < Date.now() - STRAY_AFTER_MS) unlinkSync(file);
+  } catch {
+    /* gone already */
+  }
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 

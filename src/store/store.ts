@@ -100,6 +100,8 @@ export interface Store {
   readDocument(pluralName: string, documentId: string, keep?: TextArena): RawDocument | undefined;
   /** Whether the file's current text is what this process last wrote there (so a watcher can skip it). */
   isOwnWrite(file: string, text: string | undefined): boolean;
+  /** Forgets what this process wrote to `file`: the file has since held something else (moved away, edited). */
+  forgetOwnWrites(file: string): void;
   /** The start-up snapshot, if the store keeps one and it is readable. */
   readSnapshot?(): Snapshot | undefined;
   writeSnapshot?(snapshot: Snapshot): Promise<void>;
@@ -125,6 +127,10 @@ export class FileStore implements Store {
   isOwnWrite(file: string, text: string | undefined): boolean {
     const list = this.own.get(file);
     return !!list && list.includes(text === undefined ? null : digest(text));
+  }
+
+  forgetOwnWrites(file: string) {
+    this.own.delete(file);
   }
 
   readDocument(pluralName: string, documentId: string, keep?: TextArena): RawDocument | undefined {

@@ -1,11 +1,9 @@
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Project } from '../project.js';
-import { parseInput } from '../documents/input.js';
 import { versions, NO_LOCALE } from '../documents/model.js';
-import { isOwningSide, isRelation, type Attribute } from '../schema/types.js';
-import { TEMP_MARK } from '../store/atomic.js';
-import { FolioError } from '../errors.js';
+import { isOwningSide, type Attribute } from '../schema/types.js';
+import { storedValueProblems } from './stored-values.js';
 
 export interface Problem {
   file: string;
@@ -16,7 +14,8 @@ export interface Problem {
 /**
  * Checks a whole content tree: schemas, every document against its schema (draft-level checks for every
  * version, publish-level checks for published ones), relations and media pointing at things that exist,
- * unique values, numeric ids used twice (after a merge), and temp files left behind.
+ * unique values and numeric ids used twice (after a merge). Temp files left by an interrupted write are never
+ * content: they are not reported (loading the project removes stale ones).
  */
 export function validateProject(project: Project): Problem[] {
   const problems: Problem[] = [];
@@ -24,10 +23,10 @@ export function validateProject(project: Project): Problem[] {
   for (const p of project.report.problems)
     problems.push({ file: rel(p.file), path: '', message: p.message.replace(/^attribute "([^"]+)": /, '') });
   const docs = project.documents;
+  const locales = new Set(project.config.locales.map((l) => l.code));
   const fileOf = (plural: string, id: string) => rel(join(project.contentDir, 'documents', plural, `${id}.json`));
 
   for (const ct of project.schemas.contentTypes.values()) {
-    const dir = join(project.contentDir, 'documents', ct.pluralName);
     // Ids as written in the files: the index renumbers clashes silently, validate reports them.
     const seenIds = new Map<number, string>();
     const unique = new Map<string, string>();
@@ -57,22 +56,11 @@ export function validateProject(project: Project): Problem[] {
           path: '',
           message: `${ct.singularName} is a single type but has ${docs.index.count(ct.uid)} documents`,
         });
+      if (raw)
+        for (const x of storedValueProblems(project.schemas, locales, ct, raw))
+          problems.push({ file, path: x.path, message: x.message });
       for (const v of versions(doc)) {
         const where = `${v.locale ? `locales.${v.locale}.` : ''}${v.status}`;
-        const data: Record<string, unknown> = {};
-        for (const [name, attr] of Object.entries(ct.attributes)) {
-          if (isRelation(attr) && !isOwningSide(attr)) continue;
-          if (v.data[name] !== null && v.data[name] !== undefined) data[name] = v.data[name];
-        }
-        try {
-          parseInputStored(project, ct.attributes, data);
-        } catch (err) {
-          const e = err as FolioError;
-          const list = (e.details as { errors?: Array<{ path: string[]; message: string }> } | null)?.errors;
-          if (list)
-            for (const x of list) problems.push({ file, path: `${where}.${x.path.join('.')}`, message: x.message });
-          else problems.push({ file, path: where, message: e.message });
-        }
         if (v.status === 'published' || !ct.draftAndPublish) {
           for (const x of docs.publishProblems(ct, v))
             problems.push({ file, path: `${where}.${x.path.join('.')}`, message: x.message });
@@ -94,44 +82,8 @@ export function validateProject(project: Project): Problem[] {
           checkLinks(project, attr, v.data[name], `${where}.${name}`, file, problems, v.locale);
       }
     }
-    if (existsSync(dir))
-      for (const f of readdirSync(dir)) {
-        if (f.startsWith(TEMP_MARK))
-          problems.push({
-            file: rel(join(dir, f)),
-            path: '',
-            message: 'a temp file left by an interrupted write (safe to delete)',
-          });
-      }
   }
   return problems;
-}
-
-/** Stored values use the write syntax of the REST body, so the body parser checks them too. */
-function parseInputStored(project: Project, attributes: Record<string, Attribute>, data: Record<string, unknown>) {
-  // Relations and media are checked against the index and the library separately (checkLinks).
-  const plain: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(data))
-    if (attributes[k]?.type !== 'relation' && attributes[k]?.type !== 'media')
-      plain[k] = stripNested(project, attributes[k], v);
-  parseInput(project.schemas, attributes, plain);
-}
-
-/** Relations and media inside components are checked by checkLinks; the body parser sees the rest. */
-function stripNested(project: Project, attr: Attribute | undefined, v: unknown): unknown {
-  if (!attr || v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map((x) => stripNested(project, attr, x));
-  if (attr.type !== 'component' && attr.type !== 'dynamiczone') return v;
-  const obj = v as Record<string, unknown>;
-  const comp = project.schemas.components.get(attr.type === 'component' ? attr.component : String(obj.__component));
-  if (!comp) return v;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(obj)) {
-    const sub = comp.attributes[k];
-    if (sub && (sub.type === 'relation' || sub.type === 'media')) continue;
-    out[k] = sub ? stripNested(project, sub, x) : x;
-  }
-  return out;
 }
 
 function checkLinks(

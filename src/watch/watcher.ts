@@ -1,9 +1,11 @@
-import { type FSWatcher, watch as watchDir } from 'node:fs';
+import { type FSWatcher, statSync, watch as watchDir } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import { reloadProject, type Project } from '../project.js';
 import { TEMP_MARK } from '../store/atomic.js';
 import { SAFE_ID } from '../store/document-id.js';
+import type { ContentType } from '../schema/types.js';
+import { loadSchemas } from '../schema/registry.js';
 
 export interface WatchEvents {
   /** A file changed on disk and the server now reflects it (or kept the last good state: `problem`). */
@@ -20,6 +22,12 @@ export interface Watcher {
 }
 
 const SETTLE_MS = 40;
+/** A batch waits at most this long for changes to settle. */
+const MAX_WAIT_MS = 200;
+/** Document files read at once while handling a batch. */
+const READ_AHEAD = 32;
+/** Streams of this many changes or more are followed by a check of the touched folders against the index. */
+const RECONCILE_FROM = 64;
 
 /**
  * Watches `content/` with chokidar and keeps the in-memory state current: a changed document file is
@@ -45,34 +53,45 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
     awaitWriteFinish: false,
   });
 
+  // When the first change of the pending batch came: a long stream of changes (a git switch of thousands
+  // of files) is handled in batches at least every MAX_WAIT_MS, so the API follows while it goes on.
+  let firstAt = 0;
   const schedule = (file: string, kind: 'change' | 'unlink') => {
+    if (!pending.size) firstAt = performance.now();
     pending.set(file, kind);
     if (timer) clearTimeout(timer);
+    const wait = Math.max(0, Math.min(SETTLE_MS, firstAt + MAX_WAIT_MS - performance.now()));
     timer = setTimeout(() => {
+      timer = undefined;
       running = running.then(flush, flush);
-    }, SETTLE_MS);
+    }, wait);
   };
 
   // One fs.watch on documents/ and one per collection folder: events name the file, which is then read
   // again whatever the event was (a create, a change, a rename and a delete are handled the same way).
-  const folders = new Map<string, FSWatcher>();
+  // Each with the inode it watches: a folder removed and made again (a git switch) needs a new watch.
+  const folders = new Map<string, { w: FSWatcher; ino: number }>();
   const watchFolder = (dir: string, onEvent: (name: string) => void) => {
-    if (folders.has(dir)) return;
+    const ino = statSync(dir, { throwIfNoEntry: false })?.ino;
+    if (ino === undefined) return;
+    const known = folders.get(dir);
+    if (known?.ino === ino) return;
+    known?.w.close();
     try {
       const w = watchDir(dir, { persistent: true }, (_type, name) => {
         if (name) onEvent(String(name));
       });
       w.on('error', () => {
         w.close();
-        folders.delete(dir);
+        if (folders.get(dir)?.w === w) folders.delete(dir);
       });
-      folders.set(dir, w);
+      folders.set(dir, { w, ino });
     } catch {
-      /* gone already */
+      folders.delete(dir);
     }
   };
   const unwatchFolder = (dir: string) => {
-    folders.get(dir)?.close();
+    folders.get(dir)?.w.close();
     folders.delete(dir);
   };
   const documentFile = (dir: string, name: string) => {
@@ -126,6 +145,8 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
     if (dir === documentsDir) void watchDocuments(true);
   });
 
+  let stream = { count: 0, touched: new Set<ContentType>() };
+
   async function flush() {
     const batch = [...pending];
     pending.clear();
@@ -134,7 +155,12 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
       const rel = relative(project.contentDir, file).split(sep);
       return rel[0] === 'types' || rel[0] === 'components' || rel[0] === 'folio.json';
     });
-    if (structural) {
+    // A schema set with a problem the served one has not (a truncated or renamed file, a bad attribute) is
+    // not swapped in: requests keep the last good schemas until the files are fixed.
+    const fresh = structural ? newSchemaProblems(project) : [];
+    for (const p of fresh)
+      events.onChange?.({ file: p.file, what: 'problem', problem: `${p.message}; keeping the last good schemas` });
+    if (structural && !fresh.length) {
       try {
         const report = await reloadProject(project);
         events.onReload?.({ documents: report.documents, problems: report.problems.length });
@@ -148,26 +174,62 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
       }
       return;
     }
-    for (const [file, kind] of batch) {
+    const touched = new Set<ContentType>();
+    const files: Array<{ file: string; ct: ContentType; documentId: string }> = [];
+    for (const [file] of batch) {
       const rel = relative(project.contentDir, file).split(sep);
       if (rel[0] !== 'documents' || rel.length !== 3 || !rel[2].endsWith('.json')) continue;
       const ct = project.schemas.byPluralName(rel[1]);
       const documentId = rel[2].slice(0, -5);
       if (!ct || !SAFE_ID.test(documentId)) continue;
+      touched.add(ct);
+      files.push({ file, ct, documentId });
+    }
+    // Read a few at a time: one by one, the reads of a large batch take longer than the rest of its work.
+    for (let at = 0; at < files.length; at += READ_AHEAD) {
+      const chunk = files.slice(at, at + READ_AHEAD);
       // The file is read whatever the event said: an atomic rename can be reported as unlink + add, and
       // only what is on disk now counts.
-      let text: string | undefined;
-      try {
-        text = await readFile(file, 'utf8');
-      } catch {
-        text = undefined;
-      }
-      void kind;
-      const result = await project.documents.reloadDocument(ct, documentId, file, text);
-      if (result === 'own' || result === 'unchanged') continue;
+      const texts = await Promise.all(chunk.map(({ file }) => readFile(file, 'utf8').catch(() => undefined)));
+      const results = await Promise.all(
+        chunk.map(({ file, ct, documentId }, i) => project.documents.reloadDocument(ct, documentId, file, texts[i])),
+      );
+      results.forEach((result, i) => {
+        const { file } = chunk[i];
+        if (result === 'own' || result === 'unchanged') return;
+        if (typeof result === 'object')
+          events.onChange?.({ file, what: 'problem', problem: `${result.problem}; serving the last good version` });
+        else events.onChange?.({ file, what: result });
+      });
+    }
+    // A stream of changes (handled in several batches) ends when nothing is pending after a batch.
+    stream.count += files.length;
+    for (const ct of touched) stream.touched.add(ct);
+    if (pending.size) return;
+    const { count, touched: all } = stream;
+    stream = { count: 0, touched: new Set() };
+    if (count >= RECONCILE_FROM) for (const ct of all) await reconcile(ct);
+  }
+
+  /**
+   * After many changes (a git switch), the folder's listing is compared with the index: the kernel drops
+   * events when its queue fills, and a file missed that way would otherwise stay missing or stay served.
+   */
+  async function reconcile(ct: ContentType) {
+    const dir = join(documentsDir, ct.pluralName);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    const onDisk = new Set<string>();
+    for (const n of names) if (n.endsWith('.json') && !n.startsWith(TEMP_MARK)) onDisk.add(n.slice(0, -5));
+    const indexed = new Set<string>();
+    for (const doc of project.documents.index.documents(ct.uid)) indexed.add(doc.documentId);
+    const differ = [...indexed].filter((id) => !onDisk.has(id));
+    for (const id of onDisk) if (!indexed.has(id) && SAFE_ID.test(id)) differ.push(id);
+    for (const id of differ) {
+      const result = await project.documents.refreshDocument(ct, id);
+      const file = join(dir, `${id}.json`);
       if (typeof result === 'object')
         events.onChange?.({ file, what: 'problem', problem: `${result.problem}; serving the last good version` });
-      else events.onChange?.({ file, what: result });
+      else if (result !== 'unchanged') events.onChange?.({ file, what: result });
     }
   }
 
@@ -176,10 +238,22 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
     ready,
     async close() {
       if (timer) clearTimeout(timer);
-      for (const w of folders.values()) w.close();
+      for (const { w } of folders.values()) w.close();
       folders.clear();
       await watcher.close();
       await running;
     },
   };
+}
+
+/** Problems of the schema files as they are now that the served schema set does not have. */
+function newSchemaProblems(project: Project): Array<{ file: string; message: string }> {
+  const key = (p: { file: string; attribute?: string; message: string }) => `${p.file}\0${p.attribute}\0${p.message}`;
+  const served = new Set(project.schemas.problems.map(key));
+  return loadSchemas(project.contentDir)
+    .problems.filter((p) => !served.has(key(p)))
+    .map((p) => ({
+      file: join(project.contentDir, p.file),
+      message: p.attribute ? `attribute "${p.attribute}": ${p.message}` : p.message,
+    }));
 }

@@ -128,6 +128,11 @@ Examples:
         await project.documents.warm(() => inFlight > 0 || performance.now() - lastSeen < QUIET_MS);
         if (project.documents.snapshotPending) await project.documents.writeSnapshot();
       })().catch((err: Error) => process.stderr.write(`start-up snapshot not written: ${err.message}\n`));
+      // Documents found invalid once decoded after start (see DocumentService.load) are reported as they are.
+      const reportLate = () => {
+        project.documents.onProblem = (p) => process.stderr.write(`${p.file}: ${p.message}; not served\n`);
+      };
+      reportLate();
       if (opts.watch !== false) {
         const { watchProject } = await import('../../watch/watcher.js');
         const { relative } = await import('node:path');
@@ -146,6 +151,7 @@ Examples:
             }
           },
           onReload: (r) => {
+            reportLate();
             if (!opts.quiet)
               process.stdout.write(`reloaded schemas: ${r.documents} documents, ${r.problems} problem(s)\n`);
           },

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { relative, sep } from 'node:path';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { printJson, printTable } from '../output.js';
 
@@ -21,7 +22,22 @@ export function registerTypes(program: Command, globals: () => GlobalOptions) {
         route: `/api/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}`,
         documents: project.documents.index.count(ct.uid),
       }));
-      if (opts.json) return printJson(list);
+      // Schema files that did not load (broken, renamed, or pointing at one that did not) are listed with why.
+      const loaded = new Set(
+        [...project.schemas.contentTypes.values()].map((ct) => relative(project.contentDir, ct.file)),
+      );
+      const broken = new Map<string, string[]>();
+      for (const p of project.schemas.problems)
+        if (p.file.startsWith(`types${sep}`) && !loaded.has(p.file))
+          broken.set(p.file, [
+            ...(broken.get(p.file) ?? []),
+            p.attribute ? `attribute "${p.attribute}": ${p.message}` : p.message,
+          ]);
+      const notLoaded = [...broken].map(([file, messages]) => ({
+        file: file.split(sep).join('/'),
+        problem: messages.join('; '),
+      }));
+      if (opts.json) return printJson([...list, ...notLoaded]);
       printTable(
         ['uid', 'kind', 'route', 'd&p', 'i18n', 'documents'],
         list.map((t) => [
@@ -33,5 +49,6 @@ export function registerTypes(program: Command, globals: () => GlobalOptions) {
           String(t.documents),
         ]),
       );
+      for (const b of notLoaded) process.stdout.write(`${b.file}: not loaded: ${b.problem}\n`);
     });
 }

@@ -1,0 +1,141 @@
+import type { FolioConfig } from '../config.js';
+import { FolioError } from '../errors.js';
+import { parseInput } from '../documents/input.js';
+import type { SchemaRegistry } from '../schema/registry.js';
+import { type Attribute, type ContentType, isOwningSide, isRelation, isScalar, isToMany } from '../schema/types.js';
+import { coerceScalar } from '../documents/values.js';
+
+/** One value of a document file that an API write would refuse, at `path` in the file (`locales.en.draft.views`). */
+export interface ValueProblem {
+  path: string;
+  message: string;
+}
+
+const codes = new WeakMap<FolioConfig, Set<string>>();
+
+/** `storedValueProblems` as one message (undefined: none), with the locales of `config`. */
+export function valuesProblem(
+  schemas: SchemaRegistry,
+  config: FolioConfig,
+  ct: ContentType,
+  body: Record<string, unknown>,
+): string | undefined {
+  let locales = codes.get(config);
+  if (!locales) codes.set(config, (locales = new Set(config.locales.map((l) => l.code))));
+  const problems = storedValueProblems(schemas, locales, ct, body);
+  return problems.length ? problems.map((p) => `${p.path}: ${p.message}`).join('; ') : undefined;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const TIMESTAMPS = new Set(['createdAt', 'updatedAt', 'publishedAt']);
+
+/**
+ * Checks a document file's body (one that decodes) by the rules an API write of a draft applies: locales
+ * configured, ids positive integers, every value of the type and within the limits its attribute sets,
+ * relations and media written as documentIds. Publish-time rules (required, minimums, formats), unique
+ * values and whether what relations point at exists are `folio validate`'s (they depend on other files).
+ */
+export function storedValueProblems(
+  schemas: SchemaRegistry,
+  locales: ReadonlySet<string>,
+  ct: ContentType,
+  body: Record<string, unknown>,
+): ValueProblem[] {
+  const problems: ValueProblem[] = [];
+  const slots: Array<[string, unknown]> = ct.localized
+    ? Object.entries(isObject(body.locales) ? body.locales : {}).map(([code, slot]) => {
+        if (!locales.has(code))
+          problems.push({ path: `locales.${code}`, message: `locale "${code}" is not configured in folio.json` });
+        return [`locales.${code}.`, slot];
+      })
+    : [['', body]];
+  for (const [prefix, slot] of slots) {
+    if (!isObject(slot)) continue;
+    for (const status of ['draft', 'published']) {
+      const version = slot[status];
+      if (isObject(version)) versionProblems(schemas, ct.attributes, version, `${prefix}${status}`, problems);
+    }
+  }
+  return problems;
+}
+
+function versionProblems(
+  schemas: SchemaRegistry,
+  attributes: Record<string, Attribute>,
+  version: Record<string, unknown>,
+  where: string,
+  problems: ValueProblem[],
+) {
+  const id = version.id;
+  if (id !== undefined && id !== null && !(typeof id === 'number' && Number.isSafeInteger(id) && id > 0))
+    problems.push({ path: `${where}.id`, message: `id must be a positive integer, not ${JSON.stringify(id)}` });
+  const plain: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(version)) {
+    const attr = attributes[name];
+    if (!attr || value === null || value === undefined || TIMESTAMPS.has(name)) continue;
+    if (attr.type === 'relation') {
+      if (!isOwningSide(attr)) continue;
+      const many = isToMany(attr);
+      const ok = many ? Array.isArray(value) && value.every((x) => typeof x === 'string') : typeof value === 'string';
+      if (!ok)
+        problems.push({
+          path: `${where}.${name}`,
+          message: many ? `${name} must be a list of documentIds` : `${name} must be a documentId`,
+        });
+    } else if (attr.type === 'media') {
+      const many = attr.multiple === true;
+      const ok = many ? Array.isArray(value) && value.every((x) => typeof x === 'string') : typeof value === 'string';
+      if (!ok)
+        problems.push({
+          path: `${where}.${name}`,
+          message: many ? `${name} must be a list of media file ids` : `${name} must be a media file id`,
+        });
+    } else if (isScalar(attr)) {
+      // What the body parser does with a scalar, without its objects (every file is checked at start).
+      const c = coerceScalar(name, attr, value);
+      if (!c.ok) problems.push({ path: `${where}.${name}`, message: c.message });
+    } else if (!(Array.isArray(value) && value.length === 0 && (attr.type === 'dynamiczone' || attr.repeatable)))
+      plain[name] = withoutLinks(schemas, attr, value);
+  }
+  if (!Object.keys(plain).length) return;
+  // All at once first (the common case: no problem); then one attribute at a time, so each problem has its path.
+  if (!parseFails(schemas, attributes, plain)) return;
+  for (const [name, value] of Object.entries(plain)) {
+    const err = parseFails(schemas, attributes, { [name]: value });
+    if (!err) continue;
+    const list = (err.details as { errors?: Array<{ path: string[]; message: string }> } | null)?.errors;
+    if (list) for (const x of list) problems.push({ path: `${where}.${x.path.join('.')}`, message: x.message });
+    else problems.push({ path: `${where}.${name}`, message: err.message });
+  }
+}
+
+function parseFails(
+  schemas: SchemaRegistry,
+  attributes: Record<string, Attribute>,
+  data: Record<string, unknown>,
+): FolioError | undefined {
+  try {
+    parseInput(schemas, attributes, data);
+    return undefined;
+  } catch (err) {
+    if (err instanceof FolioError) return err;
+    return new FolioError(400, 'ValidationError', (err as Error).message);
+  }
+}
+
+/** Relations and media inside components are stored as plain documentId lists: the body parser sees the rest. */
+function withoutLinks(schemas: SchemaRegistry, attr: Attribute, v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map((x) => withoutLinks(schemas, attr, x));
+  if (attr.type !== 'component' && attr.type !== 'dynamiczone') return v;
+  const obj = v as Record<string, unknown>;
+  const comp = schemas.components.get(attr.type === 'component' ? attr.component : String(obj.__component));
+  if (!comp) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(obj)) {
+    const sub = comp.attributes[k];
+    if (sub && (isRelation(sub) || sub.type === 'media')) continue;
+    out[k] = sub ? withoutLinks(schemas, sub, x) : x;
+  }
+  return out;
+}
