@@ -456,6 +456,37 @@ export class DocumentService {
     return changed;
   }
 
+  // ---------------------------------------------------------------- id clashes
+
+  /**
+   * Rewrites the file of every document holding a version renumbered in memory (an id clash after a
+   * merge, or a version without an id), which gives those versions fresh ids there, so every file's ids
+   * are its own again. Answers each rewritten version's old and new id.
+   */
+  async rewriteRenumbered(): Promise<
+    Array<{ uid: string; documentId: string; path: string; from: number; to: number }>
+  > {
+    const out: Array<{ uid: string; documentId: string; path: string; from: number; to: number }> = [];
+    for (const ct of this.schemas.contentTypes.values()) {
+      const ids = [...new Set(this.index.renumberedVersions(ct.uid).map((r) => r.version.documentId))].sort();
+      for (const documentId of ids) {
+        await this.writing(ct, documentId, async () => {
+          const current = this.current(ct, documentId);
+          if (!current || !versions(current).some((v) => this.index.isRenumbered(ct.uid, v))) return;
+          const doc = cloneDocument(current);
+          const before = versions(doc).map((v) => v.id);
+          await this.commit(ct, doc, new Map());
+          versions(doc).forEach((v, i) => {
+            if (v.id === before[i]) return;
+            const path = `${v.locale ? `locales.${v.locale}.` : ''}${v.status}.id`;
+            out.push({ uid: ct.uid, documentId, path, from: before[i], to: v.id });
+          });
+        });
+      }
+    }
+    return out;
+  }
+
   // ---------------------------------------------------------------- internals
 
   private writeLocale(ct: ContentType, locale: string | undefined): string | null {
@@ -794,9 +825,6 @@ export class DocumentService {
 
   /** Persists the document and every other document the write touched, updating the index after each. */
   private async commit(ct: ContentType, doc: DocumentRecord, touched: Map<string, DocumentRecord>) {
-    // New versions get their ids before the file is written, so the file holds them; so do versions
-    // renumbered in memory at load (an id clash), which makes this document's file clean again.
-    for (const v of versions(doc)) if (v.id === 0 || this.index.isRenumbered(ct.uid, v)) v.id = this.issueId(ct);
     await this.persist(ct, doc);
     await this.persistTouched(touched);
   }
@@ -806,6 +834,9 @@ export class DocumentService {
   }
 
   private async persist(ct: ContentType, doc: DocumentRecord) {
+    // New versions get their ids before the file is written, so the file holds them; so do versions
+    // renumbered in memory after an id clash, which leaves this document's file clean.
+    for (const v of versions(doc)) if (v.id === 0 || this.index.isRenumbered(ct.uid, v)) v.id = this.issueId(ct);
     await this.store.write(ct.pluralName, doc.documentId, encodeDocument(ct, doc), this.expected(ct, doc.documentId));
     // Indexed at once: a write retried after a later file turned out stale starts from what is on disk.
     this.index.put(doc);

@@ -164,6 +164,8 @@ export class FileStore implements Store {
   }
 
   readCurrent(pluralName: string, documentId: string): CurrentFile | undefined {
+    // No file can have a name that is not a documentId.
+    if (!SAFE_ID.test(documentId)) return undefined;
     const file = this.fileOf(pluralName, documentId);
     let fd: number;
     try {

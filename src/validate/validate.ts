@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Project } from '../project.js';
 import { parseInput } from '../documents/input.js';
@@ -16,7 +16,8 @@ export interface Problem {
 /**
  * Checks a whole content tree: schemas, every document against its schema (draft-level checks for every
  * version, publish-level checks for published ones), relations and media pointing at things that exist,
- * unique values, numeric ids used twice (after a merge), and temp files left behind.
+ * unique values, and temp files left behind. Numeric ids used twice (after a merge) are notices, not
+ * problems: see id-clashes.ts.
  */
 export function validateProject(project: Project): Problem[] {
   const problems: Problem[] = [];
@@ -28,29 +29,9 @@ export function validateProject(project: Project): Problem[] {
 
   for (const ct of project.schemas.contentTypes.values()) {
     const dir = join(project.contentDir, 'documents', ct.pluralName);
-    // Ids as written in the files: the index renumbers clashes silently, validate reports them.
-    const seenIds = new Map<number, string>();
     const unique = new Map<string, string>();
     for (const doc of docs.index.documents(ct.uid)) {
       const file = fileOf(ct.pluralName, doc.documentId);
-      let raw: Record<string, unknown> | undefined;
-      try {
-        raw = JSON.parse(
-          readFileSync(join(project.contentDir, 'documents', ct.pluralName, `${doc.documentId}.json`), 'utf8'),
-        );
-      } catch {
-        /* reported at load */
-      }
-      for (const [where, id] of rawIds(raw)) {
-        const other = seenIds.get(id);
-        if (other)
-          problems.push({
-            file,
-            path: where,
-            message: `id ${id} is also used by ${other} (renumbered in memory; rewrite one of them)`,
-          });
-        else seenIds.set(id, `${file} ${where}`);
-      }
       if (ct.kind === 'singleType' && docs.index.count(ct.uid) > 1)
         problems.push({
           file,
@@ -178,19 +159,5 @@ function checkLinks(
       for (const [k, sub] of Object.entries(comp.attributes))
         checkLinks(project, sub, obj[k], `${path}${Array.isArray(value) ? `.${i}` : ''}.${k}`, file, problems, locale);
     });
-  }
-}
-
-function* rawIds(raw: Record<string, unknown> | undefined): Generator<[string, number]> {
-  if (!raw) return;
-  const slots: Array<[string, unknown]> =
-    raw.locales && typeof raw.locales === 'object'
-      ? Object.entries(raw.locales as Record<string, unknown>).map(([k, v]) => [`locales.${k}.`, v])
-      : [['', raw]];
-  for (const [prefix, slot] of slots) {
-    for (const status of ['draft', 'published']) {
-      const v = (slot as Record<string, { id?: unknown }> | undefined)?.[status];
-      if (v && typeof v.id === 'number') yield [`${prefix}${status}.id`, v.id];
-    }
   }
 }
