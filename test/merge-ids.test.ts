@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, makeProject } from './helpers/project.js';
+import { serveProcess } from './helpers/serve.js';
 import { openProject } from '../src/project.js';
 import { createApiToken } from '../src/auth/service.js';
 
@@ -40,22 +41,7 @@ describe('ids after merging two branches that both added documents', () => {
     git('commit', '-qm', `${label}: documents`);
   };
 
-  /** `folio serve` in its own process, on a free port. */
-  const serve = async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--dir', p.dir, '--port', '0', '--host', '127.0.0.1'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d;
-        const m = /(http:\/\/127\.0\.0\.1:\d+)\/api /.exec(out);
-        if (m) resolve(m[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`folio serve exited with ${code}`)));
-    });
-    return { child, base: url };
-  };
+  const serve = () => serveProcess(p.dir);
   const api = async (path: string, from = base) => {
     const res = await fetch(`${from}${path}`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status, path).toBe(200);
