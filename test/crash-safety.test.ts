@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChildProcess, execFile } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, makeProject } from './helpers/project.js';
@@ -27,7 +27,7 @@ const cliUpdate = (dir: string, id: string, locale: string, title: string) =>
 describe('a server killed during a write burst, with CLI writes racing it', () => {
   const p = makeProject();
   const articles = join(p.contentDir, 'documents', 'articles');
-  let ids: string[] = [];
+  const ids: string[] = [];
   let token = '';
   /** Per document and locale (one writer each): the last number acknowledged, and the last one sent. */
   const acked = new Map<string, number>();
@@ -52,9 +52,7 @@ describe('a server killed during a write burst, with CLI writes racing it', () =
 
   it('loses no acknowledged write, from the API or the CLI, and leaves every file readable', async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      let server: ChildProcess | undefined;
-      const { child, base } = await serveProcess(p.dir);
-      server = child;
+      const { child: server, base } = await serveProcess(p.dir);
       let killed = false;
       // The API writes the en locale of every document, each from its own loop, as fast as it answers.
       const apiLoops = ids.map(async (id) => {
@@ -89,8 +87,7 @@ describe('a server killed during a write burst, with CLI writes racing it', () =
       await sleep(400 + Math.random() * 600);
       server.kill('SIGKILL');
       killed = true;
-      await new Promise((r) => server!.once('exit', r));
-      server = undefined;
+      await new Promise((r) => server.once('exit', r));
       await Promise.all([...apiLoops, cliLoop]);
 
       for (const name of readdirSync(articles)) {
