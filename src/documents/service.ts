@@ -440,7 +440,11 @@ export class DocumentService {
       return hit;
     };
     for (const ct of this.schemas.contentTypes.values()) {
-      for (const { documentId } of [...this.index.documents(ct.uid)]) {
+      for (const indexed of [...this.index.documents(ct.uid)]) {
+        // Only documents whose indexed copy names the file are read again and rewritten: a documentId
+        // is 24 random characters, so its text in the values is a safe first filter.
+        if (!versions(indexed).some((v) => JSON.stringify(v.data).includes(fileDocumentId))) continue;
+        const documentId = indexed.documentId;
         const hit = await this.writing(ct, documentId, async () => {
           const current = this.current(ct, documentId);
           if (!current) return false;
