@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { FolioError, fieldErrors, notFound, validationError, type FieldProblem } from '../errors.js';
 import type { FolioConfig } from '../config.js';
 import type { SchemaRegistry } from '../schema/registry.js';
@@ -192,7 +193,7 @@ export class DocumentService {
     await hashPasswordValues(this.schemas, ct.attributes, input.values);
     const documentId = newDocumentId();
     return this.writing(ct, documentId, async () => {
-      this.readStamps.set(`${ct.pluralName}/${documentId}`, null);
+      this.reads.getStore()?.set(`${ct.pluralName}/${documentId}`, null);
       const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new SlotMap() };
       const slot: Slot = {};
       doc.slots.set(locale ?? NO_LOCALE, slot);
@@ -841,9 +842,15 @@ export class DocumentService {
     // New versions get their ids before the file is written, so the file holds them; so do versions
     // renumbered in memory after an id clash, which leaves this document's file clean.
     for (const v of versions(doc)) if (v.id === 0 || this.index.isRenumbered(ct.uid, v)) v.id = this.issueId(ct);
-    await this.store.write(ct.pluralName, doc.documentId, encodeDocument(ct, doc), this.expected(ct, doc.documentId));
-    // Indexed at once: a write retried after a later file turned out stale starts from what is on disk.
-    this.index.put(doc);
+    const key = `${ct.uid}/${doc.documentId}`;
+    this.persisting.add(key);
+    try {
+      await this.store.write(ct.pluralName, doc.documentId, encodeDocument(ct, doc), this.expected(ct, doc.documentId));
+      // Indexed at once: a write retried after a later file turned out stale starts from what is on disk.
+      this.index.put(doc);
+    } finally {
+      this.persisting.delete(key);
+    }
   }
 
   /**
@@ -857,15 +864,22 @@ export class DocumentService {
     return id;
   }
 
-  /** Stamps of the files the write in progress read (null: absent), checked before each is replaced. */
-  private readStamps = new Map<string, DiskStamp | null>();
+  /** Documents being written by this process now (`uid/documentId`). */
+  private readonly persisting = new Set<string>();
+
+  /**
+   * Per write in progress (several run side by side, on different documents): the stamps of the files it
+   * read (null: absent), checked before each is replaced.
+   */
+  private readonly reads = new AsyncLocalStorage<Map<string, DiskStamp | null>>();
 
   /** The stamp a file must still have when the write in progress replaces it (undefined: not read, no check). */
   private expected(ct: ContentType, documentId: string): DiskStamp | null | undefined {
+    const stamps = this.reads.getStore();
     const key = `${ct.pluralName}/${documentId}`;
-    const stamp = this.readStamps.get(key);
+    const stamp = stamps?.get(key);
     // Written once now: a second write of it in the same operation follows this one.
-    this.readStamps.delete(key);
+    stamps?.delete(key);
     return stamp;
   }
 
@@ -876,13 +890,12 @@ export class DocumentService {
   private writing<T>(ct: ContentType, documentId: string, fn: () => Promise<T>): Promise<T> {
     const attempt = async () => {
       for (let tries = 1; ; tries++) {
-        this.readStamps = new Map();
         try {
-          return await fn();
+          return await this.reads.run(new Map(), fn);
         } catch (err) {
-          if (!(err instanceof StaleFileError) || tries >= 5) throw err;
-        } finally {
-          this.readStamps = new Map();
+          // Another write of this process, or an editor, changed a file this one read: start again from it.
+          if (!(err instanceof StaleFileError) || tries >= 10) throw err;
+          await new Promise((r) => setTimeout(r, Math.random() * 5 * tries));
         }
       }
     };
@@ -899,12 +912,15 @@ export class DocumentService {
     const indexed = this.index.get(ct.uid, documentId);
     if (!this.store.readCurrent) return indexed;
     const disk = this.store.readCurrent(ct.pluralName, documentId);
-    this.readStamps.set(`${ct.pluralName}/${documentId}`, disk?.stamp ?? null);
+    this.reads.getStore()?.set(`${ct.pluralName}/${documentId}`, disk?.stamp ?? null);
     if (!disk) {
       if (indexed) this.index.remove(ct.uid, documentId);
       return undefined;
     }
-    if (indexed && this.store.isLastOwnWrite?.(disk.file, disk.text)) return indexed;
+    // The indexed copy is what the file holds if this process wrote it last, and is not writing it now
+    // (its new text may be on disk before it is indexed).
+    const own = !this.persisting.has(`${ct.uid}/${documentId}`) && this.store.isLastOwnWrite?.(disk.file, disk.text);
+    if (indexed && own) return indexed;
     let doc: DocumentRecord;
     try {
       doc = decodeDocument(ct, documentId, parseDocumentText(disk.text, documentId));

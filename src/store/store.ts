@@ -2,7 +2,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, statSync, writ
 import { unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { writeFileAtomic, removeStrayTemps } from './atomic.js';
+import { KeyedLock, writeFileAtomic, removeStrayTemps } from './atomic.js';
 import { WriteLock } from './write-lock.js';
 import { serialize } from './serialize.js';
 import { parseDocumentText } from './document-text.js';
@@ -154,6 +154,7 @@ export class FileStore implements Store {
   private own = new Map<string, Array<string | null>>();
 
   private readonly lock: WriteLock;
+  private readonly files = new KeyedLock();
 
   constructor(readonly contentDir: string) {
     this.lock = new WriteLock(stateDirOf(contentDir));
@@ -350,16 +351,21 @@ export class FileStore implements Store {
   async write(pluralName: string, documentId: string, body: Record<string, unknown>, expect?: DiskStamp | null) {
     const file = this.fileOf(pluralName, documentId);
     const text = serialize(body);
-    this.remember(file, text);
-    await writeFileAtomic(file, text, expect === undefined ? undefined : () => checkStamp(file, expect));
+    // One write of a file at a time in this process, so the stamp check and the rename after it are one step.
+    await this.files.run(file, () => {
+      this.remember(file, text);
+      return writeFileAtomic(file, text, expect === undefined ? undefined : () => checkStamp(file, expect));
+    });
   }
 
   async remove(pluralName: string, documentId: string, expect?: DiskStamp | null) {
     const file = this.fileOf(pluralName, documentId);
-    if (expect !== undefined) checkStamp(file, expect);
-    this.remember(file, null);
-    await unlink(file).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ENOENT') throw err;
+    await this.files.run(file, async () => {
+      if (expect !== undefined) checkStamp(file, expect);
+      this.remember(file, null);
+      await unlink(file).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
     });
   }
 
