@@ -153,6 +153,19 @@ describe('writes from several processes', () => {
     expect([...linked].sort()).toEqual([...tagIds].sort());
   });
 
+  it('refuses to write over a file that another hand left broken, and leaves it as it is', async () => {
+    const created = await s.api('/api/articles', { method: 'POST', body: { data: { title: 'to break' } } });
+    const broken = fileOf(created.body.data.documentId);
+    writeFileSync(broken, '{ "documentId": ');
+    const r = await s.api(`/api/articles/${created.body.data.documentId}?locale=fr`, {
+      method: 'PUT',
+      body: { data: { title: 'over it' } },
+    });
+    expect(r.status).toBe(409);
+    expect(r.body.error.message).toContain('fix it before writing to it');
+    expect(readFileSync(broken, 'utf8')).toBe('{ "documentId": ');
+  });
+
   it('gives a write up when the file changed after it was read', async () => {
     const store = new FileStore(s.contentDir);
     const current = store.readCurrent('articles', id)!;
