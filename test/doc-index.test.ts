@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { loadSchemas } from '../src/schema/registry.js';
-import { DocumentIndex } from '../src/documents/doc-index.js';
+import { DocumentIndex, renumberedId } from '../src/documents/doc-index.js';
 import { type DocumentRecord, type Version, SlotMap } from '../src/documents/model.js';
 import { REPO } from './helpers/project.js';
 
@@ -130,8 +130,8 @@ describe('ids that clash', () => {
       .map((v) => `${v.documentId}/${v.locale}/${v.status}#${v.id}`);
 
   it('are renumbered without losing a version, whether added at load or put', () => {
-    // d2's en draft clashes with d1's: the fresh id it gets is past d2's own published id (5) and fr draft
-    // id (6). d3's draft has none, and its published id (7) is taken by then. d4's two versions hold the same id.
+    // d2's en draft clashes with d1's: d1 comes first, so d2's gets an id of its own, from its documentId,
+    // locale and status alone. d3's draft has none. d4's two versions hold the same id: the draft keeps it.
     const docs = () => [
       doc(1, [['en', 3, 4]]),
       doc(2, [
@@ -141,24 +141,55 @@ describe('ids that clash', () => {
       doc(3, [['en', 0, 7]]),
       doc(4, [['en', 10, 10]]),
     ];
-    for (const how of ['add', 'put'] as const) {
-      const index = articleIndex();
-      for (const d of docs()) index[how](d);
-      expect(view(index, 'draft'), how).toEqual([
-        'd1/en/draft#3',
-        'd2/fr/draft#6',
-        'd2/en/draft#7',
-        'd3/en/draft#8',
-        'd4/en/draft#10',
-      ]);
-      expect(view(index, 'published'), how).toEqual([
-        'd1/en/published#4',
-        'd2/en/published#5',
-        'd3/en/published#9',
-        'd4/en/published#11',
-      ]);
-      expect(index.byId(article.uid, 7)?.status).toBe('draft');
-    }
+    const own = (documentId: string, locale: string, status: 'draft' | 'published') =>
+      [renumberedId({ documentId, locale, status }), `${documentId}/${locale}/${status}`] as const;
+    const inOrder = (list: Array<readonly [number, string]>) =>
+      [...list].sort((a, b) => a[0] - b[0]).map(([id, name]) => `${name}#${id}`);
+    // In any order, added at load or put: the same ids.
+    for (const order of [
+      [0, 1, 2, 3],
+      [3, 2, 1, 0],
+      [1, 3, 0, 2],
+    ])
+      for (const how of ['add', 'put'] as const) {
+        const index = articleIndex();
+        const list = docs();
+        if (how === 'add')
+          for (const d of [...list].sort((a, b) => (a.documentId < b.documentId ? -1 : 1))) index.add(d);
+        else for (const i of order) index.put(list[i]);
+        expect(view(index, 'draft'), how).toEqual(
+          inOrder([
+            [3, 'd1/en/draft'],
+            [6, 'd2/fr/draft'],
+            [10, 'd4/en/draft'],
+            own('d2', 'en', 'draft'),
+            own('d3', 'en', 'draft'),
+          ]),
+        );
+        expect(view(index, 'published'), how).toEqual(
+          inOrder([
+            [4, 'd1/en/published'],
+            [5, 'd2/en/published'],
+            [7, 'd3/en/published'],
+            own('d4', 'en', 'published'),
+          ]),
+        );
+        expect(index.byId(article.uid, 7)?.status).toBe('published');
+        expect(index.isRenumbered(article.uid, index.byId(article.uid, own('d2', 'en', 'draft')[0])!)).toBe(true);
+      }
+  });
+
+  it('give a renumbered version its own id back when the version that kept it goes', () => {
+    const index = articleIndex();
+    index.put(doc(2, [['en', 3, 4]]));
+    index.put(doc(1, [['en', 3, 5]]));
+    // d1 comes first: d2's draft gave 3 up.
+    expect(index.byId(article.uid, 3)?.documentId).toBe('d1');
+    expect(index.byId(article.uid, renumberedId({ documentId: 'd2', locale: 'en', status: 'draft' }))).toBeDefined();
+    index.remove(article.uid, 'd1');
+    expect(index.byId(article.uid, 3)?.documentId).toBe('d2');
+    expect(index.renumberedVersions(article.uid)).toEqual([]);
+    expect(view(index, 'draft')).toEqual(['d2/en/draft#3']);
   });
 
   it('keep their ids when a document is put again with new version objects', () => {
@@ -304,7 +335,7 @@ describe('documents indexed by their summary alone', () => {
     const index = articleIndex();
     index.add(doc(1, [['en', 3, 4]]));
     // d2 clashes with d1 on 3; d3 holds 7 twice; d4 has a version without an id (0); d5's ids are past the
-    // array's range. Each gets fresh ids as it is added, past every id seen; d6 waits.
+    // array's range. Each is made as it is added, the versions that give an id up renumbered; d6 waits.
     const { addAll, made } = summaries([
       [2, [0, 3, 5]],
       [3, [0, 7, 7]],
@@ -319,8 +350,16 @@ describe('documents indexed by their summary alone', () => {
         .rows(article.uid, { status, locale: 'en' })
         .slice()
         .map((v) => `${v.documentId}#${v.id}`);
-    expect(view('draft')).toEqual(['d1#3', 'd2#6', 'd3#7', 'd4#10', 'd6#11', 'd5#70000']);
-    expect(view('published')).toEqual(['d1#4', 'd2#5', 'd3#8', 'd4#9', 'd6#12', 'd5#70001']);
+    const own = (documentId: string, status: 'draft' | 'published') =>
+      [renumberedId({ documentId, locale: 'en', status }), documentId] as const;
+    const inOrder = (list: Array<readonly [number, string]>) =>
+      [...list].sort((a, b) => a[0] - b[0]).map(([id, name]) => `${name}#${id}`);
+    expect(view('draft')).toEqual(
+      inOrder([[3, 'd1'], own('d2', 'draft'), [7, 'd3'], own('d4', 'draft'), [11, 'd6'], [70_000, 'd5']]),
+    );
+    expect(view('published')).toEqual(
+      inOrder([[4, 'd1'], [5, 'd2'], own('d3', 'published'), [9, 'd4'], [12, 'd6'], [70_001, 'd5']]),
+    );
     expect(made).toEqual(['d2', 'd3', 'd4', 'd5', 'd6']);
   });
 

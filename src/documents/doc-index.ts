@@ -33,6 +33,12 @@ interface TypeIndex {
   linked: number;
   ids: IdTable;
   nextId: number;
+  /**
+   * Versions renumbered in memory because another version comes first for the id their file gives them
+   * (see `place`): their id now -> their file's id; and per file id, the versions waiting for it.
+   */
+  renumbered: Map<number, number>;
+  waitingFor: Map<number, Set<Version>>;
   /** Rows per (status, locale), sorted by id, rebuilt lazily after a write. */
   rows: Map<string, RowList>;
   /** For each owning relation attribute: target documentId -> source documentIds. */
@@ -109,6 +115,8 @@ export class DocumentIndex {
       madeUpTo: 0,
       ids: new IdTable((position) => this.make(t, position)),
       nextId: 1,
+      renumbered: new Map(),
+      waitingFor: new Map(),
       rows: new Map(),
       reverse,
       unlinked: [],
@@ -213,8 +221,22 @@ export class DocumentIndex {
     return this.t(uid).ids.get(id);
   }
 
-  allocateId(uid: string): number {
-    return this.t(uid).nextId++;
+  /** A fresh id for a new version: past every id indexed, and at least `floor`. */
+  allocateId(uid: string, floor = 1): number {
+    const t = this.t(uid);
+    if (floor > t.nextId) t.nextId = floor;
+    return t.nextId++;
+  }
+
+  /** Whether `v` (or the version it was copied from) holds an id other than its file's, after an id clash. */
+  isRenumbered(uid: string, v: Version): boolean {
+    return this.t(uid).renumbered.has(v.id);
+  }
+
+  /** The versions of a type renumbered in memory, each with the id its file gives it, in id order. */
+  renumberedVersions(uid: string): Array<{ version: Version; fileId: number }> {
+    const t = this.t(uid);
+    return [...t.renumbered].sort(([a], [b]) => a - b).map(([id, fileId]) => ({ version: t.ids.get(id)!, fileId }));
   }
 
   /** Adds or replaces a document. Versions whose id is missing or already taken get a fresh id. */
@@ -284,22 +306,10 @@ export class DocumentIndex {
 
   /** `loaded`: `doc` is the last of `t.loaded`, where `referrers` finds it if its relations wait to be linked. */
   private insert(t: TypeIndex, doc: DocumentRecord, loaded: boolean) {
-    // The ids the document holds first, then fresh ones for those it lacks or that are taken: a fresh id
-    // is past every id seen, this document's own included.
-    let renumber = false;
     doc.slots.forEach((slot) => {
-      if (slot.draft && !this.keepId(t, slot.draft, doc, loaded)) renumber = true;
-      if (slot.published && !this.keepId(t, slot.published, doc, loaded)) renumber = true;
+      if (slot.draft) this.place(t, slot.draft, doc, loaded);
+      if (slot.published) this.place(t, slot.published, doc, loaded);
     });
-    if (renumber) {
-      const fresh = (v: Version | undefined) => {
-        if (v && v.id <= 0) t.ids.set((v.id = t.nextId++), v);
-      };
-      doc.slots.forEach((slot) => {
-        fresh(slot.draft);
-        fresh(slot.published);
-      });
-    }
     if (doc.lazy && !doc.lazy.loaded && t.reverse.size) {
       doc.lazy.linkPending = true;
       if (!loaded) t.unlinked.push(doc);
@@ -310,29 +320,75 @@ export class DocumentIndex {
   }
 
   /**
-   * Gives `v` its own id unless it has none or another version holds it: another document's, or another
-   * of `doc`'s (a version of `doc` that `doc` no longer has is being replaced). Else sets it to 0 for a
-   * fresh one and answers false.
+   * Gives `v` the id its file gives it, unless a version that comes first (see `comesFirst`) has that id
+   * in its file too: then `v` gets an id of its own (see `renumberedId`), and a version that held the id
+   * but comes later gives it up. So which version has which id depends only on the files, never on the
+   * order they were read or changed in: every process, and every start, numbers them alike.
    */
-  private keepId(t: TypeIndex, v: Version, doc: DocumentRecord, loaded: boolean): boolean {
+  private place(t: TypeIndex, v: Version, doc: DocumentRecord, loaded: boolean) {
     const id = v.id;
-    if (loaded) {
-      // A document added at start replaces none, so any holder is another version.
-      if (id > 0 && t.ids.claim(id, v)) {
+    if (id > 0 && Number.isSafeInteger(id)) {
+      // At start most ids are free: claiming one is the whole cost.
+      if (loaded && t.ids.claim(id, v)) {
         if (id >= t.nextId) t.nextId = id + 1;
-        return true;
+        return;
       }
-      v.id = 0;
-      return false;
+      const holder = t.ids.get(id);
+      // A version of `doc` that `doc` no longer has is being replaced: its id is `v`'s.
+      const replaced = !loaded && holder?.documentId === doc.documentId && !isVersionOf(doc, holder);
+      const yields = holder && holder !== v && !replaced && (t.renumbered.has(id) || comesFirst(v, holder));
+      if (!holder || holder === v || replaced || yields) {
+        const fileIdOfHolder = yields ? this.release(t, holder) : undefined;
+        t.ids.set(id, v);
+        if (id >= t.nextId) t.nextId = id + 1;
+        if (yields) this.renumber(t, holder, fileIdOfHolder!);
+        return;
+      }
     }
-    const holder = id > 0 ? t.ids.get(id) : undefined;
-    if (id <= 0 || (holder && holder !== v && (holder.documentId !== doc.documentId || isVersionOf(doc, holder)))) {
-      v.id = 0;
-      return false;
-    }
-    if (id >= t.nextId) t.nextId = id + 1;
+    this.renumber(t, v, id);
+  }
+
+  /** Gives `v` an id of its own, recording the one its file gives it (`fileId`, 0 or less for none). */
+  private renumber(t: TypeIndex, v: Version, fileId: number) {
+    let id = renumberedId(v);
+    while (!t.ids.free(id)) id = id + 1 < RENUMBERED_FROM + RENUMBERED_SPAN ? id + 1 : RENUMBERED_FROM;
+    v.id = id;
     t.ids.set(id, v);
-    return true;
+    t.renumbered.set(id, fileId);
+    if (fileId > 0) {
+      let set = t.waitingFor.get(fileId);
+      if (!set) t.waitingFor.set(fileId, (set = new Set()));
+      set.add(v);
+    }
+  }
+
+  /**
+   * Takes `v` (which holds its id) out of the id table; answers the id its file gives it. When that id
+   * is freed, the version that comes first among those renumbered for it gets it back.
+   */
+  private release(t: TypeIndex, v: Version): number {
+    const id = v.id;
+    t.ids.delete(id);
+    const fileId = t.renumbered.get(id);
+    if (fileId !== undefined) {
+      t.renumbered.delete(id);
+      const set = t.waitingFor.get(fileId);
+      set?.delete(v);
+      if (set && !set.size) t.waitingFor.delete(fileId);
+      return fileId;
+    }
+    const set = t.waitingFor.get(id);
+    if (set) {
+      let first: Version | undefined;
+      for (const w of set) if (!first || comesFirst(w, first)) first = w;
+      set.delete(first!);
+      if (!set.size) t.waitingFor.delete(id);
+      t.ids.delete(first!.id);
+      t.renumbered.delete(first!.id);
+      first!.id = id;
+      t.ids.set(id, first!);
+    }
+    return id;
   }
 
   remove(uid: string, documentId: string) {
@@ -347,7 +403,7 @@ export class DocumentIndex {
   }
 
   private unlink(t: TypeIndex, doc: DocumentRecord) {
-    for (const v of versions(doc)) if (t.ids.get(v.id) === v) t.ids.delete(v.id);
+    for (const v of versions(doc)) if (t.ids.get(v.id) === v) this.release(t, v);
     if (doc.lazy?.linkPending) {
       // Never linked: nothing to take out of `reverse` (and `referrers` will skip it).
       doc.lazy.linkPending = false;
@@ -419,6 +475,35 @@ export class DocumentIndex {
     t.rows.set(key, rows);
     return rows;
   }
+}
+
+/**
+ * Ids given to versions renumbered in memory: far past the ids Folio hands out, so they never meet, and
+ * below 2^31, for clients that keep ids in 32 bits.
+ */
+export const RENUMBERED_FROM = 1_000_000_000;
+const RENUMBERED_SPAN = 1_000_000_000;
+
+/**
+ * The id a version renumbered after a clash gets: a hash of its documentId, locale and status, so it
+ * depends on that version alone, and stays the same whatever else changes (unless two such hashes meet,
+ * when the next free id is taken).
+ */
+export function renumberedId(v: { documentId: string; locale: string | null; status: Status }): number {
+  // FNV-1a, 32 bits.
+  let h = 0x811c9dc5;
+  const key = `${v.documentId}\0${v.locale ?? ''}\0${v.status}`;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193) >>> 0;
+  return RENUMBERED_FROM + (h % RENUMBERED_SPAN);
+}
+
+/** Of two versions whose files give them the same id, the one that keeps it: by documentId, locale, then status. */
+function comesFirst(a: Version, b: Version): boolean {
+  if (a.documentId !== b.documentId) return a.documentId < b.documentId;
+  const la = a.locale ?? '';
+  const lb = b.locale ?? '';
+  if (la !== lb) return la < lb;
+  return a.status === 'draft' && b.status !== 'draft';
 }
 
 /** Non-D&P types have one version, visible to draft and published reads alike. */

@@ -144,8 +144,8 @@ export class IdTable {
   }
 
   /**
-   * The ids below `until` held by versions of `status` (undefined: either) and `locale` (undefined:
-   * any), in order, made or not.
+   * The ids held by versions of `status` (undefined: either) and `locale` (undefined: any), in order, made
+   * or not: in the array below `until`, and all those past it.
    */
   idsInOrder(until: number, status: Status | undefined, locale: string | null | undefined): Int32Array {
     let out = new Int32Array(1024);
@@ -167,10 +167,11 @@ export class IdTable {
         push(id);
       }
     }
-    for (let id = Math.max(end, this.dense); id < until; id++) {
-      const v = this.map.get(id);
-      if (!v || (status !== undefined && v.status !== status) || (locale !== undefined && v.locale !== locale))
-        continue;
+    // Ids past the array are few (pasted in by hand, or renumbered after a clash, far past `until`): all listed.
+    const beyond = [...this.map.keys()].sort((a, b) => a - b);
+    for (const id of beyond) {
+      const v = this.map.get(id)!;
+      if ((status !== undefined && v.status !== status) || (locale !== undefined && v.locale !== locale)) continue;
       push(id);
     }
     return out.subarray(0, n);

@@ -157,8 +157,8 @@ class CollectionCapture {
 /**
  * Fills the index from the document files: files unchanged since the start-up snapshot are indexed from
  * it without being read or decoded; the others are read and decoded (large collections on reader
- * threads, indexed block by block as from a snapshot). Documents are put in documentId order, so ids that
- * clash (after a merge) are renumbered the same way on every start.
+ * threads, indexed block by block as from a snapshot). Ids that clash (after a merge) are renumbered by
+ * a rule of the files alone (see DocumentIndex.place), whatever order they are read in.
  */
 export async function loadDocuments(
   index: DocumentIndex,

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { FolioError, fieldErrors, notFound, validationError, type FieldProblem } from '../errors.js';
 import type { FolioConfig } from '../config.js';
 import type { SchemaRegistry } from '../schema/registry.js';
@@ -11,7 +12,7 @@ import {
   isScalar,
   isToMany,
 } from '../schema/types.js';
-import type { Store } from '../store/store.js';
+import { type DiskStamp, type Store, StaleFileError } from '../store/store.js';
 import { parseDocumentText } from '../store/document-text.js';
 import { KeyedLock } from '../store/atomic.js';
 import { decodeDocument, encodeDocument } from './codec.js';
@@ -227,7 +228,8 @@ export class DocumentService {
     });
     await hashPasswordValues(this.schemas, ct.attributes, input.values);
     const documentId = newDocumentId();
-    return this.lock.run(`${ct.uid}/${documentId}`, async () => {
+    return this.writing(ct, documentId, async () => {
+      this.reads.getStore()?.set(`${ct.pluralName}/${documentId}`, null);
       const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new SlotMap() };
       const slot: Slot = {};
       doc.slots.set(locale ?? NO_LOCALE, slot);
@@ -279,8 +281,8 @@ export class DocumentService {
       locale,
     });
     await hashPasswordValues(this.schemas, ct.attributes, input.values);
-    return this.lock.run(`${ct.uid}/${documentId}`, async () => {
-      const current = this.index.get(ct.uid, documentId);
+    return this.writing(ct, documentId, async () => {
+      const current = this.current(ct, documentId);
       if (!current) return undefined;
       const doc = cloneDocument(current);
       const key = locale ?? NO_LOCALE;
@@ -335,8 +337,8 @@ export class DocumentService {
   async delete(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<number> {
     const ct = this.contentType(ctName);
     const locale = ct.localized ? (opts.locale ?? this.config.defaultLocale) : null;
-    return this.lock.run(`${ct.uid}/${documentId}`, async () => {
-      const current = this.index.get(ct.uid, documentId);
+    return this.writing(ct, documentId, async () => {
+      const current = this.current(ct, documentId);
       if (!current) return 0;
       const doc = cloneDocument(current);
       const removed: Version[] = [];
@@ -350,7 +352,7 @@ export class DocumentService {
       if (doc.slots.size === 0) {
         const touched = this.detachEverywhere(ct, documentId);
         await this.persistTouched(touched);
-        await this.store.remove(ct.pluralName, documentId);
+        await this.store.remove(ct.pluralName, documentId, this.expected(ct, documentId));
         this.index.remove(ct.uid, documentId);
       } else {
         await this.commit(ct, doc, new Map());
@@ -410,8 +412,8 @@ export class DocumentService {
     const ct = this.contentType(ctName);
     if (!ct.draftAndPublish) throw validationError(`${ct.uid} does not use draft & publish`);
     const code = this.writeLocale(ct, locale) ?? NO_LOCALE;
-    return this.lock.run(`${ct.uid}/${documentId}`, async () => {
-      const current = this.index.get(ct.uid, documentId);
+    return this.writing(ct, documentId, async () => {
+      const current = this.current(ct, documentId);
       if (!current) throw notFound();
       const doc = cloneDocument(current);
       const slot = doc.slots.get(code);
@@ -436,8 +438,8 @@ export class DocumentService {
     if (!attr || attr.type !== 'media') throw validationError(`${field} is not a media field of ${ct.uid}`);
     const found = this.index.byId(ct.uid, versionId);
     if (!found) return false;
-    return this.lock.run(`${ct.uid}/${found.documentId}`, async () => {
-      const current = this.index.get(ct.uid, found.documentId);
+    return this.writing(ct, found.documentId, async () => {
+      const current = this.current(ct, found.documentId);
       if (!current) return false;
       const doc = cloneDocument(current);
       const v = versions(doc).find((x) => x.id === versionId);
@@ -479,9 +481,13 @@ export class DocumentService {
       return hit;
     };
     for (const ct of this.schemas.contentTypes.values()) {
-      for (const { documentId } of [...this.index.documents(ct.uid)]) {
-        const hit = await this.lock.run(`${ct.uid}/${documentId}`, async () => {
-          const current = this.index.get(ct.uid, documentId);
+      for (const indexed of [...this.index.documents(ct.uid)]) {
+        // Only documents whose indexed copy names the file are read again and rewritten: a documentId
+        // is 24 random characters, so its text in the values is a safe first filter.
+        if (!versions(indexed).some((v) => JSON.stringify(v.data).includes(fileDocumentId))) continue;
+        const documentId = indexed.documentId;
+        const hit = await this.writing(ct, documentId, async () => {
+          const current = this.current(ct, documentId);
           if (!current) return false;
           const doc = cloneDocument(current);
           let found = false;
@@ -493,6 +499,37 @@ export class DocumentService {
       }
     }
     return changed;
+  }
+
+  // ---------------------------------------------------------------- id clashes
+
+  /**
+   * Rewrites the file of every document holding a version renumbered in memory (an id clash after a
+   * merge, or a version without an id), which gives those versions fresh ids there, so every file's ids
+   * are its own again. Answers each rewritten version's old and new id.
+   */
+  async rewriteRenumbered(): Promise<
+    Array<{ uid: string; documentId: string; path: string; from: number; to: number }>
+  > {
+    const out: Array<{ uid: string; documentId: string; path: string; from: number; to: number }> = [];
+    for (const ct of this.schemas.contentTypes.values()) {
+      const ids = [...new Set(this.index.renumberedVersions(ct.uid).map((r) => r.version.documentId))].sort();
+      for (const documentId of ids) {
+        await this.writing(ct, documentId, async () => {
+          const current = this.current(ct, documentId);
+          if (!current || !versions(current).some((v) => this.index.isRenumbered(ct.uid, v))) return;
+          const doc = cloneDocument(current);
+          const before = versions(doc).map((v) => v.id);
+          await this.commit(ct, doc, new Map());
+          versions(doc).forEach((v, i) => {
+            if (v.id === before[i]) return;
+            const path = `${v.locale ? `locales.${v.locale}.` : ''}${v.status}.id`;
+            out.push({ uid: ct.uid, documentId, path, from: before[i], to: v.id });
+          });
+        });
+      }
+    }
+    return out;
   }
 
   // ---------------------------------------------------------------- internals
@@ -754,7 +791,7 @@ export class DocumentService {
     const key = `${ct.uid}/${documentId}`;
     let d = touched.get(key);
     if (!d) {
-      const current = this.index.get(ct.uid, documentId);
+      const current = this.current(ct, documentId);
       if (!current) throw notFound();
       d = cloneDocument(current);
       touched.set(key, d);
@@ -879,21 +916,109 @@ export class DocumentService {
     return false;
   }
 
-  /** Persists the document and every other document the write touched, then updates the index. */
+  /** Persists the document and every other document the write touched, updating the index after each. */
   private async commit(ct: ContentType, doc: DocumentRecord, touched: Map<string, DocumentRecord>) {
-    // New versions get their ids from the index before the file is written, so the file holds them.
-    for (const v of versions(doc)) if (v.id === 0) v.id = this.index.allocateId(ct.uid);
-    await this.store.write(ct.pluralName, doc.documentId, encodeDocument(ct, doc));
+    await this.persist(ct, doc);
     await this.persistTouched(touched);
-    this.index.put(doc);
   }
 
   private async persistTouched(touched: Map<string, DocumentRecord>) {
-    for (const d of touched.values()) {
-      const ct = this.contentType(d.uid);
-      await this.store.write(ct.pluralName, d.documentId, encodeDocument(ct, d));
-      this.index.put(d);
+    for (const d of touched.values()) await this.persist(this.contentType(d.uid), d);
+  }
+
+  private async persist(ct: ContentType, doc: DocumentRecord) {
+    // New versions get their ids before the file is written, so the file holds them; so do versions
+    // renumbered in memory after an id clash, which leaves this document's file clean.
+    for (const v of versions(doc)) if (v.id === 0 || this.index.isRenumbered(ct.uid, v)) v.id = this.issueId(ct);
+    const key = `${ct.uid}/${doc.documentId}`;
+    this.persisting.add(key);
+    try {
+      await this.store.write(ct.pluralName, doc.documentId, encodeDocument(ct, doc), this.expected(ct, doc.documentId));
+      // Indexed at once: a write retried after a later file turned out stale starts from what is on disk.
+      this.index.put(doc);
+    } finally {
+      this.persisting.delete(key);
     }
+  }
+
+  /**
+   * A fresh numeric id, past every id this process has seen and every id another process handed out
+   * for the type (recorded under the write lock, so two processes creating at once never share one).
+   */
+  private issueId(ct: ContentType): number {
+    const floor = (this.store.lastIssuedId?.(ct.pluralName) ?? 0) + 1;
+    const id = this.index.allocateId(ct.uid, floor);
+    this.store.recordIssuedId?.(ct.pluralName, id);
+    return id;
+  }
+
+  /** Documents being written by this process now (`uid/documentId`). */
+  private readonly persisting = new Set<string>();
+
+  /**
+   * Per write in progress (several run side by side, on different documents): the stamps of the files it
+   * read (null: absent), checked before each is replaced.
+   */
+  private readonly reads = new AsyncLocalStorage<Map<string, DiskStamp | null>>();
+
+  /** The stamp a file must still have when the write in progress replaces it (undefined: not read, no check). */
+  private expected(ct: ContentType, documentId: string): DiskStamp | null | undefined {
+    const stamps = this.reads.getStore();
+    const key = `${ct.pluralName}/${documentId}`;
+    const stamp = stamps?.get(key);
+    // Written once now: a second write of it in the same operation follows this one.
+    stamps?.delete(key);
+    return stamp;
+  }
+
+  /**
+   * Runs one write of a document: after this process's other writes of it, holding the project's write
+   * lock (shared with every other process), and again from the files if one changed under it.
+   */
+  private writing<T>(ct: ContentType, documentId: string, fn: () => Promise<T>): Promise<T> {
+    const attempt = async () => {
+      for (let tries = 1; ; tries++) {
+        try {
+          return await this.reads.run(new Map(), fn);
+        } catch (err) {
+          // Another write of this process, or an editor, changed a file this one read: start again from it.
+          if (!(err instanceof StaleFileError) || tries >= 10) throw err;
+          await new Promise((r) => setTimeout(r, Math.random() * 5 * tries));
+        }
+      }
+    };
+    return this.lock.run(`${ct.uid}/${documentId}`, () =>
+      this.store.exclusive ? this.store.exclusive(attempt) : attempt(),
+    );
+  }
+
+  /**
+   * The document as its file holds it now (read under the write lock): indexed again first when another
+   * process or an editor changed it, so a write never starts from a stale copy. Undefined when it is gone.
+   */
+  private current(ct: ContentType, documentId: string): DocumentRecord | undefined {
+    const indexed = this.index.get(ct.uid, documentId);
+    if (!this.store.readCurrent) return indexed;
+    const disk = this.store.readCurrent(ct.pluralName, documentId);
+    this.reads.getStore()?.set(`${ct.pluralName}/${documentId}`, disk?.stamp ?? null);
+    if (!disk) {
+      if (indexed) this.index.remove(ct.uid, documentId);
+      return undefined;
+    }
+    // The indexed copy is what the file holds if this process wrote it last, and is not writing it now
+    // (its new text may be on disk before it is indexed).
+    const own = !this.persisting.has(`${ct.uid}/${documentId}`) && this.store.isLastOwnWrite?.(disk.file, disk.text);
+    if (indexed && own) return indexed;
+    let doc: DocumentRecord;
+    try {
+      doc = decodeDocument(ct, documentId, parseDocumentText(disk.text, documentId));
+    } catch (err) {
+      const why = (err as Error).message;
+      const message = `The file of ${ct.singularName} ${documentId} cannot be read (${why})`;
+      throw new FolioError(409, 'ApplicationError', `${message}; fix it before writing to it`, {});
+    }
+    this.index.put(doc);
+    return doc;
   }
 
   private emit(event: string, ct: ContentType, version: Version) {

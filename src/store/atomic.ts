@@ -6,9 +6,10 @@ export const TEMP_MARK = '.folio-tmp-';
 
 /**
  * Writes `text` to `file` so that a reader (or a crash) only ever sees the old or the new content:
- * write a sibling temp file, fsync it, rename it over the target, then fsync the folder.
+ * write a sibling temp file, fsync it, rename it over the target, then fsync the folder. `beforeRename`
+ * may throw to give the write up at the last moment (the target changed meanwhile).
  */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+export async function writeFileAtomic(file: string, text: string, beforeRename?: () => void): Promise<void> {
   const dir = dirname(file);
   await mkdir(dir, { recursive: true });
   const tmp = join(dir, `${TEMP_MARK}${basename(file)}.${randomBytes(6).toString('hex')}`);
@@ -23,6 +24,7 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
   }
   await handle.close();
   try {
+    beforeRename?.();
     await rename(tmp, file);
   } catch (err) {
     await unlink(tmp).catch(() => undefined);

@@ -1,8 +1,9 @@
-import { statSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { writeFileAtomic, removeStrayTemps } from './atomic.js';
+import { KeyedLock, writeFileAtomic, removeStrayTemps } from './atomic.js';
+import { WriteLock } from './write-lock.js';
 import { serialize } from './serialize.js';
 import { parseDocumentText } from './document-text.js';
 import { STAMP } from './stamp-range.js';
@@ -58,6 +59,28 @@ export interface CollectionLoad extends Omit<CollectionScan, 'fresh'> {
   documents: RawDocument[];
 }
 
+/** What tells one state of a file from the next: a Folio write renames a new file in, so `ino` changes. */
+export interface DiskStamp {
+  mtimeMs: number;
+  size: number;
+  ino: number;
+  ctimeMs: number;
+}
+
+/** A document file as it is on disk now, with its stamp, for a write to start from. */
+export interface CurrentFile {
+  file: string;
+  text: string;
+  stamp: DiskStamp;
+}
+
+/** A document file changed between the time a write read it and the time it would have replaced it. */
+export class StaleFileError extends Error {
+  constructor(readonly file: string) {
+    super(`${file} changed while it was being written`);
+  }
+}
+
 export interface LoadProblem {
   file: string;
   message: string;
@@ -90,8 +113,26 @@ export interface Store {
    * for a snapshot of files that were read without taking their stamps.
    */
   stampCollection?(pluralName: string, documentIds: string[]): Promise<{ files: Float64Array; dirMtimeMs: number }>;
-  write(pluralName: string, documentId: string, body: Record<string, unknown>): Promise<void>;
-  remove(pluralName: string, documentId: string): Promise<void>;
+  /**
+   * Writes a document file. With `expect` (the stamp it was read with, null: it did not exist), the write
+   * is given up with a StaleFileError if the file is not in that state just before it is replaced.
+   */
+  write(
+    pluralName: string,
+    documentId: string,
+    body: Record<string, unknown>,
+    expect?: DiskStamp | null,
+  ): Promise<void>;
+  remove(pluralName: string, documentId: string, expect?: DiskStamp | null): Promise<void>;
+  /** The file as it is now, undefined when there is none (a write reads it under `exclusive`). */
+  readCurrent?(pluralName: string, documentId: string): CurrentFile | undefined;
+  /** Whether `text` is the last text this process wrote to `file` (so what it indexed is what is there). */
+  isLastOwnWrite?(file: string, text: string): boolean;
+  /** Runs `fn` holding the project's write lock, shared with every other process writing it. */
+  exclusive?<T>(fn: () => Promise<T>): Promise<T>;
+  /** The highest numeric id any process handed out for the collection (0: none recorded); call under `exclusive`. */
+  lastIssuedId?(pluralName: string): number;
+  recordIssuedId?(pluralName: string, id: number): void;
   fileOf(pluralName: string, documentId: string): string;
   /**
    * Reads one document file (again, after a change on disk; or to decode it): the raw document,
@@ -114,7 +155,61 @@ export class FileStore implements Store {
    */
   private own = new Map<string, Array<string | null>>();
 
-  constructor(readonly contentDir: string) {}
+  private readonly lock: WriteLock;
+  private readonly files = new KeyedLock();
+
+  constructor(readonly contentDir: string) {
+    this.lock = new WriteLock(stateDirOf(contentDir));
+  }
+
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return this.lock.run(fn);
+  }
+
+  readCurrent(pluralName: string, documentId: string): CurrentFile | undefined {
+    // No file can have a name that is not a documentId.
+    if (!SAFE_ID.test(documentId)) return undefined;
+    const file = this.fileOf(pluralName, documentId);
+    let fd: number;
+    try {
+      fd = openSync(file, 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    try {
+      const st = fstatSync(fd);
+      const text = readFileSync(fd, 'utf8');
+      return { file, text, stamp: { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, ctimeMs: st.ctimeMs } };
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  isLastOwnWrite(file: string, text: string): boolean {
+    const list = this.own.get(file);
+    return !!list && list[list.length - 1] === digest(text);
+  }
+
+  private idFile(pluralName: string) {
+    return join(stateDirOf(this.contentDir), 'ids', pluralName);
+  }
+
+  lastIssuedId(pluralName: string): number {
+    try {
+      const n = Number.parseInt(readFileSync(this.idFile(pluralName), 'utf8'), 10);
+      return Number.isSafeInteger(n) && n > 0 ? n : 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  recordIssuedId(pluralName: string, id: number) {
+    // Local state: losing it (a crash) at worst lets two processes give one id twice, which loading renumbers.
+    const file = this.idFile(pluralName);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, String(id));
+  }
 
   private remember(file: string, text: string | null) {
     const list = this.own.get(file) ?? [];
@@ -259,18 +354,24 @@ export class FileStore implements Store {
     return { documents, problems };
   }
 
-  async write(pluralName: string, documentId: string, body: Record<string, unknown>) {
+  async write(pluralName: string, documentId: string, body: Record<string, unknown>, expect?: DiskStamp | null) {
     const file = this.fileOf(pluralName, documentId);
     const text = serialize(body);
-    this.remember(file, text);
-    await writeFileAtomic(file, text);
+    // One write of a file at a time in this process, so the stamp check and the rename after it are one step.
+    await this.files.run(file, () => {
+      this.remember(file, text);
+      return writeFileAtomic(file, text, expect === undefined ? undefined : () => checkStamp(file, expect));
+    });
   }
 
-  async remove(pluralName: string, documentId: string) {
+  async remove(pluralName: string, documentId: string, expect?: DiskStamp | null) {
     const file = this.fileOf(pluralName, documentId);
-    this.remember(file, null);
-    await unlink(file).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ENOENT') throw err;
+    await this.files.run(file, async () => {
+      if (expect !== undefined) checkStamp(file, expect);
+      this.remember(file, null);
+      await unlink(file).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
     });
   }
 
@@ -285,6 +386,25 @@ export class FileStore implements Store {
   writeSnapshot(snapshot: Snapshot) {
     return writeSnapshot(this.snapshotFile, snapshot);
   }
+}
+
+/** Local, rebuildable state (snapshot, locks, issued ids): `.folio/` beside `content/`, out of git. */
+const stateDirOf = (contentDir: string) => join(dirname(contentDir), '.folio');
+
+/** Throws a StaleFileError unless `file` is in the state `expect` (null: absent). */
+function checkStamp(file: string, expect: DiskStamp | null) {
+  const st = statSync(file, { throwIfNoEntry: false });
+  if (!st && expect === null) return;
+  if (
+    st &&
+    expect &&
+    st.ino === expect.ino &&
+    st.size === expect.size &&
+    st.mtimeMs === expect.mtimeMs &&
+    st.ctimeMs === expect.ctimeMs
+  )
+    return;
+  throw new StaleFileError(file);
 }
 
 /**

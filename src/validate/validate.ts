@@ -14,8 +14,8 @@ export interface Problem {
 /**
  * Checks a whole content tree: schemas, every document against its schema (draft-level checks for every
  * version, publish-level checks for published ones), relations and media pointing at things that exist,
- * unique values and numeric ids used twice (after a merge). Temp files left by an interrupted write are never
- * content: they are not reported (loading the project removes stale ones).
+ * unique values, and temp files left behind. Numeric ids used twice (after a merge) are notices, not
+ * problems: see id-clashes.ts.
  */
 export function validateProject(project: Project): Problem[] {
   const problems: Problem[] = [];
@@ -27,8 +27,6 @@ export function validateProject(project: Project): Problem[] {
   const fileOf = (plural: string, id: string) => rel(join(project.contentDir, 'documents', plural, `${id}.json`));
 
   for (const ct of project.schemas.contentTypes.values()) {
-    // Ids as written in the files: the index renumbers clashes silently, validate reports them.
-    const seenIds = new Map<number, string>();
     const unique = new Map<string, string>();
     for (const doc of docs.index.documents(ct.uid)) {
       const file = fileOf(ct.pluralName, doc.documentId);
@@ -39,16 +37,6 @@ export function validateProject(project: Project): Problem[] {
         );
       } catch {
         /* reported at load */
-      }
-      for (const [where, id] of rawIds(raw)) {
-        const other = seenIds.get(id);
-        if (other)
-          problems.push({
-            file,
-            path: where,
-            message: `id ${id} is also used by ${other} (renumbered in memory; rewrite one of them)`,
-          });
-        else seenIds.set(id, `${file} ${where}`);
       }
       if (ct.kind === 'singleType' && docs.index.count(ct.uid) > 1)
         problems.push({
@@ -130,19 +118,5 @@ function checkLinks(
       for (const [k, sub] of Object.entries(comp.attributes))
         checkLinks(project, sub, obj[k], `${path}${Array.isArray(value) ? `.${i}` : ''}.${k}`, file, problems, locale);
     });
-  }
-}
-
-function* rawIds(raw: Record<string, unknown> | undefined): Generator<[string, number]> {
-  if (!raw) return;
-  const slots: Array<[string, unknown]> =
-    raw.locales && typeof raw.locales === 'object'
-      ? Object.entries(raw.locales as Record<string, unknown>).map(([k, v]) => [`locales.${k}.`, v])
-      : [['', raw]];
-  for (const [prefix, slot] of slots) {
-    for (const status of ['draft', 'published']) {
-      const v = (slot as Record<string, { id?: unknown }> | undefined)?.[status];
-      if (v && typeof v.id === 'number') yield [`${prefix}${status}.id`, v.id];
-    }
   }
 }

@@ -7,29 +7,40 @@ export function registerValidate(program: Command, globals: () => GlobalOptions)
   program
     .command('validate')
     .description('check schemas, documents, relations, media, unique values and ids; exit 1 on any problem')
+    .option('--fix', 'rewrite the files of versions whose id clashes with another one (after a merge), with fresh ids')
     .addHelpText(
       'after',
       `
 Prints one "file: path: problem" line per problem. Use it in a pre-commit hook or in CI after merges:
-  folio validate && git commit`,
+  folio validate && git commit
+Ids that two files both use (after merging branches that each added documents) are notices on standard
+error, not problems: every process numbers them alike until "folio validate --fix" rewrites one of them.`,
     )
-    .action(async () => {
-      const opts = globals();
+    .action(async (o: { fix?: boolean }) => {
+      const opts = { ...globals(), ...o };
       const started = Date.now();
       // Documents whose values fail are kept in the index here: they are reported with every problem below.
       const project = await openProject(opts.dir ?? process.cwd(), { load: { checkValues: false } });
       const { validateProject } = await import('../../validate/validate.js');
+      const { idClashNotices } = await import('../../validate/id-clashes.js');
+      const fixed = opts.fix ? await project.documents.rewriteRenumbered() : [];
       const problems = validateProject(project);
-      if (opts.json) printJson({ ok: problems.length === 0, problems });
+      const notices = idClashNotices(project);
+      if (opts.json) printJson({ ok: problems.length === 0, problems, notices, fixed });
       else {
         for (const p of problems) process.stdout.write(`${p.file}: ${p.path || '-'}: ${p.message}\n`);
         if (!opts.quiet) {
+          for (const f of fixed) {
+            const ct = project.schemas.contentTypes.get(f.uid)!;
+            process.stderr.write(`fixed: ${ct.pluralName}/${f.documentId}: ${f.path}: ${f.from} -> ${f.to}\n`);
+          }
+          for (const n of notices) process.stderr.write(`notice: ${n.file}: ${n.path}: ${n.message}\n`);
           const docs = project.report.documents;
+          const types = project.schemas.contentTypes.size;
           process.stderr.write(
             problems.length
               ? `${problems.length} problem(s) in ${docs} documents\n`
-              : `ok: ${docs} documents, ${project.schemas.contentTypes.size} content-types ` +
-                  `(${Date.now() - started} ms)\n`,
+              : `ok: ${docs} documents, ${types} content-types (${Date.now() - started} ms)\n`,
           );
         }
       }

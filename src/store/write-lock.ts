@@ -1,0 +1,114 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import { FolioError } from '../errors.js';
+
+/**
+ * How long a lock whose holder stopped refreshing it (killed, or frozen) keeps others out: the holder
+ * touches it every half of this, so a live one is never taken over.
+ */
+const STALE_MS = 5000;
+/** How long a writer waits for the lock before giving up: a dead holder's lock goes stale well before. */
+const WAIT_MS = 30_000;
+/** After this long, writes arriving in this process wait for the lock to be released and taken again. */
+const MAX_HOLD_MS = 200;
+
+/**
+ * The project's write lock, shared by every process that writes its documents (the server, each CLI
+ * run): a lock folder in `.folio/locks/` made and removed by proper-lockfile. It is held by a process,
+ * not by one write: while it is held the process's writes run side by side (each document's own writes
+ * are queued by the caller), and it is given back as soon as none is running, or after MAX_HOLD_MS of a
+ * steady stream of them, so other processes get their turn.
+ */
+export class WriteLock {
+  private readonly dir: string;
+  private holders = 0;
+  private heldSince = 0;
+  private releaseFile: (() => Promise<void>) | undefined;
+  /** Held for longer than MAX_HOLD_MS: no new holder until it has been released. */
+  private closing = false;
+  /** An acquisition or a release under way. */
+  private pending: Promise<void> | undefined;
+  private waiters: Array<() => void> = [];
+
+  constructor(stateDir: string) {
+    this.dir = join(stateDir, 'locks');
+  }
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    await this.enter();
+    try {
+      return await fn();
+    } finally {
+      this.leave();
+    }
+  }
+
+  /** Resolves once this process holds the lock, counting the caller as one of its holders. */
+  private async enter(): Promise<void> {
+    for (;;) {
+      if (this.releaseFile && !this.closing) {
+        if (Date.now() - this.heldSince < MAX_HOLD_MS) {
+          this.holders++;
+          return;
+        }
+        this.closing = true;
+      }
+      if (this.pending) await this.pending;
+      else if (!this.releaseFile) {
+        this.pending = this.acquire()
+          .then((release) => {
+            this.releaseFile = release;
+            this.heldSince = Date.now();
+            this.closing = false;
+          })
+          .finally(() => {
+            this.pending = undefined;
+          });
+        await this.pending;
+      } else await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  private leave() {
+    if (--this.holders > 0) return;
+    const release = this.releaseFile!;
+    this.releaseFile = undefined;
+    this.closing = false;
+    // A lock already released (taken over as stale) has nothing to give back.
+    this.pending = release()
+      .catch(() => undefined)
+      .finally(() => {
+        this.pending = undefined;
+      });
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  private async acquire(): Promise<() => Promise<void>> {
+    mkdirSync(this.dir, { recursive: true });
+    const target = join(this.dir, 'documents');
+    const started = Date.now();
+    for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
+      try {
+        return await lockfile.lock(target, {
+          realpath: false,
+          lockfilePath: `${target}.lock`,
+          stale: STALE_MS,
+          // A lock found stale while held (the event loop was blocked for seconds) is reported, not thrown:
+          // the writes under it still check each file's stamp before replacing it.
+          onCompromised: (err) => process.emitWarning(`folio write lock: ${err.message}`),
+        });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+        if (Date.now() - started > WAIT_MS)
+          throw new FolioError(
+            503,
+            'ServiceUnavailableError',
+            'Another process has held the write lock of this project for too long; try again',
+            {},
+          );
+        await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
+      }
+    }
+  }
+}
