@@ -18,7 +18,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.mjs', '**/*.js', 'bin/**'],
+    files: ['**/*.mjs', '**/*.js', 'bin/folio'],
     languageOptions: { globals: globals.node },
   },
 );

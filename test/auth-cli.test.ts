@@ -1,25 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, makeProject, startTestServer, type TestServer } from './helpers/project.js';
+import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
+import { runFolio, spawnFolio } from './helpers/cli.js';
 import { bearer, filesHolding } from './helpers/auth.js';
 
-/** Runs bin/folio (the built dist/; `npm test` builds first) with optional standard input. */
-const folio = (args: string[], input?: string) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn('node', [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    child.stdin.end(input ?? '');
-  });
+/** The CLI, run in this process by its main(argv) (see helpers/cli.ts), with optional standard input. */
+const folio = (args: string[], input?: string) => runFolio(args, { input });
 
 describe('folio permissions, users and tokens', () => {
   let p: ReturnType<typeof makeProject>;
@@ -91,9 +78,10 @@ describe('folio permissions, users and tokens', () => {
       email: 'ada@example.com',
       role: 'authenticated',
     });
-    const piped = await folio(
+    // As a user runs it: the password piped into a process of its own.
+    const piped = await spawnFolio(
       ['users', 'create', '--username', 'grace', '--email', 'grace@example.com', '--dir', p.dir],
-      'grace-cli-pass\n',
+      { input: 'grace-cli-pass\n' },
     );
     expect(piped.code).toBe(0);
     // The user logs in on the running server at once.

@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN } from './helpers/project.js';
+import { runFolio, spawnFolio } from './helpers/cli.js';
 
-const folio = (dir: string, args: string[]) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = execFile('node', [BIN, ...args, '--dir', dir], (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-    );
-    child.stdin!.end();
-  });
+/** The CLI, run in this process by its main(argv) (see helpers/cli.ts). */
+const folio = (dir: string, args: string[]) => runFolio([...args, '--dir', dir]);
+/** The CLI as a user runs it, in a process of its own without a terminal. */
+const spawned = (dir: string, args: string[]) => spawnFolio([...args, '--dir', dir]);
 
 describe('the content-type builder, driven by flags', () => {
   const typesAndFieldsTitle =
@@ -136,7 +132,7 @@ describe('the content-type builder, driven by flags', () => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-builder-'));
     try {
       await folio(dir, ['init']);
-      const r = await folio(dir, args);
+      const r = await spawned(dir, args);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(message);
     } finally {

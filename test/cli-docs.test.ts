@@ -1,24 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, makeProject } from './helpers/project.js';
+import { makeProject } from './helpers/project.js';
+import { runFolio, spawnFolio } from './helpers/cli.js';
 
-/** The CLI as a user runs it: a spawned `folio` process over a temp project. */
-function folio(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      'node',
-      [BIN, ...args],
-      { env: { ...process.env, NO_COLOR: '1' } },
-      (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-      },
-    );
-    if (input !== undefined) child.stdin!.end(input);
-    else child.stdin!.end();
-  });
-}
+/** The CLI over a temp project, run in this process by its main(argv) (see helpers/cli.ts). */
+const folio = (args: string[], input?: string) => runFolio(args, { input });
+/** The CLI as a user runs it: a spawned `folio` process, for the end-to-end tests here. */
+const spawned = (args: string[], input?: string) => spawnFolio(args, { input });
 
 describe('folio docs and types from the command line', () => {
   const project = makeProject();
@@ -41,7 +30,7 @@ describe('folio docs and types from the command line', () => {
   });
 
   it('prints help with the commands and examples', async () => {
-    const r = await folio(['--help']);
+    const r = await spawned(['--help']);
     expect(r.code).toBe(0);
     for (const c of ['serve', 'types', 'docs']) expect(r.stdout).toContain(c);
     expect(r.stdout).toContain('Examples');
@@ -56,7 +45,7 @@ describe('folio docs and types from the command line', () => {
 
   it('creates from --data and from standard input, writing the file', async () => {
     expect(existsSync(join(project.contentDir, 'documents', 'authors', `${authorId}.json`))).toBe(true);
-    const r = await folio(['docs', 'create', 'categories', '--json', ...dir], '{"name":"Tech","slug":"tech"}');
+    const r = await spawned(['docs', 'create', 'categories', '--json', ...dir], '{"name":"Tech","slug":"tech"}');
     expect(r.code).toBe(0);
     const id = JSON.parse(r.stdout).data.documentId;
     const file = JSON.parse(readFileSync(join(project.contentDir, 'documents', 'categories', `${id}.json`), 'utf8'));

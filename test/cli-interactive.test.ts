@@ -4,6 +4,7 @@ import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from './helpers/project.js';
+import { runFolio } from './helpers/cli.js';
 
 /**
  * Runs the CLI in a pseudo-terminal (util-linux `script`) and types the answers, as a person would: once
@@ -40,7 +41,7 @@ describe.skipIf(!hasScript)('interactive prompts in a terminal', () => {
   it('types create asks for what the flags do not say', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-tty-'));
     try {
-      spawnSync('node', [BIN, 'init', dir, '-q']);
+      await runFolio(['init', dir, '-q']);
       // display name, singular (default), plural (default), kind (first choice), draft & publish (no), i18n (default
       // no)
       await inTerminal(`node ${BIN} types create --dir ${dir}`, ['Recipe Card\r', '\r', '\r', '\r', 'n\r', '\r']);
@@ -58,18 +59,15 @@ describe.skipIf(!hasScript)('interactive prompts in a terminal', () => {
   it('docs create without --data asks for each field', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-tty-'));
     try {
-      spawnSync('node', [BIN, 'init', dir, '--example', 'blog', '-q']);
+      await runFolio(['init', dir, '--example', 'blog', '-q']);
       const out = await inTerminal(`node ${BIN} docs create categories --dir ${dir}`, [
         'Robotics\r',
         'robotics\r',
         'Machines that move\r',
       ]);
       expect(out).toMatch(/created category [a-z0-9]{24}/);
-      const list = spawnSync(
-        'node',
-        [BIN, 'docs', 'list', 'categories', '--json', '--dir', dir, '--filter', 'name=Robotics'],
-        { encoding: 'utf8' },
-      );
+      // Set up and checked in this process (see helpers/cli.ts): the prompts are what runs in a terminal.
+      const list = await runFolio(['docs', 'list', 'categories', '--json', '--dir', dir, '--filter', 'name=Robotics']);
       expect(JSON.parse(list.stdout).data[0]).toMatchObject({
         name: 'Robotics',
         slug: 'robotics',

@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, FIXTURES, makeProject, startTestServer } from './helpers/project.js';
+import { FIXTURES, makeProject, startTestServer } from './helpers/project.js';
+import { runFolio, spawnFolio } from './helpers/cli.js';
 
-const folio = (args: string[]) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile('node', [BIN, ...args], (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-    );
-  });
+/** The CLI, run in this process by its main(argv) (see helpers/cli.ts). */
+const folio = (args: string[]) => runFolio(args);
+/** The CLI as a user runs it, in a process of its own: the end-to-end test of init. */
+const spawned = (args: string[]) => spawnFolio(args);
 
 describe('folio init, export and import', () => {
   const initTitle =
@@ -18,7 +16,7 @@ describe('folio init, export and import', () => {
   it(initTitle, async () => {
     const root = mkdtempSync(join(tmpdir(), 'folio-init-'));
     try {
-      const r = await folio(['init', join(root, 'site')]);
+      const r = await spawned(['init', join(root, 'site')]);
       expect(r.code).toBe(0);
       expect(readdirSync(join(root, 'site', 'content')).sort()).toEqual([
         'components',
@@ -27,10 +25,10 @@ describe('folio init, export and import', () => {
         'types',
       ]);
       expect(readFileSync(join(root, 'site', '.gitignore'), 'utf8')).toContain('.folio/');
-      const again = await folio(['init', join(root, 'site')]);
+      const again = await spawned(['init', join(root, 'site')]);
       expect(again.code).toBe(1);
       expect(again.stderr).toContain('--force');
-      const blog = await folio(['init', join(root, 'blog'), '--example', 'blog']);
+      const blog = await spawned(['init', join(root, 'blog'), '--example', 'blog']);
       expect(blog.code).toBe(0);
       const s = await startTestServer({ dir: join(root, 'blog') });
       try {

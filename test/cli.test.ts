@@ -4,21 +4,12 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, makeProject } from './helpers/project.js';
+import { runFolio, spawnFolio } from './helpers/cli.js';
 
-/** The CLI as a user runs it: `node bin/folio …` (the built dist/) over a temp project. */
-function folio(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      'node',
-      [BIN, ...args],
-      { env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 },
-      (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-      },
-    );
-    child.stdin!.end(input ?? '');
-  });
-}
+/** The CLI over a temp project, run in this process by its main(argv) (see helpers/cli.ts). */
+const folio = (args: string[], input?: string) => runFolio(args, { input });
+/** The CLI as a user runs it: `node bin/folio …` (the built dist/), for the end-to-end tests here. */
+const spawned = (args: string[], input?: string) => spawnFolio(args, { input });
 
 const DOCUMENT_ID = /^[a-z][a-z0-9]{23}$/;
 
@@ -32,7 +23,7 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
   afterAll(() => project.cleanup());
 
   it('--help lists the commands and exits 0', async () => {
-    const r = await folio(['--help']);
+    const r = await spawned(['--help']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     for (const c of ['serve', 'types', 'docs']) expect(r.stdout).toMatch(new RegExp(`^\\s+${c}\\b`, 'm'));
@@ -48,7 +39,7 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
   });
 
   it('an unknown command fails with a message and a non-zero exit', async () => {
-    const r = await folio(['frobnicate', ...dir]);
+    const r = await spawned(['frobnicate', ...dir]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/unknown command 'frobnicate'/);
   });
@@ -172,7 +163,7 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
   });
 
   it('docs create reads the data from standard input (piped, or with --data -)', async () => {
-    const piped = await folio(['docs', 'create', 'tags', '--json', ...dir], '{"name":"from-stdin"}');
+    const piped = await spawned(['docs', 'create', 'tags', '--json', ...dir], '{"name":"from-stdin"}');
     expect(piped.code, piped.stderr).toBe(0);
     const id = JSON.parse(piped.stdout).data.documentId;
     expect(readDoc('tags', id).published.name).toBe('from-stdin');

@@ -55,10 +55,19 @@ export const authors: AuthorListResponse = ${JSON.stringify(authors)};
 export const title: string | null = list.data[0].title;
 `,
     );
+    // And a response that does not match is refused: the types are not `any`.
+    writeFileSync(
+      join(work, 'bad.ts'),
+      "import type { ArticleResponse } from './folio-types';\n" +
+        "export const bad: ArticleResponse = { data: { id: 'x', documentId: 1 }, meta: {} };\n",
+    );
+    // One compiler run checks both files (a run mostly loads the compiler and its libraries, which are
+    // taken as they are: --skipLibCheck skips TypeScript's own .d.ts files, not ours).
     const tsc = await run('node', [
       join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'),
       '--noEmit',
       '--strict',
+      '--skipLibCheck',
       '--target',
       'es2022',
       '--moduleResolution',
@@ -66,25 +75,13 @@ export const title: string | null = list.data[0].title;
       '--module',
       'esnext',
       join(work, 'use.ts'),
-    ]);
-    expect(tsc.stdout + tsc.stderr).toBe('');
-    // And a response that does not match is refused: the types are not `any`.
-    writeFileSync(
-      join(work, 'bad.ts'),
-      "import type { ArticleResponse } from './folio-types';\n" +
-        "export const bad: ArticleResponse = { data: { id: 'x', documentId: 1 }, meta: {} };\n",
-    );
-    const refused = await run('node', [
-      join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '--noEmit',
-      '--strict',
-      '--moduleResolution',
-      'bundler',
-      '--module',
-      'esnext',
       join(work, 'bad.ts'),
     ]);
-    expect(refused.code).not.toBe(0);
+    const errors = (tsc.stdout + tsc.stderr).split('\n').filter((l) => /error TS\d+/.test(l));
+    // The real responses compile: every error is the bad file's.
+    expect(errors.filter((l) => !l.includes('bad.ts'))).toEqual([]);
+    expect(tsc.code).not.toBe(0);
+    expect(errors.length).toBeGreaterThan(0);
   }, 60_000);
 
   it('serves an OpenAPI 3.1 document that a validator accepts, with every route', async () => {

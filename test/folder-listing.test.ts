@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LARGE_FOLDER_BYTES, listLargeFolders, listingOf, snapshotFileOf } from '../src/store/folder-listing.js';
@@ -22,8 +22,11 @@ function project(name: string) {
   const folder = (plural: string, count: number) => {
     const dir = join(contentDir, 'documents', plural);
     mkdirSync(dir, { recursive: true });
-    // Long names (documentIds have at most 64 characters): fewer files make a large folder.
-    for (let i = 0; i < count; i++) writeFileSync(join(dir, `${plural}${String(i).padStart(61, '0')}.json`), '{}');
+    // Long names (documentIds have at most 64 characters): fewer files make a large folder. Only names are
+    // listed, so the files are links to one: a link is a name, where a new file costs an inode each.
+    const first = join(dir, `${plural}${String(0).padStart(61, '0')}.json`);
+    writeFileSync(first, '{}');
+    for (let i = 1; i < count; i++) linkSync(first, join(dir, `${plural}${String(i).padStart(61, '0')}.json`));
     return dir;
   };
   const big = folder('big', BIG);

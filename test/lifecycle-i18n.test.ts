@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, startTestServer, type TestServer } from './helpers/project.js';
+import { startTestServer, type TestServer } from './helpers/project.js';
+import { runFolio, spawnFolio } from './helpers/cli.js';
 
-const folio = (args: string[]) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile('node', [BIN, ...args], (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-    );
-  });
+/** The CLI, run in this process by its main(argv) (see helpers/cli.ts). */
+const folio = (args: string[]) => runFolio(args);
+/** The CLI as a user runs it, in a process of its own: the end-to-end test of the locales commands. */
+const spawned = (args: string[]) => spawnFolio(args);
 
 describe('draft & publish lifecycle and locales', () => {
   let s: TestServer;
@@ -96,19 +94,19 @@ describe('draft & publish lifecycle and locales', () => {
   });
 
   it('manages locales from the CLI', async () => {
-    const add = await folio(['locales', 'add', 'de', '--name', 'German (de)', '--dir', s.dir]);
+    const add = await spawned(['locales', 'add', 'de', '--name', 'German (de)', '--dir', s.dir]);
     expect(add.code).toBe(0);
     expect(
       JSON.parse(readFileSync(join(s.contentDir, 'folio.json'), 'utf8')).locales.map((l: { code: string }) => l.code),
     ).toEqual(['en', 'fr', 'de']);
-    const list = JSON.parse((await folio(['locales', 'list', '--json', '--dir', s.dir])).stdout);
+    const list = JSON.parse((await spawned(['locales', 'list', '--json', '--dir', s.dir])).stdout);
     expect(list.find((l: { code: string }) => l.code === 'de')).toEqual({
       code: 'de',
       name: 'German (de)',
       isDefault: false,
     });
-    expect((await folio(['locales', 'remove', 'en', '--dir', s.dir])).stderr).toMatch(/default locale/);
-    expect((await folio(['locales', 'add', 'not a code', '--dir', s.dir])).code).toBe(1);
-    expect((await folio(['locales', 'remove', 'de', '--dir', s.dir])).code).toBe(0);
+    expect((await spawned(['locales', 'remove', 'en', '--dir', s.dir])).stderr).toMatch(/default locale/);
+    expect((await spawned(['locales', 'add', 'not a code', '--dir', s.dir])).code).toBe(1);
+    expect((await spawned(['locales', 'remove', 'de', '--dir', s.dir])).code).toBe(0);
   });
 });

@@ -1,8 +1,8 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, REPO, makeProject } from './helpers/project.js';
+import { BIN, makeProject } from './helpers/project.js';
 import { RED_PNG, SVG, filesUnder, png, sha256 } from './helpers/media.js';
 
 const hasSharp = await import('sharp').then(
@@ -21,7 +21,6 @@ function folio(dir: string, args: string[], env: Record<string, string> = {}) {
 describe('folio media', () => {
   let project: ReturnType<typeof makeProject>;
   beforeAll(() => {
-    execFileSync('npm', ['run', 'build'], { cwd: REPO, stdio: 'pipe' });
     project = makeProject();
     writeFileSync(join(project.dir, 'red.png'), RED_PNG);
     writeFileSync(join(project.dir, 'big.png'), png(800, 400));
