@@ -185,13 +185,14 @@ describe('the API follows the files', () => {
     writeFileSync(authorFile, `${readFileSync(authorFile, 'utf8').trim()}\n\n`);
     await until(() => reloads > reloaded, 'the schemas are reloaded');
     expect(await served()).toEqual(before);
-    // A write goes from the last good version: the invalid values never come back through the API.
+    // A write over the invalid file is refused and leaves it as it is: its values never come back through the API,
+    // and the hand edit is not lost either.
+    const invalidText = readFileSync(file, 'utf8');
     const put = await s.api(`/api/articles/${id}?locale=en`, { method: 'PUT', body: { data: { featured: true } } });
-    expect(put.status).toBe(200);
-    const written = JSON.parse(readFileSync(file, 'utf8'));
-    expect(Object.keys(written.locales)).toEqual(['en']);
-    expect(written.locales.en.draft.views).toBe(before.views);
-    expect(written.locales.en.draft.title).toBe(before.title);
+    expect(put.status).toBe(409);
+    expect(put.body.error.message).toMatch(/fix it before writing to it/);
+    expect(readFileSync(file, 'utf8')).toBe(invalidText);
+    const written = JSON.parse(good);
     // A valid hand edit is still followed.
     written.locales.en.draft.views = 4242;
     writeFileSync(file, JSON.stringify(written, null, 2));

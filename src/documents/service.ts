@@ -1009,13 +1009,23 @@ export class DocumentService {
     // (its new text may be on disk before it is indexed).
     const own = !this.persisting.has(`${ct.uid}/${documentId}`) && this.store.isLastOwnWrite?.(disk.file, disk.text);
     if (indexed && own) return indexed;
+    const refuse = (why: string) =>
+      new FolioError(
+        409,
+        'ApplicationError',
+        `The file of ${ct.singularName} ${documentId} ${why}; fix it before writing to it`,
+        {},
+      );
     let doc: DocumentRecord;
     try {
-      doc = decodeDocument(ct, documentId, parseDocumentText(disk.text, documentId));
+      const body = parseDocumentText(disk.text, documentId);
+      // Writing over values the API would refuse would write them back: the file is left for its author to fix.
+      const invalid = this.checkValues(ct, body);
+      if (invalid) throw refuse(`holds values a write would refuse (${invalid})`);
+      doc = decodeDocument(ct, documentId, body);
     } catch (err) {
-      const why = (err as Error).message;
-      const message = `The file of ${ct.singularName} ${documentId} cannot be read (${why})`;
-      throw new FolioError(409, 'ApplicationError', `${message}; fix it before writing to it`, {});
+      if (err instanceof FolioError) throw err;
+      throw refuse(`cannot be read (${(err as Error).message})`);
     }
     this.index.put(doc);
     return doc;
