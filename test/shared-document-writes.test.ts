@@ -79,4 +79,15 @@ describe('writes of different documents that rewrite one other document', () => 
     const served = await s.api(`/api/articles/${article}?populate=tags`);
     expect(served.body.data.tags.map((t: { documentId: string }) => t.documentId).sort()).toEqual([a, b, c].sort());
   });
+
+  it('keeps every link when many such writes run at once, round after round', async () => {
+    const expected = [...linkedOnDisk()];
+    for (let round = 0; round < 3; round++) {
+      const tags = await newTags(30, `round${round}`);
+      const results = await Promise.all(tags.map(link));
+      expect(results.map((r) => r.status)).toEqual(tags.map(() => 200));
+      expected.push(...tags);
+      expect([...linkedOnDisk()].sort()).toEqual([...expected].sort());
+    }
+  }, 60_000);
 });

@@ -975,21 +975,28 @@ export class DocumentService {
    * lock (shared with every other process), and again from the files if one changed under it.
    */
   private writing<T>(ct: ContentType, documentId: string, fn: () => Promise<T>): Promise<T> {
-    const attempt = async () => {
+    const once = () => this.reads.run(new Map(), fn);
+    const attempt = () => (this.store.exclusive ? this.store.exclusive(once) : once());
+    return this.lock.run(`${ct.uid}/${documentId}`, async () => {
+      let contended: string | undefined;
       for (let tries = 1; ; tries++) {
         try {
-          return await this.reads.run(new Map(), fn);
+          return await (contended === undefined ? attempt() : this.retries.run(contended, attempt));
         } catch (err) {
           // Another write of this process, or an editor, changed a file this one read: start again from it.
           if (!(err instanceof StaleFileError) || tries >= 10) throw err;
+          contended = err.file;
           await new Promise((r) => setTimeout(r, Math.random() * 5 * tries));
         }
       }
-    };
-    return this.lock.run(`${ct.uid}/${documentId}`, () =>
-      this.store.exclusive ? this.store.exclusive(attempt) : attempt(),
-    );
+    });
   }
+
+  /**
+   * Writes started again because a file changed under them, one at a time per file: many writes of
+   * different documents rewriting one other document would otherwise keep spoiling each other's tries.
+   */
+  private readonly retries = new KeyedLock();
 
   /**
    * The document as its file holds it now (read under the write lock): indexed again first when another
