@@ -12,7 +12,7 @@ import {
   isScalar,
   isToMany,
 } from '../schema/types.js';
-import { type DiskStamp, type Store, StaleFileError } from '../store/store.js';
+import { type DiskStamp, type Store, StaleFileError, textDigest } from '../store/store.js';
 import { parseDocumentText } from '../store/document-text.js';
 import { KeyedLock } from '../store/atomic.js';
 import { decodeDocument, encodeDocument } from './codec.js';
@@ -930,15 +930,11 @@ export class DocumentService {
     // New versions get their ids before the file is written, so the file holds them; so do versions
     // renumbered in memory after an id clash, which leaves this document's file clean.
     for (const v of versions(doc)) if (v.id === 0 || this.index.isRenumbered(ct.uid, v)) v.id = this.issueId(ct);
-    const key = `${ct.uid}/${doc.documentId}`;
-    this.persisting.add(key);
-    try {
-      await this.store.write(ct.pluralName, doc.documentId, encodeDocument(ct, doc), this.expected(ct, doc.documentId));
-      // Indexed at once: a write retried after a later file turned out stale starts from what is on disk.
-      this.index.put(doc);
-    } finally {
-      this.persisting.delete(key);
-    }
+    const body = encodeDocument(ct, doc);
+    const written = await this.store.write(ct.pluralName, doc.documentId, body, this.expected(ct, doc.documentId));
+    // Indexed at once: a write retried after a later file turned out stale starts from what is on disk.
+    this.writtenAs.set(doc, written);
+    this.index.put(doc);
   }
 
   /**
@@ -952,8 +948,11 @@ export class DocumentService {
     return id;
   }
 
-  /** Documents being written by this process now (`uid/documentId`). */
-  private readonly persisting = new Set<string>();
+  /**
+   * The digest of the text each document this process wrote was written as: writes of different documents
+   * may rewrite one other document side by side, so its file can hold a newer text than its indexed copy.
+   */
+  private readonly writtenAs = new WeakMap<DocumentRecord, string>();
 
   /**
    * Per write in progress (several run side by side, on different documents): the stamps of the files it
@@ -976,21 +975,28 @@ export class DocumentService {
    * lock (shared with every other process), and again from the files if one changed under it.
    */
   private writing<T>(ct: ContentType, documentId: string, fn: () => Promise<T>): Promise<T> {
-    const attempt = async () => {
+    const once = () => this.reads.run(new Map(), fn);
+    const attempt = () => (this.store.exclusive ? this.store.exclusive(once) : once());
+    return this.lock.run(`${ct.uid}/${documentId}`, async () => {
+      let contended: string | undefined;
       for (let tries = 1; ; tries++) {
         try {
-          return await this.reads.run(new Map(), fn);
+          return await (contended === undefined ? attempt() : this.retries.run(contended, attempt));
         } catch (err) {
           // Another write of this process, or an editor, changed a file this one read: start again from it.
           if (!(err instanceof StaleFileError) || tries >= 10) throw err;
+          contended = err.file;
           await new Promise((r) => setTimeout(r, Math.random() * 5 * tries));
         }
       }
-    };
-    return this.lock.run(`${ct.uid}/${documentId}`, () =>
-      this.store.exclusive ? this.store.exclusive(attempt) : attempt(),
-    );
+    });
   }
+
+  /**
+   * Writes started again because a file changed under them, one at a time per file: many writes of
+   * different documents rewriting one other document would otherwise keep spoiling each other's tries.
+   */
+  private readonly retries = new KeyedLock();
 
   /**
    * The document as its file holds it now (read under the write lock): indexed again first when another
@@ -1005,10 +1011,8 @@ export class DocumentService {
       if (indexed) this.index.remove(ct.uid, documentId);
       return undefined;
     }
-    // The indexed copy is what the file holds if this process wrote it last, and is not writing it now
-    // (its new text may be on disk before it is indexed).
-    const own = !this.persisting.has(`${ct.uid}/${documentId}`) && this.store.isLastOwnWrite?.(disk.file, disk.text);
-    if (indexed && own) return indexed;
+    // The indexed copy is what the file holds only if it was written as the very text on disk now.
+    if (indexed && this.writtenAs.get(indexed) === textDigest(disk.text)) return indexed;
     const refuse = (why: string) =>
       new FolioError(
         409,

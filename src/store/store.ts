@@ -116,18 +116,17 @@ export interface Store {
   /**
    * Writes a document file. With `expect` (the stamp it was read with, null: it did not exist), the write
    * is given up with a StaleFileError if the file is not in that state just before it is replaced.
+   * Resolves with the `textDigest` of the text written.
    */
   write(
     pluralName: string,
     documentId: string,
     body: Record<string, unknown>,
     expect?: DiskStamp | null,
-  ): Promise<void>;
+  ): Promise<string>;
   remove(pluralName: string, documentId: string, expect?: DiskStamp | null): Promise<void>;
   /** The file as it is now, undefined when there is none (a write reads it under `exclusive`). */
   readCurrent?(pluralName: string, documentId: string): CurrentFile | undefined;
-  /** Whether `text` is the last text this process wrote to `file` (so what it indexed is what is there). */
-  isLastOwnWrite?(file: string, text: string): boolean;
   /** Runs `fn` holding the project's write lock, shared with every other process writing it. */
   exclusive?<T>(fn: () => Promise<T>): Promise<T>;
   /** The highest numeric id any process handed out for the collection (0: none recorded); call under `exclusive`. */
@@ -186,11 +185,6 @@ export class FileStore implements Store {
     }
   }
 
-  isLastOwnWrite(file: string, text: string): boolean {
-    const list = this.own.get(file);
-    return !!list && list[list.length - 1] === digest(text);
-  }
-
   private idFile(pluralName: string) {
     return join(stateDirOf(this.contentDir), 'ids', pluralName);
   }
@@ -211,9 +205,9 @@ export class FileStore implements Store {
     writeFileSync(file, String(id));
   }
 
-  private remember(file: string, text: string | null) {
+  private remember(file: string, digest: string | null) {
     const list = this.own.get(file) ?? [];
-    list.push(text === null ? null : digest(text));
+    list.push(digest);
     if (list.length > 8) list.shift();
     this.own.set(file, list);
     if (this.own.size > 10_000) this.own.delete(this.own.keys().next().value!);
@@ -221,7 +215,7 @@ export class FileStore implements Store {
 
   isOwnWrite(file: string, text: string | undefined): boolean {
     const list = this.own.get(file);
-    return !!list && list.includes(text === undefined ? null : digest(text));
+    return !!list && list.includes(text === undefined ? null : textDigest(text));
   }
 
   forgetOwnWrites(file: string) {
@@ -357,11 +351,13 @@ export class FileStore implements Store {
   async write(pluralName: string, documentId: string, body: Record<string, unknown>, expect?: DiskStamp | null) {
     const file = this.fileOf(pluralName, documentId);
     const text = serialize(body);
+    const digest = textDigest(text);
     // One write of a file at a time in this process, so the stamp check and the rename after it are one step.
     await this.files.run(file, () => {
-      this.remember(file, text);
+      this.remember(file, digest);
       return writeFileAtomic(file, text, expect === undefined ? undefined : () => checkStamp(file, expect));
     });
+    return digest;
   }
 
   async remove(pluralName: string, documentId: string, expect?: DiskStamp | null) {
@@ -440,5 +436,5 @@ function readSmallFile(file: string): string | Error {
   }
 }
 
-/** A short digest of a file's text: the own-write memory keeps these, not whole documents. */
-const digest = (text: string) => createHash('sha1').update(text).digest('base64');
+/** A short digest of a file's text: what is kept of the texts written, not whole documents. */
+export const textDigest = (text: string) => createHash('sha1').update(text).digest('base64');
