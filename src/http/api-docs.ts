@@ -37,7 +37,7 @@ export const apiDocsHandlers: Record<'openapi' | 'page', RouteHandler> = {
   openapi: ({ event, project }) => sendJson(event, 200, buildOpenApi(project.schemas)),
   async page({ event, params }) {
     const res = event.node.res;
-    const name = params.name ?? '';
+    const name = params._ ?? '';
     if (name === '' || name === 'index.html') {
       res.setHeader('content-type', 'text/html; charset=utf-8');
       return PAGE;

@@ -115,8 +115,8 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
     if (path.length > 1 && path.endsWith('/')) throw notFound();
     const request: Omit<RouteRequest, 'params'> = { event, method, path, rawQuery, body, project, access, principal };
     for (const route of routers) {
-      const routed = await route(request);
-      if (routed) return routed.answer;
+      const routed = route(request);
+      if (routed) return await routed.answer;
     }
     throw notFound();
   }

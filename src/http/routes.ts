@@ -17,7 +17,7 @@ export const apiDocsRoutes = defineRoutes({
   routes: [
     { method: 'GET', path: '/api/openapi.json', handler: 'openapi', exactCase: true },
     { method: 'GET', path: '/documentation', handler: 'page', exactCase: true },
-    { method: 'GET', path: '/documentation/:name', handler: 'page', exactCase: true },
+    { method: 'GET', path: '/documentation/**', handler: 'page', exactCase: true },
   ],
   load: async () => (await import('./api-docs.js')).apiDocsHandlers,
 });
