@@ -81,6 +81,10 @@ describe('a module adds its routes with one entry', () => {
   it('passes paths it does not declare on to the content API', async () => {
     expect((await s.api('/api/hello/a/b')).body).toEqual(NOT_FOUND);
     expect((await s.api('/api/articles')).status).toBe(200);
+    // The content API compares `/api` as written and the type's name in any case.
+    expect((await s.api('/api/ARTICLES')).status).toBe(200);
+    expect((await s.api('/API/articles')).body).toEqual(NOT_FOUND);
+    expect((await s.api('/API/articles', { method: 'DELETE' })).body).toEqual(NOT_FOUND);
     // h3's router drops a trailing slash; a second one names no route, as before.
     expect((await s.api('/api/articles//')).status).toBe(404);
   });

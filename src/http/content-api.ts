@@ -27,9 +27,9 @@ const COLLECTION_ALLOW = ['HEAD', 'GET', 'POST'];
 const DOCUMENT_ALLOW = ['HEAD', 'GET', 'PUT', 'DELETE'];
 
 /**
- * The content-type API: `/api/:pluralName[/:documentId]` and `/api/:singularName`. The name is looked up in the
- * schema registry at request time (lower-cased), so a schema change is live without rebuilding a router; which
- * action a method is depends on the type's kind, so these routes answer their own 405s.
+ * The content-type API: `/api/:pluralName[/:documentId]` and `/api/:singularName`, `/api` as written. The name is
+ * looked up in the schema registry at request time (lower-cased), so a schema change is live without rebuilding a
+ * router; which action a method is depends on the type's kind, so these routes answer their own 405s.
  */
 export function contentRoutes(opts: { cache?: boolean } = {}): RouteModule {
   const cache = new ResponseCache();
@@ -104,15 +104,15 @@ export function contentRoutes(opts: { cache?: boolean } = {}): RouteModule {
 
   return defineRoutes({
     routes: [
-      { method: 'GET', path: '/api/:name', handler: 'list' },
-      { method: 'POST', path: '/api/:name', handler: 'create' },
-      { method: 'PUT', path: '/api/:name', handler: 'upsertSingle' },
-      { method: 'DELETE', path: '/api/:name', handler: 'deleteSingle' },
-      { method: '*', path: '/api/:name', handler: 'other' },
-      { method: 'GET', path: '/api/:name/:documentId', handler: 'findOne' },
-      { method: 'PUT', path: '/api/:name/:documentId', handler: 'update' },
-      { method: 'DELETE', path: '/api/:name/:documentId', handler: 'delete' },
-      { method: '*', path: '/api/:name/:documentId', handler: 'other' },
+      { method: 'GET', path: '/api/:name', handler: 'list', exactCase: true },
+      { method: 'POST', path: '/api/:name', handler: 'create', exactCase: true },
+      { method: 'PUT', path: '/api/:name', handler: 'upsertSingle', exactCase: true },
+      { method: 'DELETE', path: '/api/:name', handler: 'deleteSingle', exactCase: true },
+      { method: '*', path: '/api/:name', handler: 'other', exactCase: true },
+      { method: 'GET', path: '/api/:name/:documentId', handler: 'findOne', exactCase: true },
+      { method: 'PUT', path: '/api/:name/:documentId', handler: 'update', exactCase: true },
+      { method: 'DELETE', path: '/api/:name/:documentId', handler: 'delete', exactCase: true },
+      { method: '*', path: '/api/:name/:documentId', handler: 'other', exactCase: true },
     ],
     load: async () => handlers,
   });
