@@ -41,7 +41,8 @@ export interface Route<K extends string = string> {
   action?: string;
   /**
    * Paths are matched lower-cased, as Strapi's routes are (`/API/Users` is `/api/users`); a route that sets this
-   * matches only its path as written (stored files, the live events stream, the API documentation).
+   * compares its fixed segments as written (the content API's `/api`, stored files, the live events stream, the API
+   * documentation).
    */
   exactCase?: boolean;
 }
