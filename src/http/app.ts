@@ -113,9 +113,9 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
     const principal = () => (principalPromise ??= access.authenticate(req));
     // h3's router drops a trailing slash: a path that still ends in one names no route.
     if (path.length > 1 && path.endsWith('/')) throw notFound();
-    const request: Omit<RouteRequest, 'params'> = { event, method, path, rawQuery, body, project, access, principal };
+    const request: RouteRequest = { event, method, path, rawQuery, body, project, access, principal, params: {} };
     for (const route of routers) {
-      const routed = route(request);
+      const routed = route(request, lower);
       if (routed) return await routed.answer;
     }
     throw notFound();

@@ -7,13 +7,13 @@ import type { Route, RouteHandler, RouteModule, RouteRequest } from '../http-kit
  * A module's routes, ready to answer: `undefined` at once when none of them has the request's path, else the
  * answer (a promise of it once the handler is async).
  */
-export type ModuleRouter = (req: Omit<RouteRequest, 'params'>) => { answer: unknown } | undefined;
+export type ModuleRouter = (req: RouteRequest, lowerPath: string) => { answer: unknown } | undefined;
 
 /** What the router is handed: the path to match, and the request its handlers answer. */
 interface Routing {
   path: string;
   method: string;
-  context: { request?: Omit<RouteRequest, 'params'>; matchedRoute?: { path: string } };
+  context: { request?: RouteRequest; matchedRoute?: { path: string } };
 }
 
 /**
@@ -80,10 +80,13 @@ export function moduleRouter(module: RouteModule): ModuleRouter {
   for (const start of starts.sort((a, b) => a.length - b.length))
     if (!heads.some((head) => start === head || start.startsWith(`${head}/`))) heads.push(start);
   const under = heads.map((head) => `${head}/`);
+  const mayHave = (path: string) => {
+    for (let i = 0; i < heads.length; i++) if (path === heads[i] || path.startsWith(under[i])) return true;
+    return false;
+  };
 
-  return (request) => {
-    const path = request.path.toLowerCase();
-    if (!heads.some((head, i) => path === head || path.startsWith(under[i]))) return undefined;
+  return (request, path) => {
+    if (!mayHave(path)) return undefined;
     // The router matches the path lower-cased; each handler gets the request with the path as sent.
     const routing: Routing = { path, method: request.method, context: { request } };
     // h3's router answers a miss at once with undefined, and a match with the promise of its handler's answer.
@@ -120,5 +123,6 @@ function requestOf(routing: Routing, shape: PathShape): RouteRequest {
   for (const { at, part } of shape.fixed) if (sent[at] !== part) throw notFound();
   const params: Record<string, string> = {};
   for (const { at, name, rest } of shape.params) params[name] = rest ? sent.slice(at).join('/') : sent[at];
-  return { ...request, params };
+  request.params = params;
+  return request;
 }
