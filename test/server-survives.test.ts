@@ -8,7 +8,8 @@ import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiToken } from '../src/auth/service.js';
-import { defaultModules, type HttpModule } from '../src/http/app.js';
+import { defaultRoutes } from '../src/http/app.js';
+import type { RouteModule } from '../src/http-kit/route.js';
 import { BIN, makeProject, startTestServer, type TestServer } from './helpers/project.js';
 import { filesUnder, form, png } from './helpers/media.js';
 import { answers, rawRequest, spawnServe, treeHash, type ServeProcess } from './helpers/serve.js';
@@ -108,17 +109,24 @@ describe('folio serve survives hostile bodies (issue 21 items 1, 2)', () => {
 describe('no error escapes to the process (item 4)', () => {
   let s: TestServer;
   const logged: string[] = [];
-  const fault: HttpModule = {
-    async handle({ path }) {
-      if (path === '/fault/throw') throw new TypeError('injected handler fault');
-      if (path === '/fault/reject') return Promise.reject(new Error('injected rejection'));
-      if (path === '/fault/stream-early')
-        return new Readable({
+  const fault: RouteModule = {
+    routes: ['throw', 'reject', 'stream-early', 'stream-late'].map((name) => ({
+      method: 'GET' as const,
+      path: `/fault/${name}`,
+      handler: name,
+    })),
+    load: async () => ({
+      throw: () => {
+        throw new TypeError('injected handler fault');
+      },
+      reject: () => Promise.reject(new Error('injected rejection')),
+      'stream-early': () =>
+        new Readable({
           read() {
             this.destroy(new Error('injected stream fault'));
           },
-        });
-      if (path === '/fault/stream-late') {
+        }),
+      'stream-late': () => {
         let sent = false;
         return new Readable({
           read() {
@@ -128,12 +136,11 @@ describe('no error escapes to the process (item 4)', () => {
             } else setTimeout(() => this.destroy(new Error('injected late stream fault')), 10);
           },
         });
-      }
-      return undefined;
-    },
+      },
+    }),
   };
   beforeAll(async () => {
-    s = await startTestServer({ app: { modules: [fault, ...defaultModules()], log: (m) => logged.push(m) } });
+    s = await startTestServer({ app: { routes: [fault, ...defaultRoutes()], log: (m) => logged.push(m) } });
   });
   afterAll(() => s.stop());
 

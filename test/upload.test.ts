@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProject } from '../src/project.js';
-import type { AccessPolicy } from '../src/http/access.js';
+import type { AccessPolicy } from '../src/http-kit/access.js';
 import { LocalMediaLibrary } from '../src/upload/library.js';
 import { startTestServer, type TestServer } from './helpers/project.js';
 import { BLUE_JPEG, ELF, PDF, RED_PNG, SVG, filesUnder, form, png, sha256, type UploadPart } from './helpers/media.js';

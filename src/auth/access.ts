@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { FolioError } from '../errors.js';
-import type { AccessPolicy, Principal } from '../http/access.js';
+import type { AccessPolicy, Principal } from '../http-kit/access.js';
 import { loadPermissions, type PermissionsFile } from './permissions.js';
 import type { AuthService } from './service.js';
 import type { TokenRecord, UserRecord } from './state.js';

@@ -6,7 +6,7 @@ export interface RateLimitConfig {
   interval: number;
   max: number;
 }
-/** Account e-mails: Folio sends none itself, it writes them to the server's log (see usersModule). */
+/** Account e-mails: Folio sends none itself, it writes them to the server's log (see usersHandlers in auth/http.ts). */
 export interface AccountMailConfig {
   emailConfirmation: boolean;
   emailConfirmationRedirection: string;

@@ -1,7 +1,6 @@
-import { FolioError, applicationError, fieldErrors, forbidden, notFound, type FieldProblem } from '../errors.js';
-import type { HttpModule, ModuleRequest } from '../http/app.js';
-import { methodNotAllowed, sendEmpty, sendJson } from '../http/respond.js';
-import { isAccountsPath } from '../http/route-paths.js';
+import { FolioError, applicationError, fieldErrors, notFound, type FieldProblem } from '../errors.js';
+import { sendEmpty, sendJson } from '../http-kit/respond.js';
+import type { RouteHandler, RouteRequest } from '../http-kit/route.js';
 import { parseQueryString } from '../query/parse-qs.js';
 import { PermissionsPolicy, type AuthPrincipal } from './access.js';
 import { RateLimiter } from './rate-limit.js';
@@ -69,39 +68,52 @@ function registerProblems(body: Record<string, unknown>): FieldProblem[] {
   return problems;
 }
 
-const bodyOf = (req: ModuleRequest): Record<string, unknown> =>
+const bodyOf = (req: RouteRequest): Record<string, unknown> =>
   req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
 
-/** The caller, once it is known to hold `plugin::users-permissions.<action>` (403 otherwise). */
-export async function requireAction(req: ModuleRequest, action: string): Promise<AuthPrincipal> {
-  const p = (await req.principal()) as AuthPrincipal;
-  if (!req.access.can(p, `plugin::users-permissions.${action}`)) throw forbidden();
-  return p;
-}
+/** The caller, whose route's action was checked before its handler ran (see routes.ts). */
+const callerOf = async (req: RouteRequest) => (await req.principal()) as AuthPrincipal;
 
-class MethodNotAllowedSignal {
-  constructor(readonly allow: string[]) {}
-}
+/** The handlers of the users-permissions routes, by the names routes.ts gives them. */
+export type UsersHandler =
+  | 'register'
+  | 'login'
+  | 'changePassword'
+  | 'forgotPassword'
+  | 'resetPassword'
+  | 'emailConfirmation'
+  | 'sendEmailConfirmation'
+  | 'connect'
+  | 'callback'
+  | 'refresh'
+  | 'logout'
+  | 'sessions'
+  | 'revokeSession'
+  | 'me'
+  | 'count'
+  | 'find'
+  | 'create'
+  | 'findOne'
+  | 'update'
+  | 'destroy';
 
 /**
- * The users-permissions routes (answers are unwrapped JSON, as Strapi's): register, login, me, users
- * (find, count, findOne, create, update, destroy), change-password, forgot/reset-password, e-mail
- * confirmation and, in refresh mode, refresh, logout and sessions (404 in legacy mode). OAuth providers
- * answer "This provider is disabled", as every provider but e-mail does in a new Strapi project.
- * Each checks its Strapi action (`plugin::users-permissions.auth.register`, `.user.me`, ...) against the
- * caller's permissions.
+ * The handlers of the users-permissions routes (answers are unwrapped JSON, as Strapi's): register, login, me,
+ * users (find, count, findOne, create, update, destroy), change-password, forgot/reset-password, e-mail
+ * confirmation and, in refresh mode, refresh, logout and sessions. OAuth providers answer "This provider is
+ * disabled", as every provider but e-mail does in a new Strapi project. routes.ts declares their paths and the
+ * Strapi action each needs (`plugin::users-permissions.auth.register`, `.user.me`, ...).
  *
  * Folio sends no e-mail: account e-mails (reset codes, confirmation links) are written to `log`, the
  * server's log, for the developer running it.
  */
-export function usersModule(
+export function usersHandlers(
   auth: AuthService,
   rate: RateLimitConfig,
   mail: AccountMailConfig,
   log: (message: string) => void,
-): HttpModule {
+): Record<UsersHandler, RouteHandler> {
   const limiter = new RateLimiter(rate.max, rate.interval);
-  const refreshMode = auth.config.jwtManagement === 'refresh';
 
   /** The caller's user: an API token or the public role may pass the permission check but has none. */
   const requireUser = (p: AuthPrincipal): UserRecord => {
@@ -109,9 +121,9 @@ export function usersModule(
     return p.user;
   };
 
-  const cookieMode = (req: ModuleRequest) =>
+  const cookieMode = (req: RouteRequest) =>
     auth.config.httpOnly || req.event.node.req.headers['x-strapi-refresh-cookie'] === 'httpOnly';
-  const setRefreshCookie = (req: ModuleRequest, value: string, maxAge: number) => {
+  const setRefreshCookie = (req: RouteRequest, value: string, maxAge: number) => {
     const secure = (req.event.node.req.socket as { encrypted?: boolean }).encrypted ? '; Secure' : '';
     // A cleared cookie also carries Strapi's 1970 expiry, for clients that read Expires rather than Max-Age.
     const expires = maxAge === 0 ? `; Expires=${new Date(0).toUTCString()}` : '';
@@ -125,7 +137,7 @@ export function usersModule(
    * `{ jwt, refreshToken, user }` (refresh mode), `{ jwt, user }` (legacy mode, or the refresh token in a cookie).
    * Register and change-password always answer the refresh token in the body, as Strapi does, cookie mode or not.
    */
-  const credentials = async (req: ModuleRequest, user: UserRecord, inBody = false) => {
+  const credentials = async (req: RouteRequest, user: UserRecord, inBody = false) => {
     const issued = await auth.issue(user, String(req.event.node.req.headers['user-agent'] ?? '') || null);
     if (issued.refreshToken && cookieMode(req) && !inBody) {
       setRefreshCookie(req, issued.refreshToken, auth.config.refreshTtlDays * 86400);
@@ -138,11 +150,11 @@ export function usersModule(
 
   const email = (to: string, what: string, link: string) =>
     log(`e-mail to ${to} (Folio sends none; here it is): ${what}: ${link}`);
-  const origin = (req: ModuleRequest) => {
+  const origin = (req: RouteRequest) => {
     const host = String(req.event.node.req.headers.host ?? 'localhost');
     return `${(req.event.node.req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${host}`;
   };
-  const sendConfirmation = (req: ModuleRequest, user: UserRecord) => {
+  const sendConfirmation = (req: RouteRequest, user: UserRecord) => {
     const token = auth.startEmailConfirmation(user);
     email(
       user.email,
@@ -152,7 +164,7 @@ export function usersModule(
   };
 
   /** The role a users body names: a role id (Strapi's), its documentId or its key (`authenticated`). */
-  const roleOf = (req: ModuleRequest, value: unknown): string => {
+  const roleOf = (req: RouteRequest, value: unknown): string => {
     const roles = roleViews(req.project.contentDir, req.access instanceof PermissionsPolicy ? req.access.roles() : {});
     const ref =
       value && typeof value === 'object' && !Array.isArray(value)
@@ -169,7 +181,7 @@ export function usersModule(
   };
 
   /** A `POST`/`PUT /api/users` body checked as Strapi's yup schemas do; `create` makes the four keys required. */
-  const userInput = (req: ModuleRequest, body: Record<string, unknown>, create: boolean): UserInput => {
+  const userInput = (req: RouteRequest, body: Record<string, unknown>, create: boolean): UserInput => {
     const unknown = Object.keys(body).find((k) => !USER_FIELDS.has(k));
     if (unknown !== undefined)
       throw new FolioError(400, 'ValidationError', `Invalid key ${unknown}`, {
@@ -209,232 +221,180 @@ export function usersModule(
     };
   };
 
-  const usersQuery = (req: ModuleRequest) => {
+  const usersQuery = (req: RouteRequest) => {
     const roles = req.access instanceof PermissionsPolicy ? req.access.roles() : {};
     return new UsersQuery(roleViews(req.project.contentDir, roles), req.project.config.rest.strictParams);
   };
 
+  // As Strapi's route chain: authentication and the route's permission first (by the router), then the rate
+  // limit, then the controller. Failed and successful attempts both count.
+  const limit = (req: RouteRequest) => {
+    const path = req.path.toLowerCase();
+    if (!RATE_LIMITED.has(path) || !rate.enabled) return;
+    const ip = req.event.node.req.socket.remoteAddress ?? '';
+    const email =
+      EMAIL_KEYED.has(path) && typeof bodyOf(req).email === 'string' ? String(bodyOf(req).email).toLowerCase() : '';
+    const r = limiter.hit(`${path}|${ip}|${email}`);
+    for (const [k, v] of Object.entries(r.headers)) req.event.node.res.setHeader(k, v);
+    if (r.limited) throw new FolioError(429, 'RateLimitError', 'Too many requests, please try again later.', {});
+  };
+  const query = (req: RouteRequest) => parseQueryString(req.rawQuery);
+  /** Users routes address a user by numeric id. */
+  const userId = (req: RouteRequest) => (/^\d+$/.test(req.params.id) ? Number(req.params.id) : NaN);
+
   return {
-    async handle(req) {
-      const { event, method } = req;
-      const path = req.path.toLowerCase();
-      if (!isAccountsPath(path)) return undefined;
-
-      // As Strapi's route chain: authentication and the route's permission first, then the rate limit,
-      // then the controller. Failed and successful attempts both count.
-      const limit = () => {
-        if (!RATE_LIMITED.has(path) || !rate.enabled) return;
-        const ip = event.node.req.socket.remoteAddress ?? '';
-        const email =
-          EMAIL_KEYED.has(path) && typeof bodyOf(req).email === 'string' ? String(bodyOf(req).email).toLowerCase() : '';
-        const r = limiter.hit(`${path}|${ip}|${email}`);
-        for (const [k, v] of Object.entries(r.headers)) event.node.res.setHeader(k, v);
-        if (r.limited) throw new FolioError(429, 'RateLimitError', 'Too many requests, please try again later.', {});
-      };
-
-      const post = (route: string) =>
-        path === route &&
-        (method === 'POST' ||
-          (() => {
-            throw new MethodNotAllowedSignal(['POST']);
-          })());
-      const get = (route: string) =>
-        path === route &&
-        (method === 'GET' ||
-          method === 'HEAD' ||
-          (() => {
-            throw new MethodNotAllowedSignal(['HEAD', 'GET']);
-          })());
-      const query = () => parseQueryString(req.rawQuery);
-      try {
-        if (post('/api/auth/local/register')) {
-          await requireAction(req, 'auth.register');
-          limit();
-          const body = bodyOf(req);
-          const extra = Object.keys(body).filter((k) => !REGISTER_FIELDS.has(k));
-          if (extra.length) throw new FolioError(400, 'ValidationError', `Invalid parameters: ${extra.join(', ')}`, {});
-          const problems = registerProblems(body);
-          if (problems.length) throw fieldErrors(problems);
-          const user = await auth.createUser({
-            username: String(body.username ?? ''),
-            email: String(body.email ?? ''),
-            password: body.password as string,
-            confirmed: !mail.emailConfirmation,
-          });
-          if (mail.emailConfirmation) {
-            // As Strapi: no credentials until the address is confirmed.
-            sendConfirmation(req, user);
-            return sendJson(event, 200, { user: sanitizeUser(user) });
-          }
-          return sendJson(event, 200, await credentials(req, user, true));
-        }
-        if (post('/api/auth/local')) {
-          await requireAction(req, 'auth.callback');
-          limit();
-          const body = bodyOf(req);
-          const user = await auth.login(body.identifier, body.password);
-          return sendJson(event, 200, await credentials(req, user));
-        }
-        if (post('/api/auth/change-password')) {
-          const p = await requireAction(req, 'auth.changePassword');
-          limit();
-          if (!p.user) throw applicationError('You must be authenticated to reset your password');
-          const user = await auth.changePassword(p.user, bodyOf(req));
-          return sendJson(event, 200, await credentials(req, user, true));
-        }
-        if (post('/api/auth/forgot-password')) {
-          await requireAction(req, 'auth.forgotPassword');
-          limit();
-          const started = auth.startPasswordReset(emailOf(bodyOf(req)));
-          if (started) {
-            const link = mail.resetPasswordUrl
-              ? `${mail.resetPasswordUrl}${mail.resetPasswordUrl.includes('?') ? '&' : '?'}code=${started.code}`
-              : `code ${started.code} (set users.resetPasswordUrl in folio.json for a link)`;
-            email(started.user.email, 'reset your password', link);
-          }
-          // The same answer for unknown and blocked accounts, so it does not tell which exist.
-          return sendJson(event, 200, { ok: true });
-        }
-        if (post('/api/auth/reset-password')) {
-          await requireAction(req, 'auth.resetPassword');
-          limit();
-          const user = await auth.resetPassword(bodyOf(req));
-          return sendJson(event, 200, await credentials(req, user));
-        }
-        if (get('/api/auth/email-confirmation')) {
-          await requireAction(req, 'auth.emailConfirmation');
-          auth.confirmEmail(query().confirmation);
-          event.node.res.setHeader('location', mail.emailConfirmationRedirection || '/');
-          return sendEmpty(event, 302);
-        }
-        if (post('/api/auth/send-email-confirmation')) {
-          await requireAction(req, 'auth.sendEmailConfirmation');
-          limit();
-          const address = emailOf(bodyOf(req));
-          const user = auth.userByEmail(address);
-          if (!user) return sendJson(event, 200, { email: address, sent: true });
-          if (user.confirmed) throw applicationError('Already confirmed');
-          if (user.blocked) throw applicationError('User blocked');
-          sendConfirmation(req, user);
-          return sendJson(event, 200, { email: user.email, sent: true });
-        }
-        const connect = /^\/api\/connect\/([^/]+)(?:\/.*)?$/.exec(path);
-        const callback = /^\/api\/auth\/([^/]+)\/callback$/.exec(path);
-        if (connect || callback) {
-          if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET']);
-          await requireAction(req, connect ? 'auth.connect' : 'auth.callback');
-          if (callback?.[1] === 'local') {
-            // E-mail sign-in is the one provider on: it takes its credentials as POST /api/auth/local does.
-            await auth.login(undefined, undefined);
-          }
-          // Folio has no OAuth: every other provider is off, as in a new Strapi project.
-          throw applicationError('This provider is disabled');
-        }
-        if (
-          path === '/api/auth/refresh' ||
-          path === '/api/auth/logout' ||
-          path === '/api/auth/sessions' ||
-          path.startsWith('/api/auth/sessions/')
-        ) {
-          if (!refreshMode) throw notFound();
-          if (post('/api/auth/refresh')) {
-            await requireAction(req, 'auth.refresh');
-            const cookie = new RegExp(`(?:^|;\\s*)${REFRESH_COOKIE}=([^;]+)`).exec(
-              String(event.node.req.headers.cookie ?? ''),
-            )?.[1];
-            const body = bodyOf(req);
-            const out = await auth.refresh(body.refreshToken ?? cookie);
-            if (cookieMode(req) || (body.refreshToken === undefined && cookie)) {
-              setRefreshCookie(req, out.refreshToken, auth.config.refreshTtlDays * 86400);
-              return sendJson(event, 200, { jwt: out.jwt });
-            }
-            return sendJson(event, 200, out);
-          }
-          if (post('/api/auth/logout')) {
-            const p = await requireAction(req, 'auth.logout');
-            const user = requireUser(p);
-            if (p.sessionId) auth.revokeSession(user.id, p.sessionId);
-            // As Strapi: the refresh cookie is cleared whether or not the request carried it.
-            setRefreshCookie(req, '', 0);
-            return sendJson(event, 200, { ok: true });
-          }
-          if (get('/api/auth/sessions')) {
-            const p = await requireAction(req, 'auth.getSessions');
-            const user = requireUser(p);
-            return sendJson(event, 200, { data: auth.sessionsOf(user.id, p.sessionId) });
-          }
-          const m = /^\/api\/auth\/sessions\/([^/]+)$/.exec(req.path);
-          if (m) {
-            if (method !== 'DELETE') return methodNotAllowed(event, ['DELETE']);
-            const p = await requireAction(req, 'auth.revokeSession');
-            const user = requireUser(p);
-            let id: string;
-            try {
-              id = decodeURIComponent(m[1]);
-            } catch {
-              throw notFound('Session not found');
-            }
-            if (!auth.revokeSession(user.id, id)) throw notFound('Session not found');
-            return sendJson(event, 200, { ok: true });
-          }
-          throw notFound();
-        }
-        if (get('/api/users/me')) {
-          const p = await requireAction(req, 'user.me');
-          const user = requireUser(p);
-          return sendJson(event, 200, usersQuery(req).shaper(query(), 'findOne')(user));
-        }
-        if (get('/api/users/count')) {
-          await requireAction(req, 'user.count');
-          return sendJson(event, 200, usersQuery(req).select(auth.listUsers(), query(), 'count').length);
-        }
-        if (path === '/api/users' && method === 'POST') {
-          await requireAction(req, 'user.create');
-          const input = userInput(req, bodyOf(req), true);
-          const user = (await auth.saveUser(undefined, { ...input, role: input.role }))!;
-          return sendJson(event, 201, usersQuery(req).shaper({ populate: 'role' }, 'findOne')(user));
-        }
-        if (path === '/api/users' && method !== 'GET' && method !== 'HEAD')
-          return methodNotAllowed(event, ['HEAD', 'GET', 'POST']);
-        if (get('/api/users')) {
-          await requireAction(req, 'user.find');
-          const q = query();
-          const uq = usersQuery(req);
-          const shape = uq.shaper({ fields: q.fields, populate: q.populate }, 'find');
-          return sendJson(
-            event,
-            200,
-            uq.select(auth.listUsers(), { ...q, fields: undefined, populate: undefined }, 'find').map(shape),
-          );
-        }
-        const one = /^\/api\/users\/([^/]+)$/.exec(path);
-        if (one && method === 'PUT') {
-          await requireAction(req, 'user.update');
-          const id = /^\d+$/.test(one[1]) ? Number(one[1]) : NaN;
-          if (!auth.userById(id)) throw notFound('User not found');
-          const user = await auth.saveUser(id, userInput(req, bodyOf(req), false));
-          if (!user) throw notFound('User not found');
-          return sendJson(event, 200, usersQuery(req).shaper({ populate: 'role' }, 'findOne')(user));
-        }
-        if (one && method === 'DELETE') {
-          await requireAction(req, 'user.destroy');
-          const gone = /^\d+$/.test(one[1]) ? auth.deleteUserById(Number(one[1])) : undefined;
-          // Strapi answers the deleted user, or an empty 204 when there was none.
-          return gone ? sendJson(event, 200, sanitizeUser(gone)) : sendEmpty(event, 204);
-        }
-        if (one) {
-          if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET', 'PUT', 'DELETE']);
-          await requireAction(req, 'user.findOne');
-          const shape = usersQuery(req).shaper(query(), 'findOne');
-          const user = /^\d+$/.test(one[1]) ? auth.userById(Number(one[1])) : undefined;
-          // Strapi answers an unknown user with an empty 204.
-          return user ? sendJson(event, 200, shape(user)) : sendEmpty(event, 204);
-        }
-        return undefined;
-      } catch (err) {
-        if (err instanceof MethodNotAllowedSignal) return methodNotAllowed(event, err.allow);
-        throw err;
+    async register(req) {
+      limit(req);
+      const body = bodyOf(req);
+      const extra = Object.keys(body).filter((k) => !REGISTER_FIELDS.has(k));
+      if (extra.length) throw new FolioError(400, 'ValidationError', `Invalid parameters: ${extra.join(', ')}`, {});
+      const problems = registerProblems(body);
+      if (problems.length) throw fieldErrors(problems);
+      const user = await auth.createUser({
+        username: String(body.username ?? ''),
+        email: String(body.email ?? ''),
+        password: body.password as string,
+        confirmed: !mail.emailConfirmation,
+      });
+      if (mail.emailConfirmation) {
+        // As Strapi: no credentials until the address is confirmed.
+        sendConfirmation(req, user);
+        return sendJson(req.event, 200, { user: sanitizeUser(user) });
       }
+      return sendJson(req.event, 200, await credentials(req, user, true));
+    },
+    async login(req) {
+      limit(req);
+      const body = bodyOf(req);
+      const user = await auth.login(body.identifier, body.password);
+      return sendJson(req.event, 200, await credentials(req, user));
+    },
+    async changePassword(req) {
+      const p = await callerOf(req);
+      limit(req);
+      if (!p.user) throw applicationError('You must be authenticated to reset your password');
+      const user = await auth.changePassword(p.user, bodyOf(req));
+      return sendJson(req.event, 200, await credentials(req, user, true));
+    },
+    async forgotPassword(req) {
+      limit(req);
+      const started = auth.startPasswordReset(emailOf(bodyOf(req)));
+      if (started) {
+        const link = mail.resetPasswordUrl
+          ? `${mail.resetPasswordUrl}${mail.resetPasswordUrl.includes('?') ? '&' : '?'}code=${started.code}`
+          : `code ${started.code} (set users.resetPasswordUrl in folio.json for a link)`;
+        email(started.user.email, 'reset your password', link);
+      }
+      // The same answer for unknown and blocked accounts, so it does not tell which exist.
+      return sendJson(req.event, 200, { ok: true });
+    },
+    async resetPassword(req) {
+      limit(req);
+      const user = await auth.resetPassword(bodyOf(req));
+      return sendJson(req.event, 200, await credentials(req, user));
+    },
+    emailConfirmation(req) {
+      auth.confirmEmail(query(req).confirmation);
+      req.event.node.res.setHeader('location', mail.emailConfirmationRedirection || '/');
+      return sendEmpty(req.event, 302);
+    },
+    sendEmailConfirmation(req) {
+      limit(req);
+      const address = emailOf(bodyOf(req));
+      const user = auth.userByEmail(address);
+      if (!user) return sendJson(req.event, 200, { email: address, sent: true });
+      if (user.confirmed) throw applicationError('Already confirmed');
+      if (user.blocked) throw applicationError('User blocked');
+      sendConfirmation(req, user);
+      return sendJson(req.event, 200, { email: user.email, sent: true });
+    },
+    // Folio has no OAuth: every provider but e-mail is off, as in a new Strapi project.
+    connect() {
+      throw applicationError('This provider is disabled');
+    },
+    async callback(req) {
+      // The provider is the path's fourth segment: routes.ts also names some of them as fixed paths.
+      if (req.path.split('/')[3].toLowerCase() === 'local') {
+        // E-mail sign-in is the one provider on: it takes its credentials as POST /api/auth/local does.
+        await auth.login(undefined, undefined);
+      }
+      throw applicationError('This provider is disabled');
+    },
+    async refresh(req) {
+      const cookie = new RegExp(`(?:^|;\\s*)${REFRESH_COOKIE}=([^;]+)`).exec(
+        String(req.event.node.req.headers.cookie ?? ''),
+      )?.[1];
+      const body = bodyOf(req);
+      const out = await auth.refresh(body.refreshToken ?? cookie);
+      if (cookieMode(req) || (body.refreshToken === undefined && cookie)) {
+        setRefreshCookie(req, out.refreshToken, auth.config.refreshTtlDays * 86400);
+        return sendJson(req.event, 200, { jwt: out.jwt });
+      }
+      return sendJson(req.event, 200, out);
+    },
+    async logout(req) {
+      const p = await callerOf(req);
+      const user = requireUser(p);
+      if (p.sessionId) auth.revokeSession(user.id, p.sessionId);
+      // As Strapi: the refresh cookie is cleared whether or not the request carried it.
+      setRefreshCookie(req, '', 0);
+      return sendJson(req.event, 200, { ok: true });
+    },
+    async sessions(req) {
+      const p = await callerOf(req);
+      const user = requireUser(p);
+      return sendJson(req.event, 200, { data: auth.sessionsOf(user.id, p.sessionId) });
+    },
+    async revokeSession(req) {
+      const user = requireUser(await callerOf(req));
+      let id: string;
+      try {
+        id = decodeURIComponent(req.params.id);
+      } catch {
+        throw notFound('Session not found');
+      }
+      if (!auth.revokeSession(user.id, id)) throw notFound('Session not found');
+      return sendJson(req.event, 200, { ok: true });
+    },
+    async me(req) {
+      const user = requireUser(await callerOf(req));
+      return sendJson(req.event, 200, usersQuery(req).shaper(query(req), 'findOne')(user));
+    },
+    count: (req) => sendJson(req.event, 200, usersQuery(req).select(auth.listUsers(), query(req), 'count').length),
+    async create(req) {
+      const input = userInput(req, bodyOf(req), true);
+      const user = (await auth.saveUser(undefined, { ...input, role: input.role }))!;
+      return sendJson(req.event, 201, usersQuery(req).shaper({ populate: 'role' }, 'findOne')(user));
+    },
+    find(req) {
+      const q = query(req);
+      const uq = usersQuery(req);
+      const shape = uq.shaper({ fields: q.fields, populate: q.populate }, 'find');
+      return sendJson(
+        req.event,
+        200,
+        uq.select(auth.listUsers(), { ...q, fields: undefined, populate: undefined }, 'find').map(shape),
+      );
+    },
+    async update(req) {
+      const id = userId(req);
+      if (!auth.userById(id)) throw notFound('User not found');
+      const user = await auth.saveUser(id, userInput(req, bodyOf(req), false));
+      if (!user) throw notFound('User not found');
+      return sendJson(req.event, 200, usersQuery(req).shaper({ populate: 'role' }, 'findOne')(user));
+    },
+    destroy(req) {
+      const id = userId(req);
+      const gone = Number.isNaN(id) ? undefined : auth.deleteUserById(id);
+      // Strapi answers the deleted user, or an empty 204 when there was none.
+      return gone ? sendJson(req.event, 200, sanitizeUser(gone)) : sendEmpty(req.event, 204);
+    },
+    findOne(req) {
+      const shape = usersQuery(req).shaper(query(req), 'findOne');
+      const id = userId(req);
+      const user = Number.isNaN(id) ? undefined : auth.userById(id);
+      // Strapi answers an unknown user with an empty 204.
+      return user ? sendJson(req.event, 200, shape(user)) : sendEmpty(req.event, 204);
     },
   };
 }

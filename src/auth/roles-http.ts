@@ -1,10 +1,8 @@
 import { applicationError, notFound, validationError } from '../errors.js';
-import type { HttpModule, ModuleRequest } from '../http/app.js';
-import { methodNotAllowed, sendJson } from '../http/respond.js';
-import { isRolesPath } from '../http/route-paths.js';
+import { sendJson } from '../http-kit/respond.js';
+import type { RouteHandler, RouteRequest } from '../http-kit/route.js';
 import type { Project } from '../project.js';
 import { PermissionsPolicy } from './access.js';
-import { requireAction } from './http.js';
 import {
   CONTENT_ACTIONS,
   PLUGIN_ACTIONS,
@@ -77,17 +75,15 @@ const typeOf = (name: string) =>
     .replace(/^_+|_+$/g, '');
 
 /**
- * The roles routes of users-permissions (`/api/users-permissions/roles`, `/permissions`), over
- * content/permissions.json: a role created, changed or deleted here is a diff in that file, and the
- * running server's permissions change at once.
+ * The handlers of the roles routes of users-permissions (`/api/users-permissions/roles`, `/permissions`; see
+ * routes.ts), over content/permissions.json: a role created, changed or deleted here is a diff in that file, and
+ * the running server's permissions change at once.
  */
-export function rolesModule(auth: AuthService): HttpModule {
-  const views = (req: ModuleRequest, file: PermissionsFile) => roleViews(req.project.contentDir, file.roles);
-  const keyOf = (req: ModuleRequest, file: PermissionsFile, id: string) => {
-    for (const [key, view] of views(req, file)) if (String(view.id) === id || view.documentId === id) return key;
-    return undefined;
-  };
-  const save = async (req: ModuleRequest, file: PermissionsFile) => {
+export function rolesHandlers(
+  auth: AuthService,
+): Record<'permissions' | 'find' | 'create' | 'findOne' | 'update' | 'destroy', RouteHandler> {
+  const views = (req: RouteRequest, file: PermissionsFile) => roleViews(req.project.contentDir, file.roles);
+  const save = async (req: RouteRequest, file: PermissionsFile) => {
     await savePermissions(req.project.contentDir, file);
     if (req.access instanceof PermissionsPolicy) req.access.reload();
   };
@@ -98,102 +94,96 @@ export function rolesModule(auth: AuthService): HttpModule {
     if (body.description !== undefined && body.description !== null && typeof body.description !== 'string')
       throw validationError('description must be a `string` type');
   };
+  /** What every roles route reads: the body, permissions.json, the project's actions. */
+  const open = (req: RouteRequest) => {
+    const body =
+      req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+    const file = loadPermissions(req.project.contentDir);
+    const known = new Set(availableActions(req.project));
+    // Before any change, every custom role keeps the id it has now (ids of roles without one are by key,
+    // and would move when a role is added or removed).
+    const freeze = () => {
+      for (const [k, v] of views(req, file)) if (!DEFAULT_ROLES.has(k)) file.roles[k].id ??= v.id;
+    };
+    return { body, file, known, freeze };
+  };
+  /** The key of the role the path names by id or documentId; a 404 when there is none. */
+  const keyOf = (req: RouteRequest, file: PermissionsFile) => {
+    const id = decodeURIComponent(req.params.id);
+    for (const [key, view] of views(req, file)) if (String(view.id) === id || view.documentId === id) return key;
+    throw notFound();
+  };
 
   return {
-    async handle(req) {
-      const path = req.path.toLowerCase();
-      if (!isRolesPath(path)) return undefined;
-      const { event, method } = req;
-      const body =
-        req.body && typeof req.body === 'object' && !Array.isArray(req.body)
-          ? (req.body as Record<string, unknown>)
-          : {};
-      const file = loadPermissions(req.project.contentDir);
-      const known = new Set(availableActions(req.project));
-      // Before any change, every custom role keeps the id it has now (ids of roles without one are by key,
-      // and would move when a role is added or removed).
-      const freeze = () => {
-        for (const [k, v] of views(req, file)) if (!DEFAULT_ROLES.has(k)) file.roles[k].id ??= v.id;
+    permissions(req) {
+      const { known } = open(req);
+      return sendJson(req.event, 200, { permissions: toTree([...known], new Set()) });
+    },
+    find(req) {
+      const { file } = open(req);
+      const users = auth.listUsers();
+      return sendJson(req.event, 200, {
+        roles: [...views(req, file)].map(([key, view]) => ({
+          ...view,
+          nb_users: users.filter((u) => u.role === key).length,
+        })),
+      });
+    },
+    async create(req) {
+      const { body, file, known, freeze } = open(req);
+      checkNameAndDescription(body, true);
+      freeze();
+      const key = typeof body.type === 'string' && body.type ? body.type : typeOf(body.name as string);
+      if (!isRoleKey(key))
+        throw validationError(`"${key}" cannot be a role type: use lower-case letters, digits, - and _`);
+      if (file.roles[key]) throw applicationError(`A role of type ${key} already exists`);
+      const id = Math.max(2, ...[...views(req, file).values()].map((v) => v.id)) + 1;
+      file.roles[key] = {
+        id,
+        name: (body.name as string).trim(),
+        description: (body.description as string | undefined) ?? '',
+        permissions: fromTree(body.permissions, known),
       };
-
-      if (path === '/api/users-permissions/permissions') {
-        if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET']);
-        await requireAction(req, 'permissions.getPermissions');
-        return sendJson(event, 200, { permissions: toTree([...known], new Set()) });
+      await save(req, file);
+      return sendJson(req.event, 200, { ok: true });
+    },
+    findOne(req) {
+      const { file, known } = open(req);
+      const key = keyOf(req, file);
+      const view = views(req, file).get(key)!;
+      const users = auth
+        .listUsers()
+        .filter((u) => u.role === key)
+        .map((u) => ({ id: u.id, documentId: u.documentId, username: u.username }));
+      return sendJson(req.event, 200, {
+        role: { ...view, permissions: toTree([...known], new Set(file.roles[key].permissions)), users },
+      });
+    },
+    async update(req) {
+      const { body, file, known, freeze } = open(req);
+      const key = keyOf(req, file);
+      checkNameAndDescription(body, false);
+      freeze();
+      const role = file.roles[key];
+      if (typeof body.name === 'string' && body.name.trim()) role.name = body.name.trim();
+      if (typeof body.description === 'string') role.description = body.description;
+      if (body.permissions !== undefined) {
+        // Granted actions outside the tree (of a type since removed, say) are kept as they are.
+        role.permissions = [...role.permissions.filter((a) => !known.has(a)), ...fromTree(body.permissions, known)];
       }
-
-      if (path === '/api/users-permissions/roles') {
-        if (method === 'GET' || method === 'HEAD') {
-          await requireAction(req, 'role.find');
-          const users = auth.listUsers();
-          return sendJson(event, 200, {
-            roles: [...views(req, file)].map(([key, view]) => ({
-              ...view,
-              nb_users: users.filter((u) => u.role === key).length,
-            })),
-          });
-        }
-        if (method !== 'POST') return methodNotAllowed(event, ['HEAD', 'GET', 'POST']);
-        await requireAction(req, 'role.createRole');
-        checkNameAndDescription(body, true);
-        freeze();
-        const key = typeof body.type === 'string' && body.type ? body.type : typeOf(body.name as string);
-        if (!isRoleKey(key))
-          throw validationError(`"${key}" cannot be a role type: use lower-case letters, digits, - and _`);
-        if (file.roles[key]) throw applicationError(`A role of type ${key} already exists`);
-        const id = Math.max(2, ...[...views(req, file).values()].map((v) => v.id)) + 1;
-        file.roles[key] = {
-          id,
-          name: (body.name as string).trim(),
-          description: (body.description as string | undefined) ?? '',
-          permissions: fromTree(body.permissions, known),
-        };
-        await save(req, file);
-        return sendJson(event, 200, { ok: true });
-      }
-
-      const m = /^\/api\/users-permissions\/roles\/([^/]+)$/.exec(req.path);
-      if (!m) return undefined;
-      const key = keyOf(req, file, decodeURIComponent(m[1]));
-      if (method === 'GET' || method === 'HEAD') {
-        await requireAction(req, 'role.findOne');
-        if (!key) throw notFound();
-        const view = views(req, file).get(key)!;
-        const users = auth
-          .listUsers()
-          .filter((u) => u.role === key)
-          .map((u) => ({ id: u.id, documentId: u.documentId, username: u.username }));
-        return sendJson(event, 200, {
-          role: { ...view, permissions: toTree([...known], new Set(file.roles[key].permissions)), users },
-        });
-      }
-      if (method === 'PUT') {
-        await requireAction(req, 'role.updateRole');
-        if (!key) throw notFound();
-        checkNameAndDescription(body, false);
-        freeze();
-        const role = file.roles[key];
-        if (typeof body.name === 'string' && body.name.trim()) role.name = body.name.trim();
-        if (typeof body.description === 'string') role.description = body.description;
-        if (body.permissions !== undefined) {
-          // Granted actions outside the tree (of a type since removed, say) are kept as they are.
-          role.permissions = [...role.permissions.filter((a) => !known.has(a)), ...fromTree(body.permissions, known)];
-        }
-        await save(req, file);
-        return sendJson(event, 200, { ok: true });
-      }
-      if (method === 'DELETE') {
-        await requireAction(req, 'role.deleteRole');
-        if (!key) throw notFound();
-        if (DEFAULT_ROLES.has(key)) throw applicationError(`The ${key} role cannot be deleted`);
-        freeze();
-        delete file.roles[key];
-        await save(req, file);
-        // As Strapi: the role's users fall back to the public role.
-        for (const u of auth.listUsers().filter((x) => x.role === key)) await auth.saveUser(u.id, { role: 'public' });
-        return sendJson(event, 200, { ok: true });
-      }
-      return methodNotAllowed(event, ['HEAD', 'GET', 'PUT', 'DELETE']);
+      await save(req, file);
+      return sendJson(req.event, 200, { ok: true });
+    },
+    async destroy(req) {
+      const { file, freeze } = open(req);
+      const key = keyOf(req, file);
+      if (DEFAULT_ROLES.has(key)) throw applicationError(`The ${key} role cannot be deleted`);
+      freeze();
+      delete file.roles[key];
+      await save(req, file);
+      // As Strapi: the role's users fall back to the public role.
+      for (const u of auth.listUsers().filter((x) => x.role === key)) await auth.saveUser(u.id, { role: 'public' });
+      return sendJson(req.event, 200, { ok: true });
     },
   };
 }

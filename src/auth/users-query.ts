@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { invalidKey, validationError } from '../errors.js';
-import { stableId } from '../http/app.js';
+import { stableId } from '../http-kit/stable-id.js';
 import { compileFilters } from '../query/filters.js';
 import type { Field, Scope } from '../query/scope.js';
 import { compileSort, parseSort } from '../query/sort.js';

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { buildOpenApi } from '../codegen/openapi.js';
-import type { HttpModule } from './app.js';
-import { methodNotAllowed, sendJson } from './respond.js';
-import { isApiDocsPath } from './route-paths.js';
+import { notFound } from '../errors.js';
+import { sendJson } from '../http-kit/respond.js';
+import type { RouteHandler } from '../http-kit/route.js';
 
 const ASSETS = new Map([
   ['swagger-ui.css', 'text/css; charset=utf-8'],
@@ -33,17 +33,12 @@ const INIT = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#
  * `GET /api/openapi.json`: the OpenAPI 3.1 document of the live schemas (the generator behind
  * `folio generate openapi`), and `GET /documentation`: Swagger UI rendering it, served locally.
  */
-export const apiDocsModule: HttpModule = {
-  async handle({ event, method, path, project }) {
-    if (!isApiDocsPath(path)) return undefined;
-    if (path === '/api/openapi.json') {
-      if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET']);
-      return sendJson(event, 200, buildOpenApi(project.schemas));
-    }
-    if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET']);
+export const apiDocsHandlers: Record<'openapi' | 'page', RouteHandler> = {
+  openapi: ({ event, project }) => sendJson(event, 200, buildOpenApi(project.schemas)),
+  async page({ event, params }) {
     const res = event.node.res;
-    const name = path.slice('/documentation/'.length);
-    if (path === '/documentation' || name === '' || name === 'index.html') {
+    const name = params._ ?? '';
+    if (name === '' || name === 'index.html') {
       res.setHeader('content-type', 'text/html; charset=utf-8');
       return PAGE;
     }
@@ -52,7 +47,7 @@ export const apiDocsModule: HttpModule = {
       return INIT;
     }
     const type = ASSETS.get(name);
-    if (!type || !assetDir) return undefined;
+    if (!type || !assetDir) throw notFound();
     res.setHeader('content-type', type);
     res.setHeader('cache-control', 'public, max-age=86400');
     return readFile(join(assetDir, name));

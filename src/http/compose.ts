@@ -1,21 +1,17 @@
 import type { Project } from '../project.js';
-import { defaultModules, type AppOptions, type HttpModule } from './app.js';
+import type { AppOptions } from './app.js';
+import { defaultRoutes } from './app.js';
 import { loadUsersConfig } from '../auth/config.js';
 import { AuthService } from '../auth/service.js';
 import { PermissionsPolicy } from '../auth/access.js';
-import {
-  LIVE_EVENTS_PATH,
-  STORED_FILES,
-  isAccountsPath,
-  isApiDocsPath,
-  isContentTypeBuilderPath,
-  isRolesPath,
-  isUploadApiPath,
-} from './route-paths.js';
+import { accountRoutes, rolesRoutes } from '../auth/routes.js';
+import { uploadRoutes } from '../upload/routes.js';
+import { apiDocsRoutes, contentTypeBuilderRoutes, liveEventsRoutes } from './routes.js';
 
 /**
- * The one place that assembles a server for a project: its access policy and route modules.
- * `folio serve` and the tests both start servers through it, so they always run the same thing.
+ * The one place that assembles a server for a project: its access policy and route modules (the content API
+ * comes last, in app.ts). `folio serve`, the tests and an embedding program all start servers through it, so
+ * they always run the same thing. A feature adds its routes here: one entry of the list.
  * Content is private by default: access comes from content/permissions.json, users and API tokens.
  */
 export async function serverOptions(
@@ -28,49 +24,14 @@ export async function serverOptions(
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   return {
     access,
-    modules: [
-      ...defaultModules(),
-      onDemand(isAccountsPath, async () =>
-        (await import('../auth/http.js')).usersModule(auth, users.rateLimit, users.mail, log),
-      ),
-      onDemand(isRolesPath, async () => (await import('../auth/roles-http.js')).rolesModule(auth)),
-      onDemand(
-        (p) => p.startsWith(STORED_FILES) || isUploadApiPath(p),
-        async () => (await import('../upload/http.js')).uploadModule,
-      ),
-      onDemand(
-        (p) => p === LIVE_EVENTS_PATH,
-        async () => (await import('./live-events.js')).liveEventsModule,
-      ),
-      onDemand(isApiDocsPath, async () => (await import('./api-docs.js')).apiDocsModule),
-      onDemand(
-        isContentTypeBuilderPath,
-        async () => (await import('./content-type-builder.js')).contentTypeBuilderModule,
-      ),
+    routes: [
+      ...defaultRoutes(),
+      accountRoutes(auth, users.rateLimit, users.mail, log),
+      rolesRoutes(auth),
+      uploadRoutes,
+      liveEventsRoutes,
+      apiDocsRoutes,
+      contentTypeBuilderRoutes,
     ],
-  };
-}
-
-/**
- * A route module loaded by the first request for a path it may own (`owns` sees the path in lower case,
- * so it says yes to more than a module that compares the path as written answers: see route-paths.ts).
- * Uploads, accounts, roles, live events and the API documentation bring their own modules (busboy, the
- * OpenAPI generator…): loading them on first use keeps that work off the start, while a first start reads
- * its files.
- */
-function onDemand(owns: (lowerPath: string) => boolean, load: () => Promise<HttpModule>): HttpModule {
-  let loaded: Promise<HttpModule> | undefined;
-  return {
-    async handle(req) {
-      if (!owns(req.path.toLowerCase())) return undefined;
-      if (!loaded) {
-        loaded = load();
-        // A module that failed to load is tried again by the next request, rather than failing for good.
-        loaded.catch(() => {
-          loaded = undefined;
-        });
-      }
-      return (await loaded).handle(req);
-    },
   };
 }

@@ -5,7 +5,7 @@ import type { Version } from '../documents/model.js';
 import type { ContentType } from '../schema/types.js';
 import type { ReadContext } from '../query/context.js';
 import { parseReadQuery, runFind, shapeOne, type RouteKind } from '../query/read.js';
-import { dataOf } from './body.js';
+import { dataOf } from '../http-kit/body.js';
 
 export interface RouteInput {
   event: H3Event;

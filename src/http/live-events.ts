@@ -2,9 +2,7 @@ import { createEventStream } from 'h3';
 import type { DocumentEvent } from '../documents/events.js';
 import { FolioError } from '../errors.js';
 import type { Project } from '../project.js';
-import type { HttpModule } from './app.js';
-import { methodNotAllowed } from './respond.js';
-import { LIVE_EVENTS_PATH } from './route-paths.js';
+import type { RouteHandler } from '../http-kit/route.js';
 
 /**
  * `GET /_folio/events`: a Server-Sent Events stream of document events (`entry.create`, `entry.update`,
@@ -13,10 +11,8 @@ import { LIVE_EVENTS_PATH } from './route-paths.js';
  * A caller only hears about the types it may `find` (content is private by default, and even documentIds
  * and statuses say something); it authenticates as on the REST API, once, when the stream opens.
  */
-export const liveEventsModule: HttpModule = {
-  async handle({ event, method, path, project, access, principal }) {
-    if (path !== LIVE_EVENTS_PATH) return undefined;
-    if (method !== 'GET') return methodNotAllowed(event, ['GET']);
+export const liveEventsHandlers: Record<'stream', RouteHandler> = {
+  async stream({ event, project, access, principal }) {
     const open = openStreams(project);
     const client = event.node.req.socket.remoteAddress ?? '';
     const limits = project.config.server.liveEvents;

@@ -1,9 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { FolioError, invalidKey, notFound, paginationError, validationError } from '../errors.js';
-import type { HttpModule, ModuleRequest } from '../http/app.js';
-import { methodNotAllowed, sendEmpty, sendJson } from '../http/respond.js';
-import { STORED_FILES, isUploadApiPath } from '../http/route-paths.js';
+import { sendEmpty, sendJson } from '../http-kit/respond.js';
+import type { RouteHandler, RouteRequest } from '../http-kit/route.js';
 import { compileFilters } from '../query/filters.js';
 import { parseQueryString } from '../query/parse-qs.js';
 import { mediaScope } from '../query/scope.js';
@@ -14,7 +13,6 @@ import { isMultipart, parseMultipart, type MultipartBody } from './multipart.js'
 import { UploadService, localLibrary, parseFileInfo, type FileInfo, type LinkTarget } from './service.js';
 import { removeTemps } from './spool.js';
 
-const ACTION = 'plugin::upload.content-api.';
 const forbidden = () => new FolioError(403, 'ForbiddenError', 'Forbidden', {});
 const fileNotFound = () => notFound('file.notFound');
 
@@ -22,44 +20,31 @@ const FIND_PARAMS = new Set(['filters', 'sort', 'fields', 'populate', 'paginatio
 const PAGE_PARAMS = new Set([...FIND_PARAMS, 'page', 'pageSize']);
 const UPLOAD_PARAMS = new Set(['id']);
 
+/** The media library of a project that keeps its files on disk (a 404 otherwise). */
+function libraryOf(req: RouteRequest): LocalMediaLibrary {
+  const lib = localLibrary(req.project);
+  if (!lib) throw notFound();
+  return lib;
+}
+
 /**
- * The upload plugin's routes, with Strapi's shapes (unwrapped except `/files/page`) and permissions:
+ * The handlers of the upload plugin's routes (routes.ts), with Strapi's shapes (unwrapped except `/files/page`):
  * `POST /api/upload` (upload, upload-and-link, `?id=` update or replace), `GET /api/upload/files[/page|/:id]`,
  * `DELETE /api/upload/files/:id`; and the stored files themselves at `GET /uploads/<name>`.
  */
-export const uploadModule: HttpModule = {
-  async handle(req) {
-    const lib = localLibrary(req.project);
-    if (!lib) return undefined;
-    if (req.path.startsWith(STORED_FILES)) return serveStoredFile(req, lib);
-    const lower = req.path.toLowerCase();
-    if (!isUploadApiPath(lower)) return undefined;
-    const service = new UploadService(lib, req.project.documents);
-    if (lower === '/api/upload') {
-      if (req.method !== 'POST') return methodNotAllowed(req.event, ['POST']);
-      return postUpload(req, service);
-    }
-    const m = /^\/api\/upload\/files(?:\/([^/]+))?$/.exec(lower);
-    if (!m) throw notFound();
-    if (m[1] === undefined) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(req.event, ['HEAD', 'GET']);
-      return findFiles(req, lib);
-    }
-    if (m[1] === 'page') {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(req.event, ['HEAD', 'GET']);
-      return findPage(req, lib);
-    }
-    if (req.method === 'GET' || req.method === 'HEAD') return findOne(req, lib, m[1]);
-    if (req.method === 'DELETE') return destroy(req, service, m[1]);
-    return methodNotAllowed(req.event, ['HEAD', 'GET', 'DELETE']);
-  },
+export const uploadHandlers: Record<
+  'upload' | 'find' | 'findPage' | 'findOne' | 'destroy' | 'storedFile',
+  RouteHandler
+> = {
+  upload: (req) => postUpload(req, new UploadService(libraryOf(req), req.project.documents)),
+  find: (req) => findFiles(req, libraryOf(req)),
+  findPage: (req) => findPage(req, libraryOf(req)),
+  findOne: (req) => findOne(req, libraryOf(req), req.params.id),
+  destroy: (req) => destroy(req, new UploadService(libraryOf(req), req.project.documents), req.params.id),
+  storedFile: (req) => serveStoredFile(req, libraryOf(req)),
 };
 
-async function allow(req: ModuleRequest, action: string) {
-  if (!req.access.can(await req.principal(), `${ACTION}${action}`)) throw forbidden();
-}
-
-function query(req: ModuleRequest, allowed: Set<string>): Record<string, unknown> {
+function query(req: RouteRequest, allowed: Set<string>): Record<string, unknown> {
   const q = parseQueryString(req.rawQuery);
   if (req.project.config.rest.strictParams) {
     for (const key of Object.keys(q)) {
@@ -127,8 +112,7 @@ function select(lib: LocalMediaLibrary, q: Record<string, unknown>): FileRecord[
 const toInt = (v: unknown) =>
   typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : typeof v === 'number' && Number.isInteger(v) ? v : NaN;
 
-async function findFiles(req: ModuleRequest, lib: LocalMediaLibrary) {
-  await allow(req, 'find');
+async function findFiles(req: RouteRequest, lib: LocalMediaLibrary) {
   const q = query(req, FIND_PARAMS);
   let rows = select(lib, q);
   const fields = parseFileFields(q.fields);
@@ -149,8 +133,7 @@ async function findFiles(req: ModuleRequest, lib: LocalMediaLibrary) {
   );
 }
 
-async function findPage(req: ModuleRequest, lib: LocalMediaLibrary) {
-  await allow(req, 'findPage');
+async function findPage(req: RouteRequest, lib: LocalMediaLibrary) {
   const q = query(req, PAGE_PARAMS);
   const rows = select(lib, q);
   const fields = parseFileFields(q.fields);
@@ -178,16 +161,14 @@ function recordOf(lib: LocalMediaLibrary, segment: string): FileRecord {
   return record;
 }
 
-async function findOne(req: ModuleRequest, lib: LocalMediaLibrary, segment: string) {
-  await allow(req, 'findOne');
+async function findOne(req: RouteRequest, lib: LocalMediaLibrary, segment: string) {
   const q = query(req, FIND_PARAMS);
   const fields = parseFileFields(q.fields);
   checkPopulate(q.populate);
   return sendJson(req.event, 200, fileObject(recordOf(lib, segment), fields));
 }
 
-async function destroy(req: ModuleRequest, service: UploadService, segment: string) {
-  await allow(req, 'destroy');
+async function destroy(req: RouteRequest, service: UploadService, segment: string) {
   query(req, FIND_PARAMS);
   const record = recordOf(service.library, segment);
   const removed = await service.remove(record.id);
@@ -195,8 +176,7 @@ async function destroy(req: ModuleRequest, service: UploadService, segment: stri
   return sendJson(req.event, 200, fileObject(removed.record));
 }
 
-async function postUpload(req: ModuleRequest, service: UploadService) {
-  await allow(req, 'upload');
+async function postUpload(req: RouteRequest, service: UploadService) {
   const q = query(req, UPLOAD_PARAMS);
   let id: number | undefined;
   if (q.id !== undefined) {
@@ -250,7 +230,7 @@ async function postUpload(req: ModuleRequest, service: UploadService) {
 
 /** `ref` + `refId` + `field`: all three or none. Linking changes the entry, so it also needs `update` on its type. */
 async function linkOf(
-  req: ModuleRequest,
+  req: RouteRequest,
   service: UploadService,
   fields: Map<string, string[]>,
 ): Promise<LinkTarget | undefined> {
@@ -268,12 +248,11 @@ async function linkOf(
 // ------------------------------------------------------------------ GET /uploads/<name>
 
 /** Stored files: correct Content-Type, ETag / Last-Modified with 304s, single byte ranges (206 / 416). */
-async function serveStoredFile(req: ModuleRequest, lib: LocalMediaLibrary) {
+async function serveStoredFile(req: RouteRequest, lib: LocalMediaLibrary) {
   const { event } = req;
-  if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(event, ['HEAD', 'GET']);
   let name: string;
   try {
-    name = decodeURIComponent(req.path.slice(STORED_FILES.length));
+    name = decodeURIComponent(req.params._);
   } catch {
     throw notFound();
   }

@@ -1,0 +1,142 @@
+import { forbidden, notFound } from '../errors.js';
+import { parseQueryString } from '../query/parse-qs.js';
+import type { ReadContext } from '../query/context.js';
+import type { ContentType } from '../schema/types.js';
+import { methodNotAllowed, sendEmpty, sendJson } from '../http-kit/respond.js';
+import { defineRoutes, type RouteModule, type RouteRequest } from '../http-kit/route.js';
+import { ContentRoutes, type RouteInput, type RouteResult } from './content-routes.js';
+import { weakEtag } from './http-basics.js';
+import { ResponseCache } from './response-cache.js';
+import { toV4Body } from './v4.js';
+
+type Action = 'find' | 'findOne' | 'findSingle' | 'create' | 'update' | 'upsertSingle' | 'delete' | 'deleteSingle';
+
+/** The Strapi action each route needs on the content-type it names. */
+const STRAPI_ACTION: Record<Action, string> = {
+  find: 'find',
+  findOne: 'findOne',
+  findSingle: 'find',
+  create: 'create',
+  update: 'update',
+  upsertSingle: 'update',
+  delete: 'delete',
+  deleteSingle: 'delete',
+};
+
+const COLLECTION_ALLOW = ['HEAD', 'GET', 'POST'];
+const DOCUMENT_ALLOW = ['HEAD', 'GET', 'PUT', 'DELETE'];
+
+/**
+ * The content-type API: `/api/:pluralName[/:documentId]` and `/api/:singularName`, `/api` as written. The name is
+ * looked up in the schema registry at request time (lower-cased), so a schema change is live without rebuilding a
+ * router; which action a method is depends on the type's kind, so these routes answer their own 405s.
+ */
+export function contentRoutes(opts: { cache?: boolean } = {}): RouteModule {
+  const cache = new ResponseCache();
+  type Handler = (req: RouteRequest) => unknown;
+  /** The type the path names and the action `method` is on it; a 405 (`allow`) when the kind has no such action. */
+  const on =
+    (pick: (ct: ContentType) => Action | undefined): Handler =>
+    (req) => {
+      const { ct, documentId } = target(req);
+      const action = pick(ct);
+      if (!action) return methodNotAllowed(req.event, documentId === undefined ? allowOf(ct) : DOCUMENT_ALLOW);
+      return run(req, ct, documentId, action);
+    };
+  const collectionOnly = (action: Action) => on((ct) => (ct.kind === 'collectionType' ? action : undefined));
+  const singleOnly = (action: Action) => on((ct) => (ct.kind === 'singleType' ? action : undefined));
+  const handlers = {
+    list: on((ct) => (ct.kind === 'collectionType' ? 'find' : 'findSingle')),
+    create: collectionOnly('create'),
+    upsertSingle: singleOnly('upsertSingle'),
+    deleteSingle: singleOnly('deleteSingle'),
+    findOne: on(() => 'findOne'),
+    update: on(() => 'update'),
+    delete: on(() => 'delete'),
+    other: on(() => undefined),
+  };
+
+  async function run(req: RouteRequest, ct: ContentType, documentId: string | undefined, action: Action) {
+    const { event, method, project, access } = req;
+    const caller = await req.principal();
+    if (!access.can(caller, `${ct.uid}.${STRAPI_ACTION[action]}`)) throw forbidden();
+
+    const url = event.node.req.url ?? '/';
+    const cacheable = (action === 'find' || action === 'findOne' || action === 'findSingle') && opts.cache !== false;
+    const v4 = String(event.node.req.headers['strapi-response-format'] ?? '') === 'v4';
+    const who = cacheable ? access.cacheKey?.(caller) : undefined;
+    const cacheKey = who === undefined ? undefined : `${who}|${v4 ? 4 : 5}|${ct.uid}|${url}`;
+    const index = project.documents.index;
+    const generation = index.generation;
+    if (cacheKey) {
+      const hit = cache.get(index, generation, cacheKey);
+      if (hit) {
+        // The ETag is computed once per cached answer, not per request (finishResponse keeps it).
+        if (hit.etag) event.node.res.setHeader('etag', hit.etag);
+        return sendJson(event, hit.status, undefined, method === 'HEAD' ? '' : hit.body);
+      }
+    }
+    const query = parseQueryString(req.rawQuery);
+    const read: Omit<ReadContext, 'status'> = {
+      schemas: project.schemas,
+      index: project.documents.index,
+      config: project.config,
+      media: project.documents.media,
+      canFind: (uid) => access.can(caller, `${uid}.find`),
+    };
+    const input: RouteInput = { event, ct, documentId, query, body: async () => req.body, read };
+    const routes = new ContentRoutes(project.documents);
+    const result: RouteResult = await (routes[action] as (i: RouteInput) => Promise<RouteResult> | RouteResult).call(
+      routes,
+      input,
+    );
+    if (result.status === 204) return sendEmpty(event, 204);
+    const text = JSON.stringify(
+      v4 ? toV4Body(project.schemas, ct, result.body as { data: unknown; meta: unknown }) : result.body,
+    );
+    // Only successful reads carry an ETag (see finishResponse). HEAD: the same status and headers as GET,
+    // no body (h3 would turn a null answer into a 204).
+    const etag = result.status === 200 && (method === 'GET' || method === 'HEAD') ? weakEtag(text) : undefined;
+    if (cacheKey) cache.set(index, generation, cacheKey, { status: result.status, body: text, etag });
+    if (etag) event.node.res.setHeader('etag', etag);
+    return sendJson(event, result.status, undefined, method === 'HEAD' ? '' : text);
+  }
+
+  return defineRoutes({
+    routes: [
+      { method: 'GET', path: '/api/:name', handler: 'list', exactCase: true },
+      { method: 'POST', path: '/api/:name', handler: 'create', exactCase: true },
+      { method: 'PUT', path: '/api/:name', handler: 'upsertSingle', exactCase: true },
+      { method: 'DELETE', path: '/api/:name', handler: 'deleteSingle', exactCase: true },
+      { method: '*', path: '/api/:name', handler: 'other', exactCase: true },
+      { method: 'GET', path: '/api/:name/:documentId', handler: 'findOne', exactCase: true },
+      { method: 'PUT', path: '/api/:name/:documentId', handler: 'update', exactCase: true },
+      { method: 'DELETE', path: '/api/:name/:documentId', handler: 'delete', exactCase: true },
+      { method: '*', path: '/api/:name/:documentId', handler: 'other', exactCase: true },
+    ],
+    load: async () => handlers,
+  });
+}
+
+const allowOf = (ct: ContentType) => (ct.kind === 'collectionType' ? COLLECTION_ALLOW : DOCUMENT_ALLOW);
+
+/** The content-type and documentId the path names: a 404 for an unknown type, or a documentId on a single type. */
+function target(req: RouteRequest): { ct: ContentType; documentId?: string } {
+  const name = decodeSegment(req.params.name);
+  const ct = name === undefined ? undefined : req.project.schemas.route(name.toLowerCase());
+  if (!ct) throw notFound();
+  if (req.params.documentId === undefined) return { ct };
+  const documentId = decodeSegment(req.params.documentId);
+  if (ct.kind === 'singleType' || documentId === undefined) throw notFound();
+  return { ct, documentId };
+}
+
+/** A path segment, URL-decoded; undefined when it is malformed or could name a path (`..`, `/`). */
+function decodeSegment(s: string): string | undefined {
+  try {
+    const d = decodeURIComponent(s);
+    return /^[A-Za-z0-9_-]+$/.test(d) ? d : undefined;
+  } catch {
+    return undefined;
+  }
+}

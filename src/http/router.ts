@@ -1,0 +1,128 @@
+import { createRouter, eventHandler, type H3Event, type RouterMethod } from 'h3';
+import { forbidden, notFound } from '../errors.js';
+import { methodNotAllowed } from '../http-kit/respond.js';
+import type { Route, RouteHandler, RouteModule, RouteRequest } from '../http-kit/route.js';
+
+/**
+ * A module's routes, ready to answer: `undefined` at once when none of them has the request's path, else the
+ * answer (a promise of it once the handler is async).
+ */
+export type ModuleRouter = (req: RouteRequest, lowerPath: string) => { answer: unknown } | undefined;
+
+/** What the router is handed: the path to match, and the request its handlers answer. */
+interface Routing {
+  path: string;
+  method: string;
+  context: { request?: RouteRequest; matchedRoute?: { path: string } };
+}
+
+/**
+ * One h3 router over a module's routes. A path with routes answers the other methods with a 405 and its `Allow`
+ * (unless a `*` route takes them); the handlers are loaded by the first request that reaches one of them.
+ */
+export function moduleRouter(module: RouteModule): ModuleRouter {
+  const router = createRouter();
+  let loading: Promise<Record<string, RouteHandler>> | undefined;
+  let loaded: Record<string, RouteHandler> | undefined;
+  const handlers = () => {
+    if (!loading) {
+      loading = module.load().then((h) => (loaded = h));
+      // A module that failed to load is tried again by the next request, rather than failing for good.
+      loading.catch(() => {
+        loading = undefined;
+      });
+    }
+    return loading;
+  };
+  const run = (route: Route, req: RouteRequest) =>
+    loaded ? loaded[route.handler](req) : handlers().then((h) => h[route.handler](req));
+  const checked = async (route: Route, req: RouteRequest) => {
+    if (!req.access.can(await req.principal(), route.action!)) throw forbidden();
+    return run(route, req);
+  };
+
+  const byPath = new Map<string, Route[]>();
+  for (const route of module.routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+  for (const [path, routes] of byPath) {
+    const shape = shapeOf(path, routes[0].exactCase === true);
+    for (const route of routes) {
+      const methods: RouterMethod[] | 'all' =
+        route.method === '*'
+          ? 'all'
+          : route.method === 'GET' && route.head !== false
+            ? ['get', 'head']
+            : [lower(route.method)];
+      const answer = eventHandler((e) => {
+        const req = requestOf(e as unknown as Routing, shape);
+        return route.action ? checked(route, req) : run(route, req);
+      });
+      if (methods === 'all') router.use(path, answer);
+      else router.use(path, answer, methods);
+    }
+    if (routes.some((r) => r.method === '*')) continue;
+    const allow = [
+      ...new Set(routes.flatMap((r) => (r.method === 'GET' && r.head !== false ? ['HEAD', 'GET'] : [r.method]))),
+    ];
+    router.use(
+      path,
+      eventHandler((e) => methodNotAllowed(requestOf(e as unknown as Routing, shape).event, allow)),
+    );
+  }
+
+  // The fixed start of each path (up to its first parameter): a request under none of them is not asked of the
+  // router, whose misses cost an error object each, on every request to the content API.
+  const heads: string[] = [];
+  const starts = [...byPath.keys()].map((path) => {
+    const parts = path.split('/');
+    const param = parts.findIndex((p) => p.startsWith(':') || p.startsWith('*'));
+    return (param === -1 ? parts : parts.slice(0, param)).join('/');
+  });
+  for (const start of starts.sort((a, b) => a.length - b.length))
+    if (!heads.some((head) => start === head || start.startsWith(`${head}/`))) heads.push(start);
+  const under = heads.map((head) => `${head}/`);
+  const mayHave = (path: string) => {
+    for (let i = 0; i < heads.length; i++) if (path === heads[i] || path.startsWith(under[i])) return true;
+    return false;
+  };
+
+  return (request, path) => {
+    if (!mayHave(path)) return undefined;
+    // The router matches the path lower-cased; each handler gets the request with the path as sent.
+    const routing: Routing = { path, method: request.method, context: { request } };
+    // h3's router answers a miss at once with undefined, and a match with the promise of its handler's answer.
+    const answer = router.handler(routing as unknown as H3Event);
+    return routing.context.matchedRoute ? { answer } : undefined;
+  };
+}
+
+const lower = (method: Exclude<Route['method'], '*'>) => method.toLowerCase() as RouterMethod;
+
+/** Where a path pattern's params are, and the fixed segments an exact-case route compares as written. */
+interface PathShape {
+  params: Array<{ at: number; name: string; rest: boolean }>;
+  fixed: Array<{ at: number; part: string }>;
+}
+
+function shapeOf(pattern: string, exactCase: boolean): PathShape {
+  const shape: PathShape = { params: [], fixed: [] };
+  pattern.split('/').forEach((part, at) => {
+    if (part.startsWith(':')) shape.params.push({ at, name: part.slice(1), rest: false });
+    else if (part.startsWith('**')) shape.params.push({ at, name: part.slice(3) || '_', rest: true });
+    else if (exactCase) shape.fixed.push({ at, part });
+  });
+  return shape;
+}
+
+/**
+ * The request for a matched route (each path has its own handlers, so the shape is the matched pattern's): its
+ * params taken from the path as sent; an exact-case route sent in another case is a 404.
+ */
+function requestOf(routing: Routing, shape: PathShape): RouteRequest {
+  const request = routing.context.request!;
+  const sent = request.path.split('/');
+  for (const { at, part } of shape.fixed) if (sent[at] !== part) throw notFound();
+  const params: Record<string, string> = {};
+  for (const { at, name, rest } of shape.params) params[name] = rest ? sent.slice(at).join('/') : sent[at];
+  request.params = params;
+  return request;
+}

@@ -1,0 +1,62 @@
+import { defineRoutes } from '../http-kit/route.js';
+
+/** `GET /api/i18n/locales`: the configured locales. */
+export const localesRoutes = defineRoutes({
+  routes: [{ method: 'GET', path: '/api/i18n/locales', handler: 'list', action: 'plugin::i18n.locales.listLocales' }],
+  load: async () => (await import('./locales.js')).localesHandlers,
+});
+
+/** `GET /_folio/events`: the live events stream (each event checked against the caller's `find`). */
+export const liveEventsRoutes = defineRoutes({
+  routes: [{ method: 'GET', head: false, path: '/_folio/events', handler: 'stream', exactCase: true }],
+  load: async () => (await import('./live-events.js')).liveEventsHandlers,
+});
+
+/** The OpenAPI document of the live schemas and its Swagger UI, open to every caller. */
+export const apiDocsRoutes = defineRoutes({
+  routes: [
+    { method: 'GET', path: '/api/openapi.json', handler: 'openapi', exactCase: true },
+    { method: 'GET', path: '/documentation', handler: 'page', exactCase: true },
+    { method: 'GET', path: '/documentation/**', handler: 'page', exactCase: true },
+  ],
+  load: async () => (await import('./api-docs.js')).apiDocsHandlers,
+});
+
+/** The action each read route of the content-type-builder needs, as Strapi names it. */
+export const CONTENT_TYPE_BUILDER_ACTIONS = {
+  contentTypes: 'plugin::content-type-builder.content-types.getContentTypes',
+  contentType: 'plugin::content-type-builder.content-types.getContentType',
+  components: 'plugin::content-type-builder.components.getComponents',
+  component: 'plugin::content-type-builder.components.getComponent',
+} as const;
+
+/** The content-type-builder's read routes: the model, read-only. */
+export const contentTypeBuilderRoutes = defineRoutes({
+  routes: [
+    {
+      method: 'GET',
+      path: '/api/content-type-builder/content-types',
+      handler: 'contentTypes',
+      action: CONTENT_TYPE_BUILDER_ACTIONS.contentTypes,
+    },
+    {
+      method: 'GET',
+      path: '/api/content-type-builder/content-types/:uid',
+      handler: 'contentType',
+      action: CONTENT_TYPE_BUILDER_ACTIONS.contentType,
+    },
+    {
+      method: 'GET',
+      path: '/api/content-type-builder/components',
+      handler: 'components',
+      action: CONTENT_TYPE_BUILDER_ACTIONS.components,
+    },
+    {
+      method: 'GET',
+      path: '/api/content-type-builder/components/:uid',
+      handler: 'component',
+      action: CONTENT_TYPE_BUILDER_ACTIONS.component,
+    },
+  ],
+  load: async () => (await import('./content-type-builder.js')).contentTypeBuilderHandlers,
+});
