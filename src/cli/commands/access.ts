@@ -3,7 +3,7 @@ import { AuthService } from '../../auth/service.js';
 import { usersConfig } from '../../auth/config.js';
 import { expandAction, isRoleKey, loadPermissions, savePermissions, type TypeRef } from '../../auth/permissions.js';
 import { loadProject, type GlobalOptions } from '../context.js';
-import { CliError, printJson, printTable } from '../output.js';
+import { CliError, printJson, printResult, printTable } from '../output.js';
 import type { Project } from '../../project.js';
 
 /** Singular and plural names of the project's types, for the `article.find` / `articles:find` shorthands. */
@@ -86,11 +86,12 @@ Actions are Strapi's names or shorthands:
         }
         role.permissions = [...set];
         await savePermissions(project.contentDir, file);
-        if (!opts.quiet)
-          process.stdout.write(
-            `${verb === 'grant' ? 'granted' : 'revoked'} ${full.join(', ')} ` +
-              `${verb === 'grant' ? 'to' : 'from'} ${o.role}\n`,
-          );
+        printResult(
+          opts,
+          { role: o.role, [verb === 'grant' ? 'granted' : 'revoked']: full, permissions: role.permissions },
+          `${verb === 'grant' ? 'granted' : 'revoked'} ${full.join(', ')} ` +
+            `${verb === 'grant' ? 'to' : 'from'} ${o.role}\n`,
+        );
       });
   }
 
@@ -170,7 +171,11 @@ Example:
       const { opts, service } = await auth();
       const gone = service.deleteUser(who);
       if (!gone) throw new CliError(`No user "${who}" (see "folio users list")`);
-      if (!opts.quiet) process.stdout.write(`deleted user ${gone.username}\n`);
+      printResult(
+        opts,
+        { deleted: { id: gone.id, username: gone.username, email: gone.email } },
+        `deleted user ${gone.username}\n`,
+      );
     });
 
   const tokens = program.command('tokens').description('API tokens (only a salted hash is stored, in .folio/)');
@@ -239,6 +244,6 @@ Examples:
       const { opts, service } = await auth();
       const gone = service.revokeToken(who);
       if (!gone) throw new CliError(`No token "${who}" (see "folio tokens list")`);
-      if (!opts.quiet) process.stdout.write(`revoked token ${gone.name}\n`);
+      printResult(opts, { revoked: { id: gone.id, name: gone.name } }, `revoked token ${gone.name}\n`);
     });
 }

@@ -10,7 +10,7 @@ import { loadSchemas } from '../../schema/registry.js';
 import { migrateVersions, renameKey } from '../../documents/migrate.js';
 import { contentDirOf } from '../../project.js';
 import type { GlobalOptions } from '../context.js';
-import { CliError, printJson, printTable } from '../output.js';
+import { CliError, printJson, printResult, printTable } from '../output.js';
 
 type Json = Record<string, unknown>;
 const isTTY = () => process.stdin.isTTY === true && process.stdout.isTTY === true;
@@ -342,6 +342,7 @@ Examples:
         await writeSchema(target.file, targetSchema);
       }
       await writeSchema(file, schema);
+      let filled = 0;
       // A new required field: say which documents lack it, and fill them when a default is given.
       if (
         attr.required &&
@@ -361,24 +362,29 @@ Examples:
       ) {
         const store = new FileStore(contentDir());
         if (o.default !== undefined) {
-          const n = await migrateVersions(store, ct.pluralName, (v) => {
+          filled = await migrateVersions(store, ct.pluralName, (v) => {
             if (v[field] === undefined || v[field] === null) {
               v[field] = attr.default;
               return true;
             }
             return false;
           });
-          if (!opts.quiet && n) process.stdout.write(`filled ${field} with the default in ${n} document(s)\n`);
+          if (!opts.quiet && !opts.json && filled)
+            process.stdout.write(`filled ${field} with the default in ${filled} document(s)\n`);
         } else {
           const { documents } = await store.loadCollection(ct.pluralName);
-          if (documents.length && !opts.quiet)
+          if (documents.length && !opts.quiet && !opts.json)
             process.stderr.write(
               `${documents.length} existing document(s) have no ${field}: they cannot be published until it is set. ` +
                 'Re-run with --default <value> to fill them.\n',
             );
         }
       }
-      if (!opts.quiet) process.stdout.write(`added ${field} (${attr.type}) to ${ct.uid}\n`);
+      printResult(
+        opts,
+        { uid: ct.uid, field, attribute: attr, inverse: o.inverse ?? null, filled },
+        `added ${field} (${attr.type}) to ${ct.uid}\n`,
+      );
     });
 
   types
@@ -408,7 +414,11 @@ Examples:
       const n = await migrateVersions(new FileStore(contentDir()), ct.pluralName, (v) =>
         field in v ? (delete v[field], true) : false,
       );
-      if (!opts.quiet) process.stdout.write(`removed ${field} from ${ct.uid} and from ${n} document file(s)\n`);
+      printResult(
+        opts,
+        { uid: ct.uid, field, documentFiles: n },
+        `removed ${field} from ${ct.uid} and from ${n} document file(s)\n`,
+      );
     });
 
   types
@@ -453,7 +463,11 @@ Examples:
         Object.assign(v, renamed);
         return true;
       });
-      if (!opts.quiet) process.stdout.write(`renamed ${from} to ${to} in ${ct.uid} and in ${n} document file(s)\n`);
+      printResult(
+        opts,
+        { uid: ct.uid, from, to, documentFiles: n },
+        `renamed ${from} to ${to} in ${ct.uid} and in ${n} document file(s)\n`,
+      );
     });
 
   types
@@ -475,7 +489,7 @@ Examples:
         `This deletes ${ct.uid}, its ${count} document(s)` +
         `${pointing.length ? `, and the relation field(s) ${fields}` : ''}.`;
       if (!o.yes) {
-        if (!isTTY()) throw new CliError(`${summary} Pass --yes to confirm.`);
+        if (!isTTY() || opts.json) throw new CliError(`${summary} Pass --yes to confirm.`);
         if (!(await ask<boolean>({ type: 'confirm', message: `${summary} Continue?`, default: false }))) return;
       }
       for (const { other, field } of pointing) {
@@ -486,7 +500,11 @@ Examples:
       }
       rmSync(file);
       rmSync(join(contentDir(), 'documents', ct.pluralName), { recursive: true, force: true });
-      if (!opts.quiet) process.stdout.write(`deleted ${ct.uid}\n`);
+      printResult(
+        opts,
+        { uid: ct.uid, documents: count, removedFields: pointing.map((p) => `${p.other.uid}.${p.field}`) },
+        `deleted ${ct.uid}\n`,
+      );
     });
 
   const components = program
@@ -526,16 +544,14 @@ Examples:
           .split('-')
           .map((w) => w[0].toUpperCase() + w.slice(1))
           .join(' ');
-      await writeFileAtomic(
-        file,
-        serialize({
-          collectionName: `components_${m[1]}_${pluralize(m[2]).replace(/-/g, '_')}`,
-          info: { displayName, icon: o.icon ?? 'cube', description: '' },
-          options: {},
-          attributes: {},
-        }),
-      );
-      if (!opts.quiet) process.stdout.write(`created component ${uid} (${file})\n`);
+      const schema = {
+        collectionName: `components_${m[1]}_${pluralize(m[2]).replace(/-/g, '_')}`,
+        info: { displayName, icon: o.icon ?? 'cube', description: '' },
+        options: {},
+        attributes: {},
+      };
+      await writeFileAtomic(file, serialize(schema));
+      printResult(opts, { uid, file, schema }, `created component ${uid} (${file})\n`);
     });
   components
     .command('show <uid>')
@@ -569,7 +585,7 @@ Examples:
       if (problems.length) throw new CliError(problems.map((p) => p.message).join('; '));
       attrs[field] = attr;
       await writeSchema(comp.file, schema);
-      if (!opts.quiet) process.stdout.write(`added ${field} (${attr.type}) to ${uid}\n`);
+      printResult(opts, { uid, field, attribute: attr }, `added ${field} (${attr.type}) to ${uid}\n`);
     },
   );
 }

@@ -7,7 +7,7 @@ import { loadSchemas } from '../../schema/registry.js';
 import { parseReadQuery, runFind, shapeOne } from '../../query/read.js';
 import type { ReadContext } from '../../query/context.js';
 import { loadProject, type GlobalOptions } from '../context.js';
-import { CliError } from '../output.js';
+import { CliError, printJson } from '../output.js';
 
 /** A one-line progress bar on stderr, only when it is a terminal. */
 function progress(total: number, quiet?: boolean) {
@@ -99,11 +99,12 @@ Example:
         }
       }
       mkdirSync(out, { recursive: true });
-      const bar = progress(tasks.length, opts.quiet);
+      const bar = progress(tasks.length, opts.quiet || opts.json);
       for (let i = 0; i < tasks.length; i += 64) {
         await Promise.all(tasks.slice(i, i + 64).map((t) => t().then(() => bar.tick())));
       }
-      if (!opts.quiet) process.stderr.write(`exported ${tasks.length} files to ${out}\n`);
+      if (opts.json) printJson({ out, files: tasks.length });
+      else if (!opts.quiet) process.stderr.write(`exported ${tasks.length} files to ${out}\n`);
     });
 
   const imp = program.command('import').description('bring content models in from another tool');
@@ -160,7 +161,8 @@ Example:
         }
       }
       const problems = loadSchemas(project.contentDir).problems;
-      if (!opts.quiet) {
+      if (opts.json) printJson({ contentTypes: types, components, skipped, problems });
+      else if (!opts.quiet) {
         process.stdout.write(`imported ${types} content-type(s) and ${components} component(s)\n`);
         if (skipped.length)
           process.stdout.write(`skipped ${skipped.length} existing schema(s) (use --force to overwrite)\n`);
