@@ -13,6 +13,7 @@ import { methodNotAllowed, sendEmpty, sendError, sendJson } from './respond.js';
 import { applyCors, finishResponse, weakEtag } from './http-basics.js';
 import { toV4Body } from './v4.js';
 import { ResponseCache } from './response-cache.js';
+import { landingModule } from './landing.js';
 
 /** What a route module sees of a request. */
 export interface ModuleRequest {
@@ -240,7 +241,7 @@ export const localesModule: HttpModule = {
 
 /** The modules every server has; features add theirs here. */
 export function defaultModules(): HttpModule[] {
-  return [localesModule];
+  return [localesModule, landingModule];
 }
 
 function localesList(project: Project) {
