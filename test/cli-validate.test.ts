@@ -70,11 +70,9 @@ describe('folio validate', () => {
           lines.some((l) => pattern.test(l)),
           `no line matches ${pattern}:\n${r.stdout}`,
         ).toBe(true);
-      expectLine(/documents\/tags\/brokenjsonfile0000000000\.json: -: /);
+      expectLine(/documents\/tags\/brokenjsonfile0000000000\.json: \d+:\d+: invalid JSON: /);
       expectLine(
-        new RegExp(
-          `documents/authors/${a1}: -: document\\.published\\.nickname is not an attribute of api::author\\.author`,
-        ),
+        new RegExp(`documents/authors/${a1}: published\\.nickname: is not an attribute of api::author\\.author`),
       );
       expectLine(new RegExp(`documents/authors/${a2}: published\\.email: email must be a valid email`));
       expectLine(/id \d+ is also used by/);
@@ -93,7 +91,7 @@ describe('folio validate', () => {
       expectLine(
         new RegExp(`documents/articles/${art1}: locales\\.en\\.published\\.title: title must be a \`string\` type`),
       );
-      expectLine(/\.folio-tmp-x\.json\.123: -: a temp file left by an interrupted write/);
+      expectLine(/\.folio-tmp-x\.json\.123: a temp file left by an interrupted write/);
       const json = JSON.parse((await folio(['validate', '--json', '--dir', p.dir])).stdout);
       expect(json.ok).toBe(false);
       expect(json.problems.length).toBe(lines.length);

@@ -124,12 +124,12 @@ Examples:
   try {
     await program.parseAsync(argv);
   } catch (err) {
-    process.exitCode = reportError(err, json());
+    process.exitCode = await reportError(err, json());
   }
 }
 
 /** Reports a failure on stderr (as `{"error":{name,message,details}}` with --json) and returns the exit status. */
-export function reportError(err: unknown, json: boolean): number {
+export async function reportError(err: unknown, json: boolean): Promise<number> {
   const e = err as {
     name?: string;
     code?: string;
@@ -171,8 +171,11 @@ export function reportError(err: unknown, json: boolean): number {
     process.stderr.write(`${JSON.stringify({ error: { name, message, details } })}\n`);
     return status;
   }
-  process.stderr.write(`${red(`${name}:`)} ${message}\n`);
-  for (const p of (details as typeof e.details)?.errors ?? [])
-    process.stderr.write(`  ${p.path.join('.') || '(document)'}: ${p.message}\n`);
+  // For people, the API's wording is made actionable (messages.ts); --json keeps it as the API gives it.
+  const { forPeople } = await import('./messages.js');
+  process.stderr.write(`${red(`${name}:`)} ${forPeople(message)}\n`);
+  const list = (details as typeof e.details)?.errors ?? [];
+  if (list.length > 1 || (list.length === 1 && forPeople(list[0].message) !== forPeople(message)))
+    for (const p of list) process.stderr.write(`  ${p.path.join('.') || '(document)'}: ${forPeople(p.message)}\n`);
   return status;
 }

@@ -2,10 +2,12 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Project } from '../project.js';
 import { parseInput } from '../documents/input.js';
-import { versions, NO_LOCALE } from '../documents/model.js';
+import { versions, NO_LOCALE, type Status, type Version } from '../documents/model.js';
 import { isOwningSide, isRelation, type Attribute } from '../schema/types.js';
 import { TEMP_MARK } from '../store/atomic.js';
 import { FolioError } from '../errors.js';
+import type { ContentType } from '../schema/types.js';
+import { recheckRejectedFile } from './rejected-file.js';
 
 export interface Problem {
   file: string;
@@ -21,8 +23,27 @@ export interface Problem {
 export function validateProject(project: Project): Problem[] {
   const problems: Problem[] = [];
   const rel = (f: string) => relative(project.root, f) || f;
-  for (const p of project.report.problems)
-    problems.push({ file: rel(p.file), path: '', message: p.message.replace(/^attribute "([^"]+)": /, '') });
+  // A file turned away at its first problem is read again for all of them (see rejected-file.ts).
+  const checkValues = (ct: ContentType, data: Record<string, unknown>, where: string, status: Status) => {
+    const found: Array<{ path: string; message: string }> = [];
+    try {
+      parseInputStored(project, ct.attributes, data);
+    } catch (err) {
+      const list = ((err as FolioError).details as { errors?: Array<{ path: string[]; message: string }> } | null)
+        ?.errors;
+      if (list) for (const x of list) found.push({ path: `${where}.${x.path.join('.')}`, message: x.message });
+      else found.push({ path: where, message: (err as Error).message });
+    }
+    if (status === 'published' || !ct.draftAndPublish)
+      for (const x of project.documents.publishProblems(ct, { data, status } as Version))
+        found.push({ path: `${where}.${x.path.join('.')}`, message: x.message });
+    return found;
+  };
+  for (const p of project.report.problems) {
+    const all = recheckRejectedFile(project, p.file, checkValues);
+    if (all) for (const x of all) problems.push({ file: rel(p.file), ...x });
+    else problems.push({ file: rel(p.file), path: '', message: p.message.replace(/^attribute "([^"]+)": /, '') });
+  }
   const docs = project.documents;
   const fileOf = (plural: string, id: string) => rel(join(project.contentDir, 'documents', plural, `${id}.json`));
 
@@ -153,7 +174,9 @@ function checkLinks(
         problems.push({
           file,
           path,
-          message: `points at ${target.singularName} ${JSON.stringify(id)}, which does not exist`,
+          message: existsSync(join(project.contentDir, 'documents', target.pluralName, `${String(id)}.json`))
+            ? `points at ${target.singularName} ${JSON.stringify(id)}, whose file has problems (listed for it)`
+            : `points at ${target.singularName} ${JSON.stringify(id)}, which does not exist`,
         });
       else if (target.localized && locale && !doc.slots.has(locale))
         problems.push({

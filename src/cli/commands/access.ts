@@ -54,6 +54,7 @@ export function registerAccess(program: Command, globals: () => GlobalOptions) {
       .command(`${verb} <actions...>`)
       .description(`${verb} actions ${verb === 'grant' ? 'to' : 'from'} a role`)
       .option('--role <role>', 'role (default public)', 'public')
+      .option('--create-role', verb === 'grant' ? 'create the role when it does not exist yet' : 'unused')
       .addHelpText(
         'after',
         `
@@ -62,7 +63,7 @@ Actions are Strapi's names or shorthands:
   folio permissions ${verb} --role authenticated 'article.*'
   folio permissions ${verb} plugin::upload.content-api.upload --role authenticated`,
       )
-      .action(async (actions: string[], o: { role: string }) => {
+      .action(async (actions: string[], o: { role: string; createRole?: boolean }) => {
         const opts = globals();
         const project = await loadProject({ ...opts, quiet: true });
         if (!isRoleKey(o.role))
@@ -75,10 +76,17 @@ Actions are Strapi's names or shorthands:
           throw new CliError((err as Error).message);
         }
         const file = loadPermissions(project.contentDir);
+        // A new role is made only when asked for: a typo in --role must not create one.
         const role =
           file.roles[o.role] ??
-          (verb === 'grant' ? (file.roles[o.role] = { name: o.role, description: '', permissions: [] }) : undefined);
-        if (!role) throw new CliError(`No role "${o.role}"`);
+          (verb === 'grant' && o.createRole
+            ? (file.roles[o.role] = { name: o.role, description: '', permissions: [] })
+            : undefined);
+        if (!role)
+          throw new CliError(
+            `No role "${o.role}" (roles: ${Object.keys(file.roles).join(', ')})` +
+              (verb === 'grant' ? `; pass --create-role to create it` : ''),
+          );
         const set = new Set(role.permissions);
         for (const a of full) {
           if (verb === 'grant') set.add(a);
@@ -122,7 +130,7 @@ Example:
         throw new CliError(
           `No role "${o.role}" a user can have (roles: ${Object.keys(roles)
             .filter((k) => k !== 'public')
-            .join(', ')}); add one with "folio permissions grant --role ${o.role} <actions…>"`,
+            .join(', ')}); add one with "folio permissions grant --role ${o.role} --create-role <actions…>"`,
         );
       }
       let password = o.password;

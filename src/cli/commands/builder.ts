@@ -11,6 +11,7 @@ import { migrateVersions, renameKey } from '../../documents/migrate.js';
 import { contentDirOf } from '../../project.js';
 import type { GlobalOptions } from '../context.js';
 import { CliError, printJson, printResult, printTable } from '../output.js';
+import { enumValuesProblem } from '../names.js';
 
 type Json = Record<string, unknown>;
 const isTTY = () => process.stdin.isTTY === true && process.stdout.isTTY === true;
@@ -95,6 +96,8 @@ async function buildAttribute(o: FieldOptions, ctx: { localizedType: boolean; is
       .split(',')
       .map((x) => x.trim())
       .filter(Boolean);
+    const problem = enumValuesProblem(a.enum as string[]);
+    if (problem) throw new CliError(problem);
   }
   if (o.default !== undefined) {
     a.default = ['integer', 'float', 'decimal'].includes(type)

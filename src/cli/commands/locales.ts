@@ -7,7 +7,7 @@ import { loadConfig } from '../../config.js';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, printJson, printResult, printTable } from '../output.js';
 
-const LOCALE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
+import { localeCodeProblem } from '../names.js';
 
 /** Reads folio.json as written (so other keys and their order are kept), or an empty object. */
 function readRaw(contentDir: string): Record<string, unknown> {
@@ -54,7 +54,8 @@ Example:
     )
     .action(async (code: string, o: { name?: string; default?: boolean }) => {
       const opts = globals();
-      if (!LOCALE.test(code)) throw new CliError(`"${code}" is not a locale code (BCP 47, e.g. fr, pt-BR, zh-Hans)`);
+      const problem = localeCodeProblem(code);
+      if (problem) throw new CliError(problem);
       const project = await loadProject({ ...opts, quiet: true });
       const raw = readRaw(project.contentDir);
       const list = project.config.locales.map((l) => ({ ...l }));

@@ -21,7 +21,7 @@ Prints one "file: path: problem" line per problem. Use it in a pre-commit hook o
       const problems = validateProject(project);
       if (opts.json) printJson({ ok: problems.length === 0, problems });
       else {
-        for (const p of problems) process.stdout.write(`${p.file}: ${p.path || '-'}: ${p.message}\n`);
+        for (const p of problems) process.stdout.write(`${p.file}: ${p.path ? `${p.path}: ` : ''}${p.message}\n`);
         if (!opts.quiet) {
           const docs = project.report.documents;
           process.stderr.write(
