@@ -4,6 +4,7 @@ import { usersConfig } from '../../auth/config.js';
 import { expandAction, isRoleKey, loadPermissions, savePermissions, type TypeRef } from '../../auth/permissions.js';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, printJson, printResult, printTable } from '../output.js';
+import { prompts } from '../prompts.js';
 import type { Project } from '../../project.js';
 
 /** Singular and plural names of the project's types, for the `article.find` / `articles:find` shorthands. */
@@ -134,8 +135,26 @@ Example:
         );
       }
       let password = o.password;
+      const ui = prompts(opts);
+      if (password === undefined && ui.interactive) {
+        // Hidden as typed, and asked twice: a typo in a password nobody sees is found only at sign-in.
+        const typed = await ui.ask<string>({
+          type: 'password',
+          message: 'Password (6 characters or more)',
+          mask: '*',
+          validate: (a: string) => (a.length >= 6 ? true : 'Enter 6 characters or more'),
+        });
+        await ui.ask<string>({
+          type: 'password',
+          message: 'The same password again',
+          mask: '*',
+          validate: (a: string) => (a === typed ? true : 'Not the same password: type it again'),
+        });
+        password = typed;
+      }
       if (password === undefined) {
-        if (process.stdin.isTTY) throw new CliError('Pass --password or pipe the password on standard input');
+        if (process.stdin.isTTY)
+          throw new CliError('Pass --password, pipe the password on standard input, or run it in a terminal');
         const chunks: Buffer[] = [];
         for await (const c of process.stdin) chunks.push(c as Buffer);
         password = Buffer.concat(chunks)
