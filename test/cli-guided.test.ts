@@ -66,7 +66,7 @@ describe.skipIf(!hasScript)('guided modelling on a terminal', () => {
     expect(schema(dir, 'person').attributes.fullName).not.toHaveProperty('unique');
   }, 60_000);
 
-  it('add-field asks what the kind needs: enum values, a default, a relation target from the types, an inverse', async () => {
+  it('add-field asks what the kind needs: enum values, default, relation target and inverse', async () => {
     const dir = project('blog');
     const enumeration = await inTerminal(`node ${BIN} types add-field article stage --dir ${dir}`, [
       // enumeration is the 17th kind.
