@@ -20,7 +20,7 @@ export interface Problem {
  * version, publish-level checks for published ones), relations and media pointing at things that exist,
  * unique values, numeric ids used twice (after a merge), and temp files left behind.
  */
-export function validateProject(project: Project): Problem[] {
+export function validateProject(project: Project, onProgress?: (done: number, total: number) => void): Problem[] {
   const problems: Problem[] = [];
   const rel = (f: string) => relative(project.root, f) || f;
   // A file turned away at its first problem is read again for all of them (see rejected-file.ts).
@@ -47,12 +47,16 @@ export function validateProject(project: Project): Problem[] {
   const docs = project.documents;
   const fileOf = (plural: string, id: string) => rel(join(project.contentDir, 'documents', plural, `${id}.json`));
 
+  let total = 0;
+  let done = 0;
+  for (const ct of project.schemas.contentTypes.values()) total += docs.index.count(ct.uid);
   for (const ct of project.schemas.contentTypes.values()) {
     const dir = join(project.contentDir, 'documents', ct.pluralName);
     // Ids as written in the files: the index renumbers clashes silently, validate reports them.
     const seenIds = new Map<number, string>();
     const unique = new Map<string, string>();
     for (const doc of docs.index.documents(ct.uid)) {
+      onProgress?.(done++, total);
       const file = fileOf(ct.pluralName, doc.documentId);
       let raw: Record<string, unknown> | undefined;
       try {

@@ -25,6 +25,7 @@ import {
   type TypeOptions,
 } from '../guided.js';
 import { checkWith } from '../prompts.js';
+import { withProgress } from '../progress.js';
 
 type Json = Record<string, unknown>;
 
@@ -213,13 +214,20 @@ export function registerBuilder(program: Command, globals: () => GlobalOptions) 
     ) {
       const store = new FileStore(contentDir());
       if (o.default !== undefined) {
-        filled = await migrateVersions(store, ct.pluralName, (v) => {
-          if (v[field] === undefined || v[field] === null) {
-            v[field] = attr.default;
-            return true;
-          }
-          return false;
-        });
+        filled = await withProgress(`filling ${field} in ${ct.pluralName}`, opts, (bar) =>
+          migrateVersions(
+            store,
+            ct.pluralName,
+            (v) => {
+              if (v[field] === undefined || v[field] === null) {
+                v[field] = attr.default;
+                return true;
+              }
+              return false;
+            },
+            bar.update,
+          ),
+        );
         if (!opts.quiet && !opts.json && filled)
           process.stdout.write(`filled ${field} with the default in ${filled} document(s)\n`);
       } else {
@@ -393,8 +401,13 @@ Examples:
           }
         }
       }
-      const n = await migrateVersions(new FileStore(contentDir()), ct.pluralName, (v) =>
-        field in v ? (delete v[field], true) : false,
+      const n = await withProgress(`removing ${field} from ${ct.pluralName}`, opts, (bar) =>
+        migrateVersions(
+          new FileStore(contentDir()),
+          ct.pluralName,
+          (v) => (field in v ? (delete v[field], true) : false),
+          bar.update,
+        ),
       );
       printResult(
         opts,
@@ -438,13 +451,20 @@ Examples:
         if (x.type === 'uid' && x.targetField === from) x.targetField = to;
       }
       await writeSchema(file, schema);
-      const n = await migrateVersions(new FileStore(contentDir()), ct.pluralName, (v) => {
-        if (!(from in v)) return false;
-        const renamed = renameKey(v, from, to);
-        for (const k of Object.keys(v)) delete v[k];
-        Object.assign(v, renamed);
-        return true;
-      });
+      const n = await withProgress(`renaming ${from} in ${ct.pluralName}`, opts, (bar) =>
+        migrateVersions(
+          new FileStore(contentDir()),
+          ct.pluralName,
+          (v) => {
+            if (!(from in v)) return false;
+            const renamed = renameKey(v, from, to);
+            for (const k of Object.keys(v)) delete v[k];
+            Object.assign(v, renamed);
+            return true;
+          },
+          bar.update,
+        ),
+      );
       printResult(
         opts,
         { uid: ct.uid, from, to, documentFiles: n },
@@ -479,7 +499,9 @@ Examples:
         const s = readJson(other.file);
         delete (s.attributes as Json)[field];
         await writeSchema(other.file, s);
-        await migrateVersions(store, other.pluralName, (v) => (field in v ? (delete v[field], true) : false));
+        await withProgress(`removing ${field} from ${other.pluralName}`, opts, (bar) =>
+          migrateVersions(store, other.pluralName, (v) => (field in v ? (delete v[field], true) : false), bar.update),
+        );
       }
       rmSync(file);
       rmSync(join(contentDir(), 'documents', ct.pluralName), { recursive: true, force: true });

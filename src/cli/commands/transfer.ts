@@ -8,23 +8,7 @@ import { parseReadQuery, runFind, shapeOne } from '../../query/read.js';
 import type { ReadContext } from '../../query/context.js';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, printJson } from '../output.js';
-
-/** A one-line progress bar on stderr, only when it is a terminal. */
-function progress(total: number, quiet?: boolean) {
-  let done = 0;
-  const tty = process.stderr.isTTY && !quiet;
-  return {
-    tick() {
-      done++;
-      if (tty && (done % 50 === 0 || done === total)) {
-        const width = 30,
-          filled = Math.round((done / total) * width);
-        process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
-        if (done === total) process.stderr.write('\n');
-      }
-    },
-  };
-}
+import { withProgress } from '../progress.js';
 
 export function registerTransfer(program: Command, globals: () => GlobalOptions) {
   program
@@ -99,10 +83,12 @@ Example:
         }
       }
       mkdirSync(out, { recursive: true });
-      const bar = progress(tasks.length, opts.quiet || opts.json);
-      for (let i = 0; i < tasks.length; i += 64) {
-        await Promise.all(tasks.slice(i, i + 64).map((t) => t().then(() => bar.tick())));
-      }
+      await withProgress(`exporting to ${o.out}`, opts, async (bar) => {
+        bar.total(tasks.length);
+        for (let i = 0; i < tasks.length; i += 64) {
+          await Promise.all(tasks.slice(i, i + 64).map((t) => t().then(() => bar.tick())));
+        }
+      });
       if (opts.json) printJson({ out, files: tasks.length });
       else if (!opts.quiet) process.stderr.write(`exported ${tasks.length} files to ${out}\n`);
     });

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { openProject } from '../../project.js';
 import type { GlobalOptions } from '../context.js';
 import { printJson } from '../output.js';
+import { withProgress } from '../progress.js';
 
 export function registerValidate(program: Command, globals: () => GlobalOptions) {
   program
@@ -16,9 +17,9 @@ Prints one "file: path: problem" line per problem. Use it in a pre-commit hook o
     .action(async () => {
       const opts = globals();
       const started = Date.now();
-      const project = await openProject(opts.dir ?? process.cwd());
+      const project = await withProgress('loading the project', opts, () => openProject(opts.dir ?? process.cwd()));
       const { validateProject } = await import('../../validate/validate.js');
-      const problems = validateProject(project);
+      const problems = await withProgress('checking documents', opts, (bar) => validateProject(project, bar.update));
       if (opts.json) printJson({ ok: problems.length === 0, problems });
       else {
         for (const p of problems) process.stdout.write(`${p.file}: ${p.path ? `${p.path}: ` : ''}${p.message}\n`);
