@@ -102,6 +102,17 @@ describe('messages a user can act on', () => {
     );
   });
 
+  it('docs list --fields (or fields in --query) still shows the status and locale of each row', async () => {
+    await ok(['docs', 'create', 'articles', '--data', '{"title":"Shown"}']);
+    for (const args of [
+      ['--fields', 'title'],
+      ['--query', 'fields[0]=title'],
+    ]) {
+      const r = await ok(['docs', 'list', 'articles', ...args, '--filter', 'title=Shown']);
+      expect(r.stdout).toMatch(/^[a-z0-9]{24}\s+en\s+published\s+Shown/m);
+    }
+  });
+
   it('docs update on an empty single type creates its content', async () => {
     const r = await ok(['docs', 'update', 'global', '--data', '{"siteName":"Folio"}']);
     expect(r.stdout).toMatch(/^updated global \w+/);

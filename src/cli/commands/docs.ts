@@ -236,8 +236,9 @@ Examples:
       if (opts.json) return printJson(result);
       const rows = result.data.map((d) => {
         const row = [String(d.documentId)];
-        if (ct.localized) row.push(String(d.locale ?? ''));
-        if (ct.draftAndPublish) row.push(d.publishedAt ? 'published' : 'draft');
+        // From the query, not the row: --fields may leave locale and publishedAt out of it.
+        if (ct.localized) row.push(String(d.locale ?? query.locale ?? ''));
+        if (ct.draftAndPublish) row.push(query.status);
         row.push(labelOf(ct, d), String(d.updatedAt ?? ''));
         return row;
       });
