@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -113,6 +113,34 @@ describe('--json on every command', () => {
     expect(invalid.details.errors).toEqual([expect.objectContaining({ path: ['title'] })]);
     // --json never asks: the confirmation a terminal would get is an error naming --yes.
     expect((await jsonError(['types', 'delete', 'note', ...d], 1)).message).toMatch(/--yes/);
+  });
+
+  it('serve --json prints one JSON document when ready, with the routes', async () => {
+    const child = spawn('node', [BIN, 'serve', '--port', '0', '--no-watch', '--json', ...d], {
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`nothing printed: ${out}`)), 20_000);
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          if (out.endsWith('}\n')) {
+            clearTimeout(timer);
+            resolve(out);
+          }
+        });
+      });
+      const ready = JSON.parse(line) as { url: string; contentTypes: Array<{ uid: string; url: string }> };
+      expect(ready.url).toMatch(/^http:\/\/localhost:\d+$/);
+      expect(ready.contentTypes).toContainEqual(
+        expect.objectContaining({ uid: 'api::note.note', route: '/api/notes', url: `${ready.url}/api/notes` }),
+      );
+      expect((await fetch(`${ready.url}/api`)).status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 
   it('reports usage errors with status 2, in JSON with --json and as text without', async () => {
