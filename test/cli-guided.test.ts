@@ -135,6 +135,17 @@ describe.skipIf(!hasScript)('guided modelling on a terminal', () => {
     expect(spawnSync('ls', [join(dir, 'content', 'types')], { encoding: 'utf8' }).stdout).toBe('');
   }, 60_000);
 
+  it('--json on a terminal never asks either', async () => {
+    const dir = project();
+    const created = await inTerminal(`node ${BIN} types create --json --dir ${dir}`, []);
+    expect(created.code).toBe(1);
+    expect(created.out).toContain('--display-name is required when not running in a terminal');
+    spawnSync('node', [BIN, 'types', 'create', '--display-name', 'Note', '--dir', dir]);
+    const doc = await inTerminal(`node ${BIN} docs create notes --json --dir ${dir}`, []);
+    expect(doc.code).toBe(1);
+    expect(doc.out).toContain('No data: pass --data');
+  }, 60_000);
+
   it('--yes on a terminal never asks: the flags and the defaults decide', async () => {
     const dir = project();
     const { code, out } = await inTerminal(`node ${BIN} types create --display-name Person --yes --dir ${dir}`, []);

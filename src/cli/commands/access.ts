@@ -51,11 +51,12 @@ export function registerAccess(program: Command, globals: () => GlobalOptions) {
     });
 
   for (const verb of ['grant', 'revoke'] as const) {
-    permissions
+    const command = permissions
       .command(`${verb} <actions...>`)
       .description(`${verb} actions ${verb === 'grant' ? 'to' : 'from'} a role`)
-      .option('--role <role>', 'role (default public)', 'public')
-      .option('--create-role', verb === 'grant' ? 'create the role when it does not exist yet' : 'unused')
+      .option('--role <role>', 'role (default public)', 'public');
+    if (verb === 'grant') command.option('--create-role', 'create the role when it does not exist yet');
+    command
       .addHelpText(
         'after',
         `

@@ -136,7 +136,7 @@ async function promptData(ct: ContentType): Promise<Record<string, unknown>> {
 }
 
 async function parseData(o: WriteOptions, ct?: ContentType): Promise<Record<string, unknown>> {
-  if (o.data === undefined && ct && process.stdin.isTTY && process.stdout.isTTY) return promptData(ct);
+  if (o.data === undefined && ct && process.stdin.isTTY && process.stdout.isTTY && !o.json) return promptData(ct);
   const fromStdin = o.data === undefined || o.data === '-';
   const text = fromStdin ? await readStdin() : o.data!;
   let value: unknown;
