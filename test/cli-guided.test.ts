@@ -155,6 +155,28 @@ describe.skipIf(!hasScript)('guided modelling on a terminal', () => {
   }, 60_000);
 });
 
+describe('relations to their own type', () => {
+  it('add-field with --inverse on the same type writes both sides', () => {
+    const dir = project();
+    const run = (args: string[]) => spawnSync('node', [BIN, ...args, '--dir', dir], { encoding: 'utf8', input: '' });
+    expect(run(['types', 'create', '--display-name', 'Person']).status).toBe(0);
+    const r = run(
+      ['types', 'add-field', 'person', 'boss', '--type', 'relation', '--relation', 'manyToOne'].concat([
+        '--target',
+        'person',
+        '--inverse',
+        'reports',
+      ]),
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(schema(dir, 'person').attributes).toEqual({
+      boss: { type: 'relation', relation: 'manyToOne', target: 'api::person.person', inversedBy: 'reports' },
+      reports: { type: 'relation', relation: 'oneToMany', target: 'api::person.person', mappedBy: 'boss' },
+    });
+    expect(run(['validate']).status).toBe(0);
+  });
+});
+
 describe('without a terminal nothing is asked', () => {
   it('types create takes the defaults (with English plurals) and add-field names the missing flag', () => {
     const dir = project();

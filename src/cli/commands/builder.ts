@@ -184,14 +184,17 @@ export function registerBuilder(program: Command, globals: () => GlobalOptions) 
     attrs[field] = attr;
     if (attr.type === 'relation' && o.inverse) {
       const target = reg.contentTypes.get(attr.target as string)!;
-      const targetSchema = readJson(target.file);
+      // A relation to its own type gets its other side in the same schema (written once, below).
+      const self = target.uid === ct.uid;
+      const targetSchema = self ? schema : readJson(target.file);
       const tAttrs = targetSchema.attributes as Json;
-      if (o.inverse in tAttrs) throw new CliError(`${target.uid} already has a field "${o.inverse}"`);
+      if (o.inverse in tAttrs || (self && o.inverse === field))
+        throw new CliError(`${target.uid} already has a field "${o.inverse}"`);
       const back: Json = { type: 'relation', relation: INVERSE[attr.relation as string], target: ct.uid };
       if (attr.mappedBy) back.inversedBy = field;
       else back.mappedBy = field;
       tAttrs[o.inverse] = back;
-      await writeSchema(target.file, targetSchema);
+      if (!self) await writeSchema(target.file, targetSchema);
     }
     await writeSchema(file, schema);
     let filled = 0;
