@@ -231,9 +231,15 @@ export async function importFromStrapi(
       summary.media.kept++;
       continue;
     }
-    const res = await api.get(new URL(String(f.url), `${api.root}/`).pathname);
-    if (!res.ok || !res.body) {
-      summary.media.failed.push(`${String(f.name)} (HTTP ${res.status})`);
+    // Local uploads are paths on the Strapi server; a provider's (S3, Cloudinary…) are absolute URLs elsewhere,
+    // fetched without the token, which is for the Strapi server only.
+    const where = new URL(String(f.url), `${api.root}/`);
+    const res =
+      where.origin === new URL(api.root).origin
+        ? await api.get(where.pathname + where.search)
+        : await fetch(where).catch(() => undefined);
+    if (!res?.ok || !res.body) {
+      summary.media.failed.push(`${String(f.name)} (${res ? `HTTP ${res.status}` : `cannot reach ${where.origin}`})`);
       continue;
     }
     await media.add({
