@@ -37,7 +37,17 @@ describe('folio permissions, users and tokens', () => {
 
     // `type.*` is every action of the type: three for a single type.
     expect(
-      (await run('permissions', 'grant', '--role', 'editor', 'global.*', 'plugin::upload.content-api.upload')).code,
+      (
+        await run(
+          'permissions',
+          'grant',
+          '--role',
+          'editor',
+          '--create-role',
+          'global.*',
+          'plugin::upload.content-api.upload',
+        )
+      ).code,
     ).toBe(0);
     expect(permissions().editor.permissions).toEqual([
       'api::global.global.delete',

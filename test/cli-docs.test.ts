@@ -111,7 +111,7 @@ describe('folio docs and types from the command line', () => {
   it.each([
     [['docs', 'list', 'nopes'], /Unknown content-type "nopes"/],
     [['docs', 'create', 'authors', '--data', '{oops'], /not valid JSON/],
-    [['docs', 'create', 'authors', '--data', '{"bio":"no name"}'], /name must be defined/],
+    [['docs', 'create', 'authors', '--data', '{"bio":"no name"}'], /name is required/],
     [['docs', 'create', 'authors', '--data', '{"name":"x","nope":1}'], /Invalid key nope/],
     [['docs', 'list', 'articles', '--filter', 'nope=1'], /Invalid key nope/],
   ])('fails clearly on %j', async (args, message) => {

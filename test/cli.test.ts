@@ -350,7 +350,7 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
     [
       'a missing required attribute',
       ['docs', 'create', 'authors', '--data', '{"bio":"no name"}'],
-      /ValidationError: name must be defined\./,
+      /ValidationError: name is required\n/,
     ],
     [
       'a value over its maximum',
@@ -371,7 +371,7 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
     [
       'an update that breaks validation',
       ['docs', 'update', 'categories', '__TECH__', '--data', '{"name":null}'],
-      /name must be a `string` type/,
+      /ValidationError: name is required\n/,
     ],
     ['an unknown filter key', ['docs', 'list', 'articles', '--filter', 'nope=1'], /Invalid key nope/],
     [

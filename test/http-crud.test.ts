@@ -276,7 +276,8 @@ describe('HTTP CRUD on collection types', () => {
   });
 
   it("answers unknown routes with Strapi's exact 404 body", async () => {
-    for (const path of ['/api/nothing-here', '/api/nothing-here/abc', '/api/articles/a/b', '/api']) {
+    // `/api` itself lists the types and their routes (landing.ts): every path below it keeps the 404.
+    for (const path of ['/api/nothing-here', '/api/nothing-here/abc', '/api/articles/a/b']) {
       const res = await s.api(path);
       expect(res.status, path).toBe(404);
       expect(res.body, path).toEqual(NOT_FOUND);

@@ -1,6 +1,7 @@
 import type { LoadOptions } from '../documents/service.js';
 import { openProject, type Project } from '../project.js';
 import { CliError } from './output.js';
+import { withProgress } from './progress.js';
 
 export interface GlobalOptions {
   dir?: string;
@@ -10,7 +11,9 @@ export interface GlobalOptions {
 
 /** Opens the project named by `--dir` (default: the current folder), reporting load problems on stderr. */
 export async function loadProject(opts: GlobalOptions, load?: LoadOptions): Promise<Project> {
-  const project = await openProject(opts.dir ?? process.cwd(), { load });
+  const project = await withProgress('loading the project', opts, () =>
+    openProject(opts.dir ?? process.cwd(), { load }),
+  );
   if (!opts.quiet && project.report.problems.length) {
     process.stderr.write(`${project.report.problems.length} problem(s) while loading ${project.contentDir}:\n`);
     for (const p of project.report.problems.slice(0, 20)) process.stderr.write(`  ${p.file}: ${p.message}\n`);

@@ -1,5 +1,6 @@
 import { FOLIO_VERSION } from '../version.js';
 import type { Command } from 'commander';
+import { EXIT } from './exit-codes.js';
 import { CliError, red } from './output.js';
 import type { GlobalOptions } from './context.js';
 import { join, resolve } from 'node:path';
@@ -107,6 +108,13 @@ Examples:
   folio docs create categories --data '{"name":"Tech"}'`,
     );
   const globals = () => program.opts<GlobalOptions>();
+  const json = () => globals().json === true || argv.includes('--json');
+  // Subcommands inherit both: usage errors come back here (exit 2, JSON with --json) instead of exiting.
+  program.exitOverride();
+  program.configureOutput({
+    outputError: (text, write) => (json() ? undefined : write(text)),
+    writeErr: (text) => (json() ? undefined : process.stderr.write(text)),
+  });
   // Help, a mistyped command (commander suggests the nearest) or none at all: every group.
   const chosen = GROUPS.filter((g) => command !== undefined && g.commands.includes(command));
   const groups = chosen.length ? chosen : GROUPS;
@@ -116,25 +124,58 @@ Examples:
   try {
     await program.parseAsync(argv);
   } catch (err) {
-    process.exitCode = reportError(err);
+    process.exitCode = await reportError(err, json());
   }
 }
 
-function reportError(err: unknown): number {
+/** Reports a failure on stderr (as `{"error":{name,message,details}}` with --json) and returns the exit status. */
+export async function reportError(err: unknown, json: boolean): Promise<number> {
   const e = err as {
+    name?: string;
+    code?: string;
+    exitCode?: number;
     message?: string;
     errorName?: string;
-    details?: { errors?: Array<{ path: string[]; message: string }> };
+    details?: { errors?: Array<{ path: string[]; message: string }> } | null;
   };
-  if (err instanceof CliError) {
-    process.stderr.write(`${red('Error:')} ${err.message}\n`);
-    return err.exitCode;
+  let name = 'Error';
+  let message = e?.message ?? String(err);
+  let details: Record<string, unknown> = {};
+  let status: number = EXIT.error;
+  if (typeof e?.code === 'string' && e.code.startsWith('commander.')) {
+    // Help and --version end parsing through the same path, with status 0: nothing to report.
+    if (e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return EXIT.ok;
+    if (e.code === 'commander.help') return EXIT.usage;
+    name = 'UsageError';
+    message = message.replace(/^error: /, '');
+    details = { code: e.code };
+    status = EXIT.usage;
+    // commander already printed its message (and the help hint) for people.
+    if (!json) return status;
+  } else if (err instanceof CliError) {
+    name = err.errorName;
+    details = err.details;
+    status = err.exitCode;
+  } else if (e?.name === 'ExitPromptError' || e?.name === 'AbortPromptError') {
+    // Ctrl-C in a prompt: stop quietly, as an interrupted program does.
+    if (!json) process.stderr.write('\n');
+    name = 'Interrupted';
+    message = 'Interrupted';
+    status = EXIT.interrupted;
+    if (!json) return status;
+  } else if (e && typeof e.errorName === 'string') {
+    name = e.errorName;
+    details = e.details ?? {};
   }
-  if (e && typeof e.errorName === 'string') {
-    process.stderr.write(`${red(`${e.errorName}:`)} ${e.message}\n`);
-    for (const p of e.details?.errors ?? []) process.stderr.write(`  ${p.path.join('.')}: ${p.message}\n`);
-    return 1;
+  if (json) {
+    process.stderr.write(`${JSON.stringify({ error: { name, message, details } })}\n`);
+    return status;
   }
-  process.stderr.write(`${red('Error:')} ${e?.message ?? String(err)}\n`);
-  return 1;
+  // For people, the API's wording is made actionable (messages.ts); --json keeps it as the API gives it.
+  const { forPeople } = await import('./messages.js');
+  process.stderr.write(`${red(`${name}:`)} ${forPeople(message)}\n`);
+  const list = (details as typeof e.details)?.errors ?? [];
+  if (list.length > 1 || (list.length === 1 && forPeople(list[0].message) !== forPeople(message)))
+    for (const p of list) process.stderr.write(`  ${p.path.join('.') || '(document)'}: ${forPeople(p.message)}\n`);
+  return status;
 }

@@ -1,3 +1,5 @@
+import { EXIT } from './exit-codes.js';
+
 /** Printing for the CLI: plain text for people, JSON for scripts, colour only on a TTY. */
 const useColor = () => process.stdout.isTTY === true && !process.env.NO_COLOR;
 export const bold = (s: string) => (useColor() ? `\x1b[1m${s}\x1b[22m` : s);
@@ -22,11 +24,25 @@ export function printTable(headers: string[], rows: string[][], maxCell = 48) {
   for (const r of cells) process.stdout.write(`${line(r)}\n`);
 }
 
+/** What a command prints when it is done: `json` with --json, else `text` unless --quiet. */
+export function printResult(opts: { json?: boolean; quiet?: boolean }, json: unknown, text: string | (() => string)) {
+  if (opts.json) return printJson(json);
+  if (!opts.quiet) process.stdout.write(typeof text === 'string' ? text : text());
+}
+
+/** A failure the CLI reports as is: its message for people, `{"error":{name,message,details}}` with --json. */
 export class CliError extends Error {
+  readonly exitCode: number;
+  readonly errorName: string;
+  readonly details: Record<string, unknown>;
   constructor(
     message: string,
-    readonly exitCode = 1,
+    options: number | { exitCode?: number; name?: string; details?: Record<string, unknown> } = {},
   ) {
     super(message);
+    const o = typeof options === 'number' ? { exitCode: options } : options;
+    this.exitCode = o.exitCode ?? EXIT.error;
+    this.errorName = o.name ?? 'Error';
+    this.details = o.details ?? {};
   }
 }

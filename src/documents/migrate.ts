@@ -9,10 +9,13 @@ export async function migrateVersions(
   store: Store,
   pluralName: string,
   fn: (version: Record<string, unknown>) => boolean,
+  onProgress?: (done: number, total: number) => void,
 ): Promise<number> {
   const { documents } = await store.loadCollection(pluralName);
   let changed = 0;
+  let seen = 0;
   for (const doc of documents) {
+    onProgress?.(seen++, documents.length);
     const body = doc.body;
     let hit = false;
     const visit = (slot: unknown) => {

@@ -18,7 +18,7 @@ import { KeyedLock } from '../store/atomic.js';
 import { decodeDocument, encodeDocument } from './codec.js';
 import { DocumentIndex, pickVersion } from './doc-index.js';
 import { collected, emptyValue, parseInput, type ParsedInput, type RelationOp, type RelationRef } from './input.js';
-import type { MediaLibrary } from './media.js';
+import { refusedMediaType, type MediaLibrary } from './media.js';
 import { hashPasswordValues } from './passwords.js';
 import {
   type DocumentRecord,
@@ -587,7 +587,7 @@ export class DocumentService {
       version.data[name] = this.resolveNested(ct.attributes[name], value, version);
     }
     for (const [name, refs] of Object.entries(input.media)) {
-      version.data[name] = this.resolveMedia(refs, input.entry);
+      version.data[name] = this.resolveMedia(refs, [name], ct.attributes[name], input.entry);
     }
     for (const [name, op] of Object.entries(input.relations)) {
       const attr = ct.attributes[name] as RelationAttribute;
@@ -618,7 +618,7 @@ export class DocumentService {
         const next = this.applyOp(sub, [], (v as { $relation: RelationOp }).$relation, version);
         out[k] = isToMany(sub) ? next : (next[0] ?? null);
       } else if (sub && sub.type === 'media') {
-        out[k] = this.resolveMedia(v as never);
+        out[k] = this.resolveMedia(v as never, [k], sub);
       } else if (sub && sub.type === 'component') {
         out[k] = this.resolveNested(sub, v, version);
       } else out[k] = v;
@@ -628,10 +628,17 @@ export class DocumentService {
 
   private resolveMedia(
     refs: Array<string | number> | string | number | null,
+    path: string[],
+    attr: Attribute | undefined,
     entry?: () => Record<string, unknown>,
   ): string | string[] | null {
     const one = (r: string | number) => {
       const f = this.media.resolve(r);
+      const refused = f && attr?.type === 'media' ? refusedMediaType(attr.allowedTypes, f.mime) : undefined;
+      if (refused) {
+        const message = `${path.join('.')} ${refused}`;
+        throw validationError(message, { errors: [{ path, message, name: 'ValidationError', value: r }] });
+      }
       if (!f) {
         throw validationError('1 relation(s) of type plugin::upload.file associated with this entity do not exist', {
           errors: [

@@ -8,7 +8,7 @@ import type { RouteModule, RouteRequest } from '../http-kit/route.js';
 import { contentRoutes } from './content-api.js';
 import { applyCors, finishResponse } from './http-basics.js';
 import { moduleRouter } from './router.js';
-import { localesRoutes } from './routes.js';
+import { landingRoutes, localesRoutes } from './routes.js';
 
 export interface AppOptions {
   access?: AccessPolicy;
@@ -126,5 +126,5 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
 
 /** The route modules every server has before the content API; features add theirs (see compose.ts). */
 export function defaultRoutes(): RouteModule[] {
-  return [localesRoutes];
+  return [localesRoutes, landingRoutes];
 }

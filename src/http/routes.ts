@@ -6,6 +6,15 @@ export const localesRoutes = defineRoutes({
   load: async () => (await import('./locales.js')).localesHandlers,
 });
 
+/** `GET /` and `GET /api`: the types and their routes, as a page and as JSON (a way in; see landing.ts). */
+export const landingRoutes = defineRoutes({
+  routes: [
+    { method: 'GET', path: '/', handler: 'page' },
+    { method: 'GET', path: '/api', handler: 'index' },
+  ],
+  load: async () => (await import('./landing.js')).landingHandlers,
+});
+
 /** `GET /_folio/events`: the live events stream (each event checked against the caller's `find`). */
 export const liveEventsRoutes = defineRoutes({
   routes: [{ method: 'GET', head: false, path: '/_folio/events', handler: 'stream', exactCase: true }],

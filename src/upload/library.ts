@@ -91,6 +91,11 @@ export interface PreparedFile {
   caption: string | null;
   focalPoint: FocalPoint | null;
   formats: Array<{ key: string; tmpPath: string; width: number; height: number; sizeInBytes: number }> | null;
+  /** What to keep of a file imported from another library: its documentId (when free) and timestamps. */
+  documentId?: string;
+  createdAt?: string;
+  updatedAt?: string;
+  publishedAt?: string;
 }
 
 export type MediaEvent = { event: 'media.create' | 'media.update' | 'media.delete'; media: FileRecord };
@@ -199,7 +204,7 @@ export class LocalMediaLibrary implements MediaLibrary {
           const t = now();
           const record: FileRecord = {
             id: this.nextId++,
-            documentId: this.freshDocumentId(),
+            documentId: f.documentId && !this.byDocumentId.has(f.documentId) ? f.documentId : this.freshDocumentId(),
             name: f.name,
             alternativeText: f.alternativeText,
             caption: f.caption,
@@ -215,9 +220,9 @@ export class LocalMediaLibrary implements MediaLibrary {
             previewUrl: null,
             provider: 'local',
             provider_metadata: null,
-            createdAt: t,
-            updatedAt: t,
-            publishedAt: t,
+            createdAt: f.createdAt ?? t,
+            updatedAt: f.updatedAt ?? t,
+            publishedAt: f.publishedAt ?? t,
           };
           done.push(record);
           await this.placeBinaries(f, record);

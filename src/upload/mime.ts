@@ -269,12 +269,7 @@ export function isMimeAllowed(mime: string, security: { allowedTypes?: string[];
 }
 
 /** The `allowedTypes` categories of a media attribute (`images`, `videos`, `audios`, `files`) a MIME type falls in. */
-export function mediaCategory(mime: string): 'images' | 'videos' | 'audios' | 'files' {
-  if (mime.startsWith('image/')) return 'images';
-  if (mime.startsWith('video/')) return 'videos';
-  if (mime.startsWith('audio/')) return 'audios';
-  return 'files';
-}
+export { mediaCategory } from '../documents/media.js';
 
 /** The Content-Type a stored file is served with. */
 export function contentTypeHeader(mime: string): string {

@@ -130,14 +130,22 @@ export class UploadService {
   }
 
   /** Uploads files (and links them when `link` is given). Returns the stored files in request order. */
-  async upload(files: IncomingFile[], infos: FileInfo[], link?: LinkTarget): Promise<FileRecord[]> {
+  async upload(
+    files: IncomingFile[],
+    infos: FileInfo[],
+    link?: LinkTarget,
+    keep?: Array<Pick<PreparedFile, 'documentId' | 'createdAt' | 'updatedAt' | 'publishedAt'> | undefined>,
+  ): Promise<FileRecord[]> {
     if (!files.length) throw validationError('Files are empty');
     const prepared: PreparedFile[] = [];
     try {
       let refused: TypeRefused | undefined;
       for (let i = 0; i < files.length; i++) {
         try {
-          prepared.push(await this.prepare(files[i], infos[i] ?? {}, link?.attr));
+          prepared.push({
+            ...(await this.prepare(files[i], infos[i] ?? {}, link?.attr)),
+            ...keep?.[i],
+          });
         } catch (err) {
           if (!(err instanceof TypeRefused)) throw err;
           refused ??= err;

@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Project } from '../project.js';
-import { versions, NO_LOCALE } from '../documents/model.js';
-import { isOwningSide, type Attribute } from '../schema/types.js';
+import { parseInput } from '../documents/input.js';
+import { versions, NO_LOCALE, type Status, type Version } from '../documents/model.js';
+import { isOwningSide, type Attribute, type ContentType } from '../schema/types.js';
+import { FolioError } from '../errors.js';
 import { storedValueProblems } from './stored-values.js';
+import { recheckRejectedFile } from './rejected-file.js';
 
 export interface Problem {
   file: string;
@@ -17,18 +20,41 @@ export interface Problem {
  * unique values, and temp files left behind. Numeric ids used twice (after a merge) are notices, not
  * problems: see id-clashes.ts.
  */
-export function validateProject(project: Project): Problem[] {
+export function validateProject(project: Project, onProgress?: (done: number, total: number) => void): Problem[] {
   const problems: Problem[] = [];
   const rel = (f: string) => relative(project.root, f) || f;
-  for (const p of project.report.problems)
-    problems.push({ file: rel(p.file), path: '', message: p.message.replace(/^attribute "([^"]+)": /, '') });
+  // A file turned away at its first problem is read again for all of them (see rejected-file.ts).
+  const checkValues = (ct: ContentType, data: Record<string, unknown>, where: string, status: Status) => {
+    const found: Array<{ path: string; message: string }> = [];
+    try {
+      parseInputStored(project, ct.attributes, data);
+    } catch (err) {
+      const list = ((err as FolioError).details as { errors?: Array<{ path: string[]; message: string }> } | null)
+        ?.errors;
+      if (list) for (const x of list) found.push({ path: `${where}.${x.path.join('.')}`, message: x.message });
+      else found.push({ path: where, message: (err as Error).message });
+    }
+    if (status === 'published' || !ct.draftAndPublish)
+      for (const x of project.documents.publishProblems(ct, { data, status } as Version))
+        found.push({ path: `${where}.${x.path.join('.')}`, message: x.message });
+    return found;
+  };
+  for (const p of project.report.problems) {
+    const all = recheckRejectedFile(project, p.file, checkValues);
+    if (all) for (const x of all) problems.push({ file: rel(p.file), ...x });
+    else problems.push({ file: rel(p.file), path: '', message: p.message.replace(/^attribute "([^"]+)": /, '') });
+  }
   const docs = project.documents;
   const locales = new Set(project.config.locales.map((l) => l.code));
   const fileOf = (plural: string, id: string) => rel(join(project.contentDir, 'documents', plural, `${id}.json`));
 
+  let total = 0;
+  let done = 0;
+  for (const ct of project.schemas.contentTypes.values()) total += docs.index.count(ct.uid);
   for (const ct of project.schemas.contentTypes.values()) {
     const unique = new Map<string, string>();
     for (const doc of docs.index.documents(ct.uid)) {
+      onProgress?.(done++, total);
       const file = fileOf(ct.pluralName, doc.documentId);
       let raw: Record<string, unknown> | undefined;
       try {
@@ -93,7 +119,9 @@ function checkLinks(
         problems.push({
           file,
           path,
-          message: `points at ${target.singularName} ${JSON.stringify(id)}, which does not exist`,
+          message: existsSync(join(project.contentDir, 'documents', target.pluralName, `${String(id)}.json`))
+            ? `points at ${target.singularName} ${JSON.stringify(id)}, whose file has problems (listed for it)`
+            : `points at ${target.singularName} ${JSON.stringify(id)}, which does not exist`,
         });
       else if (target.localized && locale && !doc.slots.has(locale))
         problems.push({
@@ -119,4 +147,31 @@ function checkLinks(
         checkLinks(project, sub, obj[k], `${path}${Array.isArray(value) ? `.${i}` : ''}.${k}`, file, problems, locale);
     });
   }
+}
+
+/** Stored values use the write syntax of the REST body, so the body parser checks them too. */
+function parseInputStored(project: Project, attributes: Record<string, Attribute>, data: Record<string, unknown>) {
+  // Relations and media are checked against the index and the library separately (checkLinks).
+  const plain: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(data))
+    if (attributes[k]?.type !== 'relation' && attributes[k]?.type !== 'media')
+      plain[k] = stripNested(project, attributes[k], v);
+  parseInput(project.schemas, attributes, plain);
+}
+
+/** Relations and media inside components are checked by checkLinks; the body parser sees the rest. */
+function stripNested(project: Project, attr: Attribute | undefined, v: unknown): unknown {
+  if (!attr || v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map((x) => stripNested(project, attr, x));
+  if (attr.type !== 'component' && attr.type !== 'dynamiczone') return v;
+  const obj = v as Record<string, unknown>;
+  const comp = project.schemas.components.get(attr.type === 'component' ? attr.component : String(obj.__component));
+  if (!comp) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(obj)) {
+    const sub = comp.attributes[k];
+    if (sub && (sub.type === 'relation' || sub.type === 'media')) continue;
+    out[k] = sub ? stripNested(project, sub, x) : x;
+  }
+  return out;
 }

@@ -3,7 +3,8 @@ import { AuthService } from '../../auth/service.js';
 import { usersConfig } from '../../auth/config.js';
 import { expandAction, isRoleKey, loadPermissions, savePermissions, type TypeRef } from '../../auth/permissions.js';
 import { loadProject, type GlobalOptions } from '../context.js';
-import { CliError, printJson, printTable } from '../output.js';
+import { CliError, printJson, printResult, printTable } from '../output.js';
+import { prompts } from '../prompts.js';
 import type { Project } from '../../project.js';
 
 /** Singular and plural names of the project's types, for the `article.find` / `articles:find` shorthands. */
@@ -50,10 +51,12 @@ export function registerAccess(program: Command, globals: () => GlobalOptions) {
     });
 
   for (const verb of ['grant', 'revoke'] as const) {
-    permissions
+    const command = permissions
       .command(`${verb} <actions...>`)
       .description(`${verb} actions ${verb === 'grant' ? 'to' : 'from'} a role`)
-      .option('--role <role>', 'role (default public)', 'public')
+      .option('--role <role>', 'role (default public)', 'public');
+    if (verb === 'grant') command.option('--create-role', 'create the role when it does not exist yet');
+    command
       .addHelpText(
         'after',
         `
@@ -62,7 +65,7 @@ Actions are Strapi's names or shorthands:
   folio permissions ${verb} --role authenticated 'article.*'
   folio permissions ${verb} plugin::upload.content-api.upload --role authenticated`,
       )
-      .action(async (actions: string[], o: { role: string }) => {
+      .action(async (actions: string[], o: { role: string; createRole?: boolean }) => {
         const opts = globals();
         const project = await loadProject({ ...opts, quiet: true });
         if (!isRoleKey(o.role))
@@ -75,10 +78,17 @@ Actions are Strapi's names or shorthands:
           throw new CliError((err as Error).message);
         }
         const file = loadPermissions(project.contentDir);
+        // A new role is made only when asked for: a typo in --role must not create one.
         const role =
           file.roles[o.role] ??
-          (verb === 'grant' ? (file.roles[o.role] = { name: o.role, description: '', permissions: [] }) : undefined);
-        if (!role) throw new CliError(`No role "${o.role}"`);
+          (verb === 'grant' && o.createRole
+            ? (file.roles[o.role] = { name: o.role, description: '', permissions: [] })
+            : undefined);
+        if (!role)
+          throw new CliError(
+            `No role "${o.role}" (roles: ${Object.keys(file.roles).join(', ')})` +
+              (verb === 'grant' ? `; pass --create-role to create it` : ''),
+          );
         const set = new Set(role.permissions);
         for (const a of full) {
           if (verb === 'grant') set.add(a);
@@ -86,11 +96,12 @@ Actions are Strapi's names or shorthands:
         }
         role.permissions = [...set];
         await savePermissions(project.contentDir, file);
-        if (!opts.quiet)
-          process.stdout.write(
-            `${verb === 'grant' ? 'granted' : 'revoked'} ${full.join(', ')} ` +
-              `${verb === 'grant' ? 'to' : 'from'} ${o.role}\n`,
-          );
+        printResult(
+          opts,
+          { role: o.role, [verb === 'grant' ? 'granted' : 'revoked']: full, permissions: role.permissions },
+          `${verb === 'grant' ? 'granted' : 'revoked'} ${full.join(', ')} ` +
+            `${verb === 'grant' ? 'to' : 'from'} ${o.role}\n`,
+        );
       });
   }
 
@@ -121,12 +132,30 @@ Example:
         throw new CliError(
           `No role "${o.role}" a user can have (roles: ${Object.keys(roles)
             .filter((k) => k !== 'public')
-            .join(', ')}); add one with "folio permissions grant --role ${o.role} <actions…>"`,
+            .join(', ')}); add one with "folio permissions grant --role ${o.role} --create-role <actions…>"`,
         );
       }
       let password = o.password;
+      const ui = prompts(opts);
+      if (password === undefined && ui.interactive) {
+        // Hidden as typed, and asked twice: a typo in a password nobody sees is found only at sign-in.
+        const typed = await ui.ask<string>({
+          type: 'password',
+          message: 'Password (6 characters or more)',
+          mask: '*',
+          validate: (a: string) => (a.length >= 6 ? true : 'Enter 6 characters or more'),
+        });
+        await ui.ask<string>({
+          type: 'password',
+          message: 'The same password again',
+          mask: '*',
+          validate: (a: string) => (a === typed ? true : 'Not the same password: type it again'),
+        });
+        password = typed;
+      }
       if (password === undefined) {
-        if (process.stdin.isTTY) throw new CliError('Pass --password or pipe the password on standard input');
+        if (process.stdin.isTTY)
+          throw new CliError('Pass --password, pipe the password on standard input, or run it in a terminal');
         const chunks: Buffer[] = [];
         for await (const c of process.stdin) chunks.push(c as Buffer);
         password = Buffer.concat(chunks)
@@ -170,7 +199,11 @@ Example:
       const { opts, service } = await auth();
       const gone = service.deleteUser(who);
       if (!gone) throw new CliError(`No user "${who}" (see "folio users list")`);
-      if (!opts.quiet) process.stdout.write(`deleted user ${gone.username}\n`);
+      printResult(
+        opts,
+        { deleted: { id: gone.id, username: gone.username, email: gone.email } },
+        `deleted user ${gone.username}\n`,
+      );
     });
 
   const tokens = program.command('tokens').description('API tokens (only a salted hash is stored, in .folio/)');
@@ -239,6 +272,6 @@ Examples:
       const { opts, service } = await auth();
       const gone = service.revokeToken(who);
       if (!gone) throw new CliError(`No token "${who}" (see "folio tokens list")`);
-      if (!opts.quiet) process.stdout.write(`revoked token ${gone.name}\n`);
+      printResult(opts, { revoked: { id: gone.id, name: gone.name } }, `revoked token ${gone.name}\n`);
     });
 }

@@ -10,21 +10,24 @@ import { loadSchemas } from '../../schema/registry.js';
 import { migrateVersions, renameKey } from '../../documents/migrate.js';
 import { contentDirOf } from '../../project.js';
 import type { GlobalOptions } from '../context.js';
-import { CliError, printJson, printTable } from '../output.js';
+import { CliError, printJson, printResult, printTable } from '../output.js';
+import { enumValuesProblem } from '../names.js';
+import { prompts, type Prompts } from '../prompts.js';
+import {
+  askFieldOptions,
+  askTypeOptions,
+  fieldKinds,
+  fieldNameProblem,
+  pluralize,
+  splitList,
+  type FieldContext,
+  type FieldOptions,
+  type TypeOptions,
+} from '../guided.js';
+import { checkWith } from '../prompts.js';
+import { withProgress } from '../progress.js';
 
 type Json = Record<string, unknown>;
-const isTTY = () => process.stdin.isTTY === true && process.stdout.isTTY === true;
-const kebab = (s: string) =>
-  s
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-/** Simple English plurals, as Strapi's builder suggests them. */
-export const pluralize = (s: string) =>
-  /(s|x|z|ch|sh)$/.test(s) ? `${s}es` : /[^aeiou]y$/.test(s) ? `${s.slice(0, -1)}ies` : `${s}s`;
 
 const readJson = (file: string): Json => JSON.parse(readFileSync(file, 'utf8')) as Json;
 const ORDER = ['kind', 'collectionName', 'info', 'options', 'pluginOptions', 'attributes'];
@@ -37,46 +40,15 @@ const ordered = (schema: Json) => {
 };
 const writeSchema = (file: string, schema: Json) => writeFileAtomic(file, serialize(ordered(schema)));
 
-async function ask<T>(question: Json): Promise<T> {
-  const { default: inquirer } = await import('inquirer');
-  const answers = await inquirer.prompt([{ name: 'value', ...question } as never]);
-  return (answers as { value: T }).value;
-}
-
-/** A flag's value, or a prompt on a terminal, or a clear error naming the flag. */
-async function need<T>(value: T | undefined, flag: string, question: Json): Promise<T> {
-  if (value !== undefined) return value;
-  if (!isTTY()) throw new CliError(`${flag} is required when not running in a terminal`);
-  return ask<T>(question);
-}
-
-interface FieldOptions {
-  type?: string;
-  required?: boolean;
-  unique?: boolean;
-  private?: boolean;
-  default?: string;
-  min?: string;
-  max?: string;
-  minLength?: string;
-  maxLength?: string;
-  regex?: string;
-  enum?: string;
-  targetField?: string;
-  multiple?: boolean;
-  allowedTypes?: string;
-  relation?: string;
-  target?: string;
-  inverse?: string;
-  component?: string;
-  repeatable?: boolean;
-  components?: string;
-  localized?: boolean;
-}
-
 /** Builds a Strapi attribute definition from the builder's flags (asking on a terminal for what is missing). */
-async function buildAttribute(o: FieldOptions, ctx: { localizedType: boolean; isComponent: boolean }): Promise<Json> {
-  const kinds = [...SCALAR_TYPES, 'media', 'relation', 'component', ...(ctx.isComponent ? [] : ['dynamiczone'])];
+async function buildAttribute(
+  flags: FieldOptions,
+  ctx: FieldContext & { localizedType: boolean },
+  ui: Prompts,
+): Promise<{ attr: Json; o: FieldOptions }> {
+  const o = ui.interactive ? await askFieldOptions(flags, ctx, ui) : flags;
+  const need = ui.need.bind(ui);
+  const kinds = fieldKinds(ctx.isComponent);
   const type = await need(o.type, '--type', { type: 'list', message: 'Field type', choices: kinds });
   if (!kinds.includes(type)) throw new CliError(`--type must be one of: ${kinds.join(', ')}`);
   const a: Json = { type };
@@ -91,10 +63,9 @@ async function buildAttribute(o: FieldOptions, ctx: { localizedType: boolean; is
   if (o.private) a.private = true;
   if (type === 'enumeration') {
     const values = await need(o.enum, '--enum', { type: 'input', message: 'Values (comma-separated)' });
-    a.enum = values
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean);
+    a.enum = splitList(values);
+    const problem = enumValuesProblem(a.enum as string[]);
+    if (problem) throw new CliError(problem);
   }
   if (o.default !== undefined) {
     a.default = ['integer', 'float', 'decimal'].includes(type)
@@ -143,7 +114,7 @@ async function buildAttribute(o: FieldOptions, ctx: { localizedType: boolean; is
   }
   if (ctx.localizedType && type !== 'relation' && type !== 'uid')
     a.pluginOptions = { i18n: { localized: o.localized !== false } };
-  return a;
+  return { attr: a, o };
 }
 
 const fieldFlags = (c: Command) =>
@@ -188,6 +159,96 @@ export function registerBuilder(program: Command, globals: () => GlobalOptions) 
   };
   const types = program.commands.find((c) => c.name() === 'types') ?? program.command('types');
 
+  /** Adds a field to a content-type (asking on a terminal for what `flags` leave out), migrating documents. */
+  async function addField(name: string, field: string, flags: FieldOptions, opts: GlobalOptions, ui: Prompts) {
+    const { reg, ct, file, schema } = findType(name);
+    const attrs = schema.attributes as Json;
+    if (field in attrs) throw new CliError(`${ct.uid} already has a field "${field}"`);
+    const { attr, o } = await buildAttribute(
+      flags,
+      { reg, attributes: attrs, isComponent: false, draftAndPublish: ct.draftAndPublish, localizedType: ct.localized },
+      ui,
+    );
+    if (attr.type === 'relation' && o.inverse) {
+      if (attr.relation === 'manyToOne' || attr.relation === 'oneToOne') attr.inversedBy = o.inverse;
+      else if (attr.relation === 'manyToMany') attr.inversedBy = o.inverse;
+      else attr.mappedBy = o.inverse; // oneToMany: the target's manyToOne owns the link
+    }
+    const known = { contentTypes: new Set(reg.contentTypes.keys()), components: new Set(reg.components.keys()) };
+    const problems = checkAttribute(file, field, attr, known, {
+      draftAndPublish: ct.draftAndPublish,
+      allowDynamicZone: true,
+      attributes: { ...attrs, [field]: attr },
+    });
+    if (problems.length) throw new CliError(problems.map((p) => p.message).join('; '));
+    attrs[field] = attr;
+    if (attr.type === 'relation' && o.inverse) {
+      const target = reg.contentTypes.get(attr.target as string)!;
+      // A relation to its own type gets its other side in the same schema (written once, below).
+      const self = target.uid === ct.uid;
+      const targetSchema = self ? schema : readJson(target.file);
+      const tAttrs = targetSchema.attributes as Json;
+      if (o.inverse in tAttrs || (self && o.inverse === field))
+        throw new CliError(`${target.uid} already has a field "${o.inverse}"`);
+      const back: Json = { type: 'relation', relation: INVERSE[attr.relation as string], target: ct.uid };
+      if (attr.mappedBy) back.inversedBy = field;
+      else back.mappedBy = field;
+      tAttrs[o.inverse] = back;
+      if (!self) await writeSchema(target.file, targetSchema);
+    }
+    await writeSchema(file, schema);
+    let filled = 0;
+    // A new required field: say which documents lack it, and fill them when a default is given.
+    if (
+      attr.required &&
+      [
+        'string',
+        'text',
+        'integer',
+        'float',
+        'decimal',
+        'boolean',
+        'enumeration',
+        'email',
+        'uid',
+        'date',
+        'richtext',
+      ].includes(attr.type as string)
+    ) {
+      const store = new FileStore(contentDir());
+      if (o.default !== undefined) {
+        filled = await withProgress(`filling ${field} in ${ct.pluralName}`, opts, (bar) =>
+          migrateVersions(
+            store,
+            ct.pluralName,
+            (v) => {
+              if (v[field] === undefined || v[field] === null) {
+                v[field] = attr.default;
+                return true;
+              }
+              return false;
+            },
+            bar.update,
+          ),
+        );
+        if (!opts.quiet && !opts.json && filled)
+          process.stdout.write(`filled ${field} with the default in ${filled} document(s)\n`);
+      } else {
+        const { documents } = await store.loadCollection(ct.pluralName);
+        if (documents.length && !opts.quiet && !opts.json)
+          process.stderr.write(
+            `${documents.length} existing document(s) have no ${field}: they cannot be published until it is set. ` +
+              'Re-run with --default <value> to fill them.\n',
+          );
+      }
+    }
+    printResult(
+      opts,
+      { uid: ct.uid, field, attribute: attr, inverse: o.inverse ?? null, filled },
+      `added ${field} (${attr.type}) to ${ct.uid}\n`,
+    );
+  }
+
   types
     .command('create')
     .description('create a content-type (asks on a terminal for what flags do not say)')
@@ -196,7 +257,9 @@ export function registerBuilder(program: Command, globals: () => GlobalOptions) 
     .option('--plural <name>')
     .option('--kind <kind>', 'collection or single')
     .option('--draft-and-publish', 'drafts and publishing')
+    .option('--no-draft-and-publish', 'no drafts: every write is published')
     .option('--i18n', 'localized')
+    .option('--no-i18n', 'one version per document, whatever the locale')
     .option('--description <text>')
     .addHelpText(
       'after',
@@ -205,73 +268,73 @@ Examples:
   folio types create --display-name "Blog Post" --draft-and-publish --i18n
   folio types create --display-name Homepage --kind single`,
     )
-    .action(
-      async (o: {
-        displayName?: string;
-        singular?: string;
-        plural?: string;
-        kind?: string;
-        draftAndPublish?: boolean;
-        i18n?: boolean;
-        description?: string;
-      }) => {
-        const opts = globals();
-        const displayName = await need(o.displayName, '--display-name', { type: 'input', message: 'Display name' });
-        const singular =
-          o.singular ??
-          (isTTY() && !o.displayName
-            ? await ask<string>({ type: 'input', message: 'Singular API id', default: kebab(displayName) })
-            : kebab(displayName));
-        const plural =
-          o.plural ??
-          (isTTY() && !o.displayName
-            ? await ask<string>({ type: 'input', message: 'Plural API id', default: pluralize(singular) })
-            : pluralize(singular));
-        const kind =
-          o.kind ??
-          (isTTY() && !o.displayName
-            ? await ask<string>({ type: 'list', message: 'Kind', choices: ['collection', 'single'] })
-            : 'collection');
-        if (!['collection', 'single'].includes(kind)) throw new CliError('--kind must be collection or single');
-        for (const n of [singular, plural]) {
-          const p = checkModelName(n);
-          if (p) throw new CliError(p);
-        }
-        if (singular === plural) throw new CliError('The singular and plural names must differ');
-        const reg = loadSchemas(contentDir());
-        for (const ct of reg.contentTypes.values()) {
-          if ([ct.singularName, ct.pluralName].some((n) => n === singular || n === plural))
-            throw new CliError(`The name is already used by ${ct.uid}`);
-        }
-        const dp =
-          o.draftAndPublish ??
-          (isTTY() && !o.displayName
-            ? await ask<boolean>({ type: 'confirm', message: 'Draft & publish?', default: true })
-            : false);
-        const i18n =
-          o.i18n ??
-          (isTTY() && !o.displayName
-            ? await ask<boolean>({ type: 'confirm', message: 'Localized (i18n)?', default: false })
-            : false);
-        const schema: Json = {
-          kind: kind === 'single' ? 'singleType' : 'collectionType',
-          collectionName: plural.replace(/-/g, '_'),
-          info: { singularName: singular, pluralName: plural, displayName, description: o.description ?? '' },
-          options: { draftAndPublish: dp },
-          pluginOptions: i18n ? { i18n: { localized: true } } : {},
-          attributes: {},
-        };
-        const file = typeFile(singular);
-        if (existsSync(file)) throw new CliError(`${file} already exists`);
-        await writeSchema(file, schema);
-        if (opts.json) printJson(schema);
-        else if (!opts.quiet)
-          process.stdout.write(
-            `created api::${singular}.${singular} (${file}); ` +
-              `add fields with "folio types add-field ${singular} <name> --type <kind>"\n`,
-          );
-      },
-    );
+    .option('-y, --yes', 'never ask: take the defaults for what the flags leave out')
+    .action(async (flags: TypeOptions & { yes?: boolean }) => {
+      const opts = globals();
+      const ui = prompts({ ...opts, yes: flags.yes });
+      const reg = loadSchemas(contentDir());
+      const o = await askTypeOptions(flags, reg, ui);
+      if (!['collection', 'single'].includes(o.kind)) throw new CliError('--kind must be collection or single');
+      for (const n of [o.singular, o.plural]) {
+        const p = checkModelName(n);
+        if (p) throw new CliError(p);
+      }
+      if (o.singular === o.plural)
+        throw new CliError(
+          `The singular and plural names must differ: pass --plural (e.g. --plural ${o.plural}-items)`,
+        );
+      for (const ct of reg.contentTypes.values()) {
+        if ([ct.singularName, ct.pluralName].some((n) => n === o.singular || n === o.plural))
+          throw new CliError(`The name is already used by ${ct.uid}`);
+      }
+      const schema: Json = {
+        kind: o.kind === 'single' ? 'singleType' : 'collectionType',
+        collectionName: o.plural.replace(/-/g, '_'),
+        info: {
+          singularName: o.singular,
+          pluralName: o.plural,
+          displayName: o.displayName,
+          description: o.description,
+        },
+        options: { draftAndPublish: o.draftAndPublish },
+        pluginOptions: o.i18n ? { i18n: { localized: true } } : {},
+        attributes: {},
+      };
+      const file = typeFile(o.singular);
+      if (existsSync(file)) throw new CliError(`${file} already exists`);
+      await writeSchema(file, schema);
+      if (opts.json) printJson(schema);
+      else if (!opts.quiet)
+        process.stdout.write(
+          `created api::${o.singular}.${o.singular} (${file})` +
+            (ui.interactive ? '\n' : `; add fields with "folio types add-field ${o.singular} <name> --type <kind>"\n`),
+        );
+      // On a terminal, model the fields right away: one question loop per field, until the user is done.
+      while (
+        ui.interactive &&
+        (await ui.ask<boolean>({
+          type: 'confirm',
+          message: `Add a field to ${o.singular}?`,
+          default: Object.keys(readJson(file).attributes as Json).length === 0,
+        }))
+      ) {
+        const current = loadSchemas(contentDir());
+        const ct = current.find(o.singular)!;
+        const field = await ui.ask<string>({
+          type: 'input',
+          message: 'Field name',
+          validate: checkWith((a) =>
+            fieldNameProblem(a, {
+              reg: current,
+              attributes: readJson(file).attributes as Json,
+              isComponent: false,
+              draftAndPublish: ct.draftAndPublish,
+            }),
+          ),
+        });
+        await addField(o.singular, field.trim(), {}, opts, ui);
+      }
+    });
 
   types
     .command('show <type>')
@@ -311,74 +374,10 @@ Examples:
   folio types add-field article gallery --type media --multiple --allowed-types images
   folio types add-field article rating --type integer --required --default 0     (fills existing documents)`,
     )
-    .action(async (name: string, field: string, o: FieldOptions) => {
+    .option('-y, --yes', 'never ask: what the flags leave out is left out')
+    .action(async (name: string, field: string, o: FieldOptions & { yes?: boolean }) => {
       const opts = globals();
-      const { reg, ct, file, schema } = findType(name);
-      const attrs = schema.attributes as Json;
-      if (field in attrs) throw new CliError(`${ct.uid} already has a field "${field}"`);
-      const attr = await buildAttribute(o, { localizedType: ct.localized, isComponent: false });
-      if (attr.type === 'relation' && o.inverse) {
-        if (attr.relation === 'manyToOne' || attr.relation === 'oneToOne') attr.inversedBy = o.inverse;
-        else if (attr.relation === 'manyToMany') attr.inversedBy = o.inverse;
-        else attr.mappedBy = o.inverse; // oneToMany: the target's manyToOne owns the link
-      }
-      const known = { contentTypes: new Set(reg.contentTypes.keys()), components: new Set(reg.components.keys()) };
-      const problems = checkAttribute(file, field, attr, known, {
-        draftAndPublish: ct.draftAndPublish,
-        allowDynamicZone: true,
-        attributes: { ...attrs, [field]: attr },
-      });
-      if (problems.length) throw new CliError(problems.map((p) => p.message).join('; '));
-      attrs[field] = attr;
-      if (attr.type === 'relation' && o.inverse) {
-        const target = reg.contentTypes.get(attr.target as string)!;
-        const targetSchema = readJson(target.file);
-        const tAttrs = targetSchema.attributes as Json;
-        if (o.inverse in tAttrs) throw new CliError(`${target.uid} already has a field "${o.inverse}"`);
-        const back: Json = { type: 'relation', relation: INVERSE[attr.relation as string], target: ct.uid };
-        if (attr.mappedBy) back.inversedBy = field;
-        else back.mappedBy = field;
-        tAttrs[o.inverse] = back;
-        await writeSchema(target.file, targetSchema);
-      }
-      await writeSchema(file, schema);
-      // A new required field: say which documents lack it, and fill them when a default is given.
-      if (
-        attr.required &&
-        [
-          'string',
-          'text',
-          'integer',
-          'float',
-          'decimal',
-          'boolean',
-          'enumeration',
-          'email',
-          'uid',
-          'date',
-          'richtext',
-        ].includes(attr.type as string)
-      ) {
-        const store = new FileStore(contentDir());
-        if (o.default !== undefined) {
-          const n = await migrateVersions(store, ct.pluralName, (v) => {
-            if (v[field] === undefined || v[field] === null) {
-              v[field] = attr.default;
-              return true;
-            }
-            return false;
-          });
-          if (!opts.quiet && n) process.stdout.write(`filled ${field} with the default in ${n} document(s)\n`);
-        } else {
-          const { documents } = await store.loadCollection(ct.pluralName);
-          if (documents.length && !opts.quiet)
-            process.stderr.write(
-              `${documents.length} existing document(s) have no ${field}: they cannot be published until it is set. ` +
-                'Re-run with --default <value> to fill them.\n',
-            );
-        }
-      }
-      if (!opts.quiet) process.stdout.write(`added ${field} (${attr.type}) to ${ct.uid}\n`);
+      await addField(name, field, o, opts, prompts({ ...opts, yes: o.yes }));
     });
 
   types
@@ -405,10 +404,19 @@ Examples:
           }
         }
       }
-      const n = await migrateVersions(new FileStore(contentDir()), ct.pluralName, (v) =>
-        field in v ? (delete v[field], true) : false,
+      const n = await withProgress(`removing ${field} from ${ct.pluralName}`, opts, (bar) =>
+        migrateVersions(
+          new FileStore(contentDir()),
+          ct.pluralName,
+          (v) => (field in v ? (delete v[field], true) : false),
+          bar.update,
+        ),
       );
-      if (!opts.quiet) process.stdout.write(`removed ${field} from ${ct.uid} and from ${n} document file(s)\n`);
+      printResult(
+        opts,
+        { uid: ct.uid, field, documentFiles: n },
+        `removed ${field} from ${ct.uid} and from ${n} document file(s)\n`,
+      );
     });
 
   types
@@ -446,14 +454,25 @@ Examples:
         if (x.type === 'uid' && x.targetField === from) x.targetField = to;
       }
       await writeSchema(file, schema);
-      const n = await migrateVersions(new FileStore(contentDir()), ct.pluralName, (v) => {
-        if (!(from in v)) return false;
-        const renamed = renameKey(v, from, to);
-        for (const k of Object.keys(v)) delete v[k];
-        Object.assign(v, renamed);
-        return true;
-      });
-      if (!opts.quiet) process.stdout.write(`renamed ${from} to ${to} in ${ct.uid} and in ${n} document file(s)\n`);
+      const n = await withProgress(`renaming ${from} in ${ct.pluralName}`, opts, (bar) =>
+        migrateVersions(
+          new FileStore(contentDir()),
+          ct.pluralName,
+          (v) => {
+            if (!(from in v)) return false;
+            const renamed = renameKey(v, from, to);
+            for (const k of Object.keys(v)) delete v[k];
+            Object.assign(v, renamed);
+            return true;
+          },
+          bar.update,
+        ),
+      );
+      printResult(
+        opts,
+        { uid: ct.uid, from, to, documentFiles: n },
+        `renamed ${from} to ${to} in ${ct.uid} and in ${n} document file(s)\n`,
+      );
     });
 
   types
@@ -475,18 +494,25 @@ Examples:
         `This deletes ${ct.uid}, its ${count} document(s)` +
         `${pointing.length ? `, and the relation field(s) ${fields}` : ''}.`;
       if (!o.yes) {
-        if (!isTTY()) throw new CliError(`${summary} Pass --yes to confirm.`);
-        if (!(await ask<boolean>({ type: 'confirm', message: `${summary} Continue?`, default: false }))) return;
+        const ui = prompts(opts);
+        if (!ui.interactive) throw new CliError(`${summary} Pass --yes to confirm.`);
+        if (!(await ui.ask<boolean>({ type: 'confirm', message: `${summary} Continue?`, default: false }))) return;
       }
       for (const { other, field } of pointing) {
         const s = readJson(other.file);
         delete (s.attributes as Json)[field];
         await writeSchema(other.file, s);
-        await migrateVersions(store, other.pluralName, (v) => (field in v ? (delete v[field], true) : false));
+        await withProgress(`removing ${field} from ${other.pluralName}`, opts, (bar) =>
+          migrateVersions(store, other.pluralName, (v) => (field in v ? (delete v[field], true) : false), bar.update),
+        );
       }
       rmSync(file);
       rmSync(join(contentDir(), 'documents', ct.pluralName), { recursive: true, force: true });
-      if (!opts.quiet) process.stdout.write(`deleted ${ct.uid}\n`);
+      printResult(
+        opts,
+        { uid: ct.uid, documents: count, removedFields: pointing.map((p) => `${p.other.uid}.${p.field}`) },
+        `deleted ${ct.uid}\n`,
+      );
     });
 
   const components = program
@@ -526,16 +552,14 @@ Examples:
           .split('-')
           .map((w) => w[0].toUpperCase() + w.slice(1))
           .join(' ');
-      await writeFileAtomic(
-        file,
-        serialize({
-          collectionName: `components_${m[1]}_${pluralize(m[2]).replace(/-/g, '_')}`,
-          info: { displayName, icon: o.icon ?? 'cube', description: '' },
-          options: {},
-          attributes: {},
-        }),
-      );
-      if (!opts.quiet) process.stdout.write(`created component ${uid} (${file})\n`);
+      const schema = {
+        collectionName: `components_${m[1]}_${pluralize(m[2]).replace(/-/g, '_')}`,
+        info: { displayName, icon: o.icon ?? 'cube', description: '' },
+        options: {},
+        attributes: {},
+      };
+      await writeFileAtomic(file, serialize(schema));
+      printResult(opts, { uid, file, schema }, `created component ${uid} (${file})\n`);
     });
   components
     .command('show <uid>')
@@ -550,8 +574,9 @@ Examples:
         Object.entries(comp.attributes).map(([n, a]) => [n, a.type]),
       );
     });
-  fieldFlags(components.command('add-field <uid> <name>').description('add a field to a component')).action(
-    async (uid: string, field: string, o: FieldOptions) => {
+  fieldFlags(components.command('add-field <uid> <name>').description('add a field to a component'))
+    .option('-y, --yes', 'never ask: what the flags leave out is left out')
+    .action(async (uid: string, field: string, o: FieldOptions & { yes?: boolean }) => {
       const opts = globals();
       const reg = loadSchemas(contentDir());
       const comp = reg.components.get(uid);
@@ -559,7 +584,11 @@ Examples:
       const schema = readJson(comp.file);
       const attrs = schema.attributes as Json;
       if (field in attrs) throw new CliError(`${uid} already has a field "${field}"`);
-      const attr = await buildAttribute(o, { localizedType: false, isComponent: true });
+      const { attr } = await buildAttribute(
+        o,
+        { reg, attributes: attrs, isComponent: true, draftAndPublish: false, localizedType: false },
+        prompts({ ...opts, yes: o.yes }),
+      );
       const known = { contentTypes: new Set(reg.contentTypes.keys()), components: new Set(reg.components.keys()) };
       const problems = checkAttribute(comp.file, field, attr, known, {
         draftAndPublish: false,
@@ -569,7 +598,6 @@ Examples:
       if (problems.length) throw new CliError(problems.map((p) => p.message).join('; '));
       attrs[field] = attr;
       await writeSchema(comp.file, schema);
-      if (!opts.quiet) process.stdout.write(`added ${field} (${attr.type}) to ${uid}\n`);
-    },
-  );
+      printResult(opts, { uid, field, attribute: attr }, `added ${field} (${attr.type}) to ${uid}\n`);
+    });
 }

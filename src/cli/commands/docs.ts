@@ -136,13 +136,16 @@ async function promptData(ct: ContentType): Promise<Record<string, unknown>> {
 }
 
 async function parseData(o: WriteOptions, ct?: ContentType): Promise<Record<string, unknown>> {
-  if (o.data === undefined && ct && process.stdin.isTTY && process.stdout.isTTY) return promptData(ct);
-  const text = o.data === undefined || o.data === '-' ? await readStdin() : o.data;
+  if (o.data === undefined && ct && process.stdin.isTTY && process.stdout.isTTY && !o.json) return promptData(ct);
+  const fromStdin = o.data === undefined || o.data === '-';
+  const text = fromStdin ? await readStdin() : o.data!;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new CliError(`--data is not valid JSON: ${(err as Error).message}`);
+    const { describeJsonError } = await import('../../validate/json-syntax.js');
+    const where = describeJsonError(text) ?? (err as Error).message;
+    throw new CliError(`${fromStdin ? 'The JSON on standard input' : '--data'} is not valid JSON (${where})`);
   }
   if (!value || typeof value !== 'object' || Array.isArray(value))
     throw new CliError('--data must be a JSON object of attributes, e.g. \'{"title":"Hello"}\'');
@@ -151,6 +154,40 @@ async function parseData(o: WriteOptions, ct?: ContentType): Promise<Record<stri
   return Object.keys(v).length === 1 && v.data && typeof v.data === 'object' && !Array.isArray(v.data)
     ? (v.data as Record<string, unknown>)
     : v;
+}
+
+/** Runs a write, saying which field a refused relation or media reference is in (messages.ts). */
+async function explained<T>(
+  project: Project,
+  ct: ContentType,
+  data: Record<string, unknown>,
+  locale: string | undefined,
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    const { explainWriteError } = await import('../messages.js');
+    throw explainWriteError(err, project, ct, data, locale) ?? err;
+  }
+}
+
+/** Why `docs get` found nothing: no such document, or not in that status or locale (and what to pass). */
+function missingVersion(project: Project, ct: ContentType, id: string, status: string, locale: string | undefined) {
+  const doc = project.documents.index.get(ct.uid, id);
+  if (!doc) return `No ${ct.singularName} with documentId "${id}" (see "folio docs list ${ct.pluralName}")`;
+  const slot = locale ? doc.slots.get(locale) : [...doc.slots.values()][0];
+  if (ct.localized && locale && !slot)
+    return (
+      `${ct.singularName} ${id} has no ${locale} version ` +
+      `(it has: ${[...doc.slots.keys()].join(', ')}); pass --locale`
+    );
+  if (status === 'published' && slot?.draft)
+    return (
+      `${ct.singularName} ${id} is a draft that was never published${locale ? ` in ${locale}` : ''}: ` +
+      `pass --status draft to read it, or publish it with "folio docs publish ${ct.pluralName} ${id}"`
+    );
+  return `${ct.singularName} ${id} has no ${status} version${locale ? ` in ${locale}` : ''}`;
 }
 
 function shapeWritten(project: Project, ct: ContentType, v: Version, o: WriteOptions) {
@@ -199,8 +236,9 @@ Examples:
       if (opts.json) return printJson(result);
       const rows = result.data.map((d) => {
         const row = [String(d.documentId)];
-        if (ct.localized) row.push(String(d.locale ?? ''));
-        if (ct.draftAndPublish) row.push(d.publishedAt ? 'published' : 'draft');
+        // From the query, not the row: --fields may leave locale and publishedAt out of it.
+        if (ct.localized) row.push(String(d.locale ?? query.locale ?? ''));
+        if (ct.draftAndPublish) row.push(query.status);
         row.push(labelOf(ct, d), String(d.updatedAt ?? ''));
         return row;
       });
@@ -242,10 +280,7 @@ Examples:
           ? undefined
           : project.documents.findVersion(ct, id, query.status, query.locale ?? undefined);
       const data = shapeOne(context, ct, v, query);
-      if (!data)
-        throw new CliError(
-          `No ${query.status} version of ${ct.singularName} ${id}${query.locale ? ` in locale ${query.locale}` : ''}`,
-        );
+      if (!data) throw new CliError(missingVersion(project, ct, id, query.status, query.locale ?? undefined));
       printJson(opts.json ? { data, meta: {} } : data);
     });
 
@@ -270,13 +305,14 @@ Examples:
       const project = await loadProject(opts);
       const ct = typeOf(project, type);
       const data = await parseData(opts, ct);
-      const v =
+      const v = await explained(project, ct, data, opts.locale, () =>
         ct.kind === 'singleType' && project.documents.singleDocument(ct)
-          ? await project.documents.update(ct.uid, project.documents.singleDocument(ct)!.documentId, data, {
+          ? project.documents.update(ct.uid, project.documents.singleDocument(ct)!.documentId, data, {
               status: writeStatus(opts),
               locale: opts.locale,
             })
-          : await project.documents.create(ct.uid, data, { status: writeStatus(opts), locale: opts.locale });
+          : project.documents.create(ct.uid, data, { status: writeStatus(opts), locale: opts.locale }),
+      );
       const shaped = shapeWritten(project, ct, v!, opts);
       if (opts.json) return printJson({ data: shaped, meta: {} });
       process.stdout.write(
@@ -301,11 +337,15 @@ Examples:
       const ct = typeOf(project, type);
       const id =
         documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
-      if (!id) throw new CliError('A documentId is required');
-      const v = await project.documents.update(ct.uid, id, await parseData(opts), {
-        status: writeStatus(opts),
-        locale: opts.locale,
-      });
+      const data = await parseData(opts);
+      // An empty single type: its first update creates it, as PUT /api/<singular> does.
+      const v = await explained(project, ct, data, opts.locale, () =>
+        id
+          ? project.documents.update(ct.uid, id, data, { status: writeStatus(opts), locale: opts.locale })
+          : ct.kind === 'singleType'
+            ? project.documents.create(ct.uid, data, { status: writeStatus(opts), locale: opts.locale })
+            : Promise.reject(new CliError(`A documentId is required (see "folio docs list ${ct.pluralName}")`)),
+      );
       if (!v) throw new CliError(`No ${ct.singularName} with documentId ${id}`);
       const shaped = shapeWritten(project, ct, v, opts);
       if (opts.json) return printJson({ data: shaped, meta: {} });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../store/atomic.js';
 import { loadProject, type GlobalOptions } from '../context.js';
+import { printJson } from '../output.js';
 
 export function registerGenerate(program: Command, globals: () => GlobalOptions) {
   const generate = program
@@ -23,8 +24,10 @@ Example:
       const text = generateTypes(project.schemas);
       if (o.out) {
         await writeFileAtomic(o.out, text);
-        if (!opts.quiet) process.stderr.write(`wrote ${o.out}\n`);
-      } else process.stdout.write(text);
+        if (opts.json) printJson({ out: o.out, bytes: Buffer.byteLength(text) });
+        else if (!opts.quiet) process.stderr.write(`wrote ${o.out}\n`);
+      } else if (opts.json) printJson({ types: text });
+      else process.stdout.write(text);
     });
   generate
     .command('openapi')
@@ -37,7 +40,8 @@ Example:
       const text = `${JSON.stringify(buildOpenApi(project.schemas), null, 2)}\n`;
       if (o.out) {
         await writeFileAtomic(o.out, text);
-        if (!opts.quiet) process.stderr.write(`wrote ${o.out}\n`);
-      } else process.stdout.write(text);
+        if (opts.json) printJson({ out: o.out, bytes: Buffer.byteLength(text) });
+        else if (!opts.quiet) process.stderr.write(`wrote ${o.out}\n`);
+      } else process.stdout.write(text); // already one JSON document, with or without --json
     });
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { serialize } from '../../store/serialize.js';
 import { defaultPermissions } from '../../auth/permissions.js';
 import { DEFAULT_CONFIG } from '../../config.js';
-import { CliError } from '../output.js';
+import { CliError, printResult } from '../output.js';
 import type { GlobalOptions } from '../context.js';
 
 /** The package's own example project (content/ next to dist/ in this package). */
@@ -14,7 +14,21 @@ const PACKAGE_ROOT = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '
 const GITIGNORE = `# Folio local state: users, hashed API tokens, signing secrets. Never commit it.
 .folio/
 node_modules/
+# What "folio export" writes by default: built output, made again from content/.
+export/
 `;
+
+/** What to run after `init`: model a first type (or serve the example), then serve it. */
+function nextSteps(dirArg: string | undefined, example: string | undefined): string[] {
+  const cd = dirArg ? [`cd ${dirArg}`] : [];
+  if (example) return [...cd, 'folio serve', 'folio types list'];
+  return [
+    ...cd,
+    'folio types create                 (asks for the name, kind and fields on a terminal)',
+    'folio types add-field <type> <field> --type string',
+    'folio serve',
+  ];
+}
 
 export function registerInit(program: Command, globals: () => GlobalOptions) {
   program
@@ -55,13 +69,13 @@ Examples:
       }
       const gitignore = join(root, '.gitignore');
       if (!existsSync(gitignore)) writeFileSync(gitignore, GITIGNORE);
-      if (!opts.quiet) {
-        process.stdout.write(`Created a Folio project in ${root}${o.example ? ` (example: ${o.example})` : ''}\n`);
-        process.stdout.write(`Next:\n  cd ${dirArg ?? '.'}\n  folio ${o.example ? 'serve' : 'docs list <type>'}\n`);
-        if (!o.example)
-          process.stdout.write(
-            '  Add content-types as Strapi schema.json files under content/types/<singularName>.json\n',
-          );
-      }
+      const next = nextSteps(dirArg, o.example);
+      printResult(
+        opts,
+        { root, contentDir: content, example: o.example ?? null, next },
+        `Created a Folio project in ${root}${o.example ? ` (example: ${o.example})` : ''}\nNext:\n${next
+          .map((n) => `  ${n}\n`)
+          .join('')}`,
+      );
     });
 }

@@ -5,9 +5,9 @@ import { writeFileAtomic } from '../../store/atomic.js';
 import { serialize } from '../../store/serialize.js';
 import { loadConfig } from '../../config.js';
 import { loadProject, type GlobalOptions } from '../context.js';
-import { CliError, printJson, printTable } from '../output.js';
+import { CliError, printJson, printResult, printTable } from '../output.js';
 
-const LOCALE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
+import { localeCodeProblem } from '../names.js';
 
 /**
  * A locale's display name as Strapi writes it, `French (fr)`: the platform's English name for the code
@@ -69,7 +69,8 @@ Examples:
     )
     .action(async (code: string, o: { name?: string; default?: boolean }) => {
       const opts = globals();
-      if (!LOCALE.test(code)) throw new CliError(`"${code}" is not a locale code (BCP 47, e.g. fr, pt-BR, zh-Hans)`);
+      const problem = localeCodeProblem(code);
+      if (problem) throw new CliError(problem);
       const project = await loadProject({ ...opts, quiet: true });
       const raw = readRaw(project.contentDir);
       const list = project.config.locales.map((l) => ({ ...l }));
@@ -78,7 +79,36 @@ Examples:
       raw.locales = list;
       raw.defaultLocale = o.default ? code : project.config.defaultLocale;
       await writeRaw(project.contentDir, raw);
-      if (!opts.quiet) process.stdout.write(`added locale ${code}${o.default ? ' (default)' : ''}\n`);
+      printResult(
+        opts,
+        { locales: list, defaultLocale: raw.defaultLocale },
+        `added locale ${code}${o.default ? ' (default)' : ''}\n`,
+      );
+    });
+
+  locales
+    .command('default <code>')
+    .description('make a configured locale the default one')
+    .addHelpText(
+      'after',
+      `
+Example:
+  folio locales default en`,
+    )
+    .action(async (code: string) => {
+      const opts = globals();
+      const project = await loadProject({ ...opts, quiet: true });
+      if (!project.config.locales.some((l) => l.code === code))
+        throw new CliError(
+          `The locale ${code} is not configured ` +
+            `(configured: ${project.config.locales.map((l) => l.code).join(', ')}); ` +
+            `add it with "folio locales add ${code} --default"`,
+        );
+      const raw = readRaw(project.contentDir);
+      raw.locales = project.config.locales;
+      raw.defaultLocale = code;
+      await writeRaw(project.contentDir, raw);
+      printResult(opts, { locales: raw.locales, defaultLocale: code }, `${code} is now the default locale\n`);
     });
 
   locales
@@ -92,7 +122,7 @@ Examples:
         throw new CliError(`The locale ${code} is not configured (see "folio locales list")`);
       if (code === project.config.defaultLocale)
         throw new CliError(
-          `${code} is the default locale: make another locale the default first ("folio locales add <code> --default")`,
+          `${code} is the default locale: make another locale the default first ("folio locales default <code>")`,
         );
       let used = 0;
       for (const ct of project.schemas.contentTypes.values()) {
@@ -108,6 +138,6 @@ Examples:
       raw.locales = project.config.locales.filter((l) => l.code !== code);
       raw.defaultLocale = project.config.defaultLocale;
       await writeRaw(project.contentDir, raw);
-      if (!opts.quiet) process.stdout.write(`removed locale ${code}\n`);
+      printResult(opts, { locales: raw.locales, defaultLocale: raw.defaultLocale }, `removed locale ${code}\n`);
     });
 }

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { DEFAULT_CONFIG } from '../../config.js';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, dim } from '../output.js';
+import { printReady } from '../banner.js';
 
 interface ServeOptions extends GlobalOptions {
   port?: string;
@@ -109,17 +110,7 @@ Examples:
       process.once('SIGINT', () => void shutdown('SIGINT'));
       process.once('SIGTERM', () => void shutdown('SIGTERM'));
       const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${listener.port}`;
-      const types = [...project.schemas.contentTypes.values()];
-      process.stdout.write(`Folio is serving ${project.contentDir}\n`);
-      const fromSnapshot = project.report.fromSnapshot
-        ? `, ${project.report.fromSnapshot} from the start-up snapshot`
-        : '';
-      process.stdout.write(
-        `  ${base}/api  (${project.report.documents} documents, ${types.length} content-types${fromSnapshot})\n`,
-      );
-      if (!opts.quiet)
-        for (const ct of types)
-          process.stdout.write(dim(`  ${base}/api/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}\n`));
+      await printReady(project, base, opts);
       // After the first answer is possible: decode what is still waiting, then record a new snapshot. It
       // runs while no request is being answered and none came in the last QUIET_MS: its slices, and the
       // garbage collection its decoding brings, would otherwise delay the first requests after start.
@@ -140,19 +131,19 @@ Examples:
         watcher = await watchProject(project, {
           onChange: (c) => {
             if (c.problem) process.stderr.write(`${rel(c.file)}: ${c.problem}\n`);
-            else if (!opts.quiet) process.stdout.write(dim(`${c.what}: ${rel(c.file)}\n`));
+            else if (!opts.quiet && !opts.json) process.stdout.write(dim(`${c.what}: ${rel(c.file)}\n`));
           },
           onPermissions: () => {
             try {
               options.access.reload();
-              if (!opts.quiet) process.stdout.write('reloaded permissions\n');
+              if (!opts.quiet && !opts.json) process.stdout.write('reloaded permissions\n');
             } catch (err) {
               process.stderr.write(`${(err as Error).message}; keeping the previous permissions\n`);
             }
           },
           onReload: (r) => {
             reportLate();
-            if (!opts.quiet)
+            if (!opts.quiet && !opts.json)
               process.stdout.write(`reloaded schemas: ${r.documents} documents, ${r.problems} problem(s)\n`);
           },
         });

@@ -1,30 +1,15 @@
 import type { Command } from 'commander';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import { writeFileAtomic } from '../../store/atomic.js';
 import { serialize } from '../../store/serialize.js';
 import { loadSchemas } from '../../schema/registry.js';
 import { parseReadQuery, runFind, shapeOne } from '../../query/read.js';
 import type { ReadContext } from '../../query/context.js';
 import { loadProject, type GlobalOptions } from '../context.js';
-import { CliError } from '../output.js';
-
-/** A one-line progress bar on stderr, only when it is a terminal. */
-function progress(total: number, quiet?: boolean) {
-  let done = 0;
-  const tty = process.stderr.isTTY && !quiet;
-  return {
-    tick() {
-      done++;
-      if (tty && (done % 50 === 0 || done === total)) {
-        const width = 30,
-          filled = Math.round((done / total) * width);
-        process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
-        if (done === total) process.stderr.write('\n');
-      }
-    },
-  };
-}
+import { CliError, printJson } from '../output.js';
+import { startProgress, withProgress } from '../progress.js';
 
 export function registerTransfer(program: Command, globals: () => GlobalOptions) {
   program
@@ -99,20 +84,39 @@ Example:
         }
       }
       mkdirSync(out, { recursive: true });
-      const bar = progress(tasks.length, opts.quiet);
-      for (let i = 0; i < tasks.length; i += 64) {
-        await Promise.all(tasks.slice(i, i + 64).map((t) => t().then(() => bar.tick())));
-      }
-      if (!opts.quiet) process.stderr.write(`exported ${tasks.length} files to ${out}\n`);
+      await withProgress(`exporting to ${o.out}`, opts, async (bar) => {
+        bar.total(tasks.length);
+        for (let i = 0; i < tasks.length; i += 64) {
+          await Promise.all(tasks.slice(i, i + 64).map((t) => t().then(() => bar.tick())));
+        }
+      });
+      if (opts.json) printJson({ out, files: tasks.length });
+      else if (!opts.quiet) process.stderr.write(`exported ${tasks.length} files to ${out}\n`);
     });
 
-  const imp = program.command('import').description('bring content models in from another tool');
+  const imp = program.command('import').description('bring a project in from another tool');
   imp
-    .command('strapi <strapiProject>')
-    .description("copy a Strapi v4/v5 project's content-type and component schemas into content/")
-    .option('--force', 'overwrite schemas that already exist')
-    .action(async (dir: string, o: { force?: boolean }) => {
+    .command('strapi [strapiProject]')
+    .description(
+      'copy a running Strapi 5 (--url, --token: model, locales, media, every document) into content/, ' +
+        "or a Strapi project folder's schemas",
+    )
+    .option('--url <url>', 'a running Strapi 5, e.g. http://localhost:1337')
+    .option('--token <token>', 'a full-access API token of it (default: $STRAPI_TOKEN)')
+    .option('--force', 'from a folder: overwrite schemas that already exist')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  folio import strapi --url http://localhost:1337 --token <full-access token>
+  folio import strapi ../my-strapi-app          (schemas only, from the project's files)
+Running it again updates what it copied (documentIds are kept): nothing is duplicated.`,
+    )
+    .action(async (dir: string | undefined, o: { force?: boolean; url?: string; token?: string }) => {
       const opts = globals();
+      if (o.url !== undefined) return importOverRest(opts, o.url, o.token ?? process.env.STRAPI_TOKEN);
+      if (dir === undefined)
+        throw new CliError('Name a running Strapi with --url and --token, or a Strapi project folder', 2);
       const project = await loadProject({ ...opts, quiet: true });
       const src = resolve(dir, 'src');
       if (!existsSync(join(src, 'api')) && !existsSync(join(src, 'components')))
@@ -160,7 +164,8 @@ Example:
         }
       }
       const problems = loadSchemas(project.contentDir).problems;
-      if (!opts.quiet) {
+      if (opts.json) printJson({ contentTypes: types, components, skipped, problems });
+      else if (!opts.quiet) {
         process.stdout.write(`imported ${types} content-type(s) and ${components} component(s)\n`);
         if (skipped.length)
           process.stdout.write(`skipped ${skipped.length} existing schema(s) (use --force to overwrite)\n`);
@@ -169,4 +174,70 @@ Example:
       }
       if (problems.length) process.exitCode = 1;
     });
+}
+
+/** `folio import strapi --url`: the REST import (import/strapi-rest.ts), with progress and a summary. */
+async function importOverRest(opts: GlobalOptions, url: string, token: string | undefined) {
+  if (!token) throw new CliError('Pass --token <full-access API token> (or set STRAPI_TOKEN)', 2);
+  try {
+    new URL(url);
+  } catch {
+    throw new CliError(`--url must be a URL, e.g. http://localhost:1337 (got "${url}")`, 2);
+  }
+  const { importFromStrapi, ImportError } = await import('../../import/strapi-rest.js');
+  const root = resolve(opts.dir ?? process.cwd());
+  const contentDir = join(root, 'content');
+  if (!existsSync(contentDir)) throw new CliError(`${root} has no content/ folder: run "folio init" there first`);
+  let bar = startProgress('importing', opts);
+  const openMedia = async () => {
+    const project = await loadProject({ ...opts, quiet: true });
+    const { UploadService, localLibrary } = await import('../../upload/service.js');
+    const { spoolToTemp } = await import('../../upload/spool.js');
+    const lib = localLibrary(project);
+    if (!lib) return undefined;
+    const service = new UploadService(lib, project.documents);
+    return {
+      has: (documentId: string) => lib.resolve(documentId) !== undefined,
+      async add(f: { body: Readable; name: string; info: Record<string, unknown>; keep: Record<string, string> }) {
+        const spooled = await spoolToTemp(f.body, lib.uploadsDir, lib.config.sizeLimit);
+        await service.upload([{ ...spooled, filename: f.name, declaredType: '' }], [f.info], undefined, [f.keep]);
+      },
+    };
+  };
+  let summary;
+  try {
+    summary = await importFromStrapi(contentDir, { url, token }, openMedia, {
+      step(label, total) {
+        bar.stop();
+        bar = startProgress(label, opts);
+        if (total !== undefined) bar.total(total);
+      },
+      tick: () => bar.tick(),
+    });
+  } catch (err) {
+    if (err instanceof ImportError) throw new CliError(err.message);
+    throw err;
+  } finally {
+    bar.stop();
+  }
+  if (opts.json) return printJson(summary);
+  if (opts.quiet) return;
+  const docs = Object.values(summary.documents).reduce((a, b) => a + b, 0);
+  const { failed: missed } = summary.media;
+  const failed = missed.length ? `, ${missed.length} failed (${missed.join(', ')})` : '';
+  process.stdout.write(
+    `imported from ${url}:\n` +
+      `  ${summary.contentTypes.length} content-type(s), ${summary.components.length} component(s), ` +
+      `locales ${summary.locales.join(', ')}\n` +
+      `  ${docs} document(s) (${summary.versions} versions): ` +
+      `${Object.entries(summary.documents)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')}\n` +
+      `  media: ${summary.media.added} added, ${summary.media.kept} already there${failed}\n`,
+  );
+  if (summary.notImported.length)
+    process.stdout.write(
+      `  not readable over REST, so left empty: ${summary.notImported.join(', ')} (private fields and passwords)\n`,
+    );
+  process.stdout.write('Check the result with "folio validate".\n');
 }

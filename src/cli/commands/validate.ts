@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { openProject } from '../../project.js';
 import type { GlobalOptions } from '../context.js';
 import { printJson } from '../output.js';
+import { withProgress } from '../progress.js';
 
 export function registerValidate(program: Command, globals: () => GlobalOptions) {
   program
@@ -20,15 +21,17 @@ error, not problems: every process numbers them alike until "folio validate --fi
       const opts = { ...globals(), ...o };
       const started = Date.now();
       // Documents whose values fail are kept in the index here: they are reported with every problem below.
-      const project = await openProject(opts.dir ?? process.cwd(), { load: { checkValues: false } });
+      const project = await withProgress('loading the project', opts, () =>
+        openProject(opts.dir ?? process.cwd(), { load: { checkValues: false } }),
+      );
       const { validateProject } = await import('../../validate/validate.js');
       const { idClashNotices } = await import('../../validate/id-clashes.js');
       const fixed = opts.fix ? await project.documents.rewriteRenumbered() : [];
-      const problems = validateProject(project);
+      const problems = await withProgress('checking documents', opts, (bar) => validateProject(project, bar.update));
       const notices = idClashNotices(project);
       if (opts.json) printJson({ ok: problems.length === 0, problems, notices, fixed });
       else {
-        for (const p of problems) process.stdout.write(`${p.file}: ${p.path || '-'}: ${p.message}\n`);
+        for (const p of problems) process.stdout.write(`${p.file}: ${p.path ? `${p.path}: ` : ''}${p.message}\n`);
         if (!opts.quiet) {
           for (const f of fixed) {
             const ct = project.schemas.contentTypes.get(f.uid)!;
