@@ -1,3 +1,4 @@
+import { notFound } from '../errors.js';
 import type { Project } from '../project.js';
 import { sendJson } from '../http-kit/respond.js';
 import type { RouteHandler } from '../http-kit/route.js';
@@ -51,7 +52,7 @@ ${rows || '<li>None yet: add one with <code>folio types create</code>.</li>'}
  * answers neither (it redirects `/` to its admin), so they are only a way in: every other unknown path
  * keeps Strapi's 404.
  */
-export const landingHandlers: Record<'page' | 'index', RouteHandler> = {
+export const landingHandlers: Record<'page' | 'index' | 'notFound', RouteHandler> = {
   page: ({ event, project }) => {
     event.node.res.setHeader('content-type', 'text/html; charset=utf-8');
     return page(typeRoutes(project));
@@ -61,4 +62,7 @@ export const landingHandlers: Record<'page' | 'index', RouteHandler> = {
       data: typeRoutes(project),
       meta: { documentation: '/documentation', openapi: '/api/openapi.json', locales: '/api/i18n/locales' },
     }),
+  notFound: () => {
+    throw notFound();
+  },
 };

@@ -11,6 +11,9 @@ export const landingRoutes = defineRoutes({
   routes: [
     { method: 'GET', path: '/', handler: 'page' },
     { method: 'GET', path: '/api', handler: 'index' },
+    // Strapi has no route at either: other methods answer its 404, not a 405.
+    { method: '*', path: '/', handler: 'notFound' },
+    { method: '*', path: '/api', handler: 'notFound' },
   ],
   load: async () => (await import('./landing.js')).landingHandlers,
 });
