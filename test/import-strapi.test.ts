@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, TEST_FIXTURES, startTestServer, type TestServer } from './helpers/project.js';
+import { BIN, makeProject, startTestServer } from './helpers/project.js';
 import { RED_PNG, form } from './helpers/media.js';
-
-const RECORDED = join(TEST_FIXTURES, 'strapi-recordings', 'content-type-builder');
+import { spawnServe, type ServeProcess } from './helpers/serve.js';
+import { createApiToken } from '../src/auth/service.js';
 
 function folio(args: string[]) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -22,81 +21,56 @@ function folio(args: string[]) {
 }
 
 /**
- * The source: a Folio serving the example blog (it speaks Strapi's REST API), behind a small proxy that
- * answers the content-type-builder routes with what Strapi 5.54 answered for the same model (recorded);
- * everything else goes to the Folio.
+ * The source: `folio serve` run as a user runs it over the example blog. It speaks Strapi's REST API, the
+ * content-type-builder routes the import reads the model from included.
  */
-async function strapiLike(source: TestServer): Promise<{ url: string; close(): Promise<void> }> {
-  const recorded: Record<string, string> = {
-    '/api/content-type-builder/content-types': readFileSync(
-      join(RECORDED, 'content-type-builder-content-types.json'),
-      'utf8',
-    ),
-    '/api/content-type-builder/components': readFileSync(
-      join(RECORDED, 'content-type-builder-components.json'),
-      'utf8',
-    ),
-  };
-  const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    if (recorded[path] !== undefined) {
-      if (req.headers.authorization !== `Bearer ${source.token}`) {
-        res.writeHead(401).end();
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(recorded[path]);
-      return;
-    }
-    void fetch(`${source.url}${req.url}`, { headers: { authorization: req.headers.authorization ?? '' } }).then(
-      async (answer) => {
-        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-        res.end(Buffer.from(await answer.arrayBuffer()));
-      },
-    );
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const address = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${address.port}`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
 describe('folio import strapi --url', () => {
-  let source: TestServer;
-  let proxy: { url: string; close(): Promise<void> };
+  let serve: ServeProcess;
+  let source: { dir: string; cleanup(): void };
+  let token: string;
   let dir: string;
   let cover: { documentId: string };
+  /** A request to the source with its full-access token, the answer JSON-decoded. */
+  const call = async (path: string, init: { method?: string; body?: unknown } = {}) => {
+    const res = await fetch(`${serve.base}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    const text = await res.text();
+    return { status: res.status, text, body: text ? (JSON.parse(text) as unknown) : undefined };
+  };
   beforeAll(async () => {
-    source = await startTestServer({ withExampleDocuments: true });
+    source = makeProject({ withExampleDocuments: true });
+    ({ accessKey: token } = await createApiToken(source.dir, { name: 'import-source', type: 'full-access' }));
+    serve = await spawnServe(source.dir);
     // A media file linked from an article, so the library and a media field come along too.
-    const uploaded = await fetch(`${source.url}/api/upload`, {
+    const uploaded = await fetch(`${serve.base}/api/upload`, {
       method: 'POST',
-      headers: source.auth,
+      headers: { authorization: `Bearer ${token}` },
       body: form([{ name: 'red.png', type: 'image/png', data: RED_PNG }], {
         fileInfo: { alternativeText: 'A red square', caption: 'Red' },
       }),
     });
     expect(uploaded.status).toBe(201);
     cover = ((await uploaded.json()) as Array<{ documentId: string }>)[0];
-    const first = (await source.api('/api/articles?locale=en')).body.data[0];
-    const linked = await source.api(`/api/articles/${first.documentId}?locale=en`, {
+    const first = ((await call('/api/articles?locale=en')).body as { data: Array<{ documentId: string }> }).data[0];
+    const linked = await call(`/api/articles/${first.documentId}?locale=en`, {
       method: 'PUT',
       body: { data: { cover: cover.documentId } },
     });
     expect(linked.status, linked.text).toBe(200);
-    proxy = await strapiLike(source);
     dir = mkdtempSync(join(tmpdir(), 'folio-import-'));
     expect((await folio(['init', dir, '-q'])).code).toBe(0);
   }, 60_000);
   afterAll(async () => {
-    await proxy.close();
-    await source.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await serve?.stop();
+    source?.cleanup();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('copies the model, locales, media and every document in every locale and status', async () => {
-    const r = await folio(['import', 'strapi', '--url', proxy.url, '--token', source.token, '--dir', dir]);
+    const r = await folio(['import', 'strapi', '--url', serve.base, '--token', token, '--dir', dir]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/6 content-type\(s\), 6 component\(s\), locales en, fr/);
     expect(r.stdout).toMatch(/media: 1 added, 0 already there/);
@@ -107,12 +81,12 @@ describe('folio import strapi --url', () => {
     // The imported project answers the same lists as its source.
     const copy = await startTestServer({ dir });
     try {
-      const types = (await source.api('/api')).body.data as Array<{ uid: string; route: string; kind: string }>;
+      const types = ((await call('/api')).body as { data: Array<{ uid: string; route: string; kind: string }> }).data;
       for (const t of types) {
         for (const locale of ['en', 'fr']) {
           for (const status of ['published', 'draft']) {
             const path = `${t.route}?locale=${locale}&status=${status}&populate=*&pagination[pageSize]=100`;
-            const [a, b] = await Promise.all([source.api(path), copy.api(path)]);
+            const [a, b] = await Promise.all([call(path), copy.api(path)]);
             expect(b.status, path).toBe(a.status);
             expect(b.body, path).toEqual(a.body);
           }
@@ -136,7 +110,7 @@ describe('folio import strapi --url', () => {
         ]),
       );
     const before = count();
-    const r = await folio(['import', 'strapi', '--url', proxy.url, '--token', source.token, '--dir', dir, '--json']);
+    const r = await folio(['import', 'strapi', '--url', serve.base, '--token', token, '--dir', dir, '--json']);
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary.media).toEqual({ added: 0, kept: 1, failed: [] });
@@ -145,7 +119,7 @@ describe('folio import strapi --url', () => {
   }, 120_000);
 
   it('says what to do with a refused token or an unreachable server', async () => {
-    const refused = await folio(['import', 'strapi', '--url', proxy.url, '--token', 'nope', '--dir', dir]);
+    const refused = await folio(['import', 'strapi', '--url', serve.base, '--token', 'nope', '--dir', dir]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/refused the token .*HTTP 401.*full-access API token/);
     const down = await folio(['import', 'strapi', '--url', 'http://127.0.0.1:9', '--token', 'x', '--dir', dir]);

@@ -245,7 +245,7 @@ export class DocumentService {
         publishedAt: ct.draftAndPublish ? null : t,
         data: base,
       };
-      const touched = new Map<string, DocumentRecord>();
+      const touched = workingSet(doc);
       this.applyInput(ct, doc, draft, input, touched);
       const publishing = !ct.draftAndPublish || opts.status !== 'draft';
       if (publishing) this.checkPublishable(ct, draft, input, true);
@@ -313,7 +313,7 @@ export class DocumentService {
         else slot.published = v;
       }
       const target = ct.draftAndPublish ? slot.draft! : slot.published!;
-      const touched = new Map<string, DocumentRecord>();
+      const touched = workingSet(doc);
       this.applyInput(ct, doc, target, input, touched);
       target.updatedAt = t;
       const publishing = !ct.draftAndPublish || opts.status !== 'draft';
@@ -926,11 +926,12 @@ export class DocumentService {
   /** Persists the document and every other document the write touched, updating the index after each. */
   private async commit(ct: ContentType, doc: DocumentRecord, touched: Map<string, DocumentRecord>) {
     await this.persist(ct, doc);
-    await this.persistTouched(touched);
+    await this.persistTouched(touched, doc);
   }
 
-  private async persistTouched(touched: Map<string, DocumentRecord>) {
-    for (const d of touched.values()) await this.persist(this.contentType(d.uid), d);
+  /** Persists each working copy of `touched` once (`written`: the one already persisted). */
+  private async persistTouched(touched: Map<string, DocumentRecord>, written?: DocumentRecord) {
+    for (const d of touched.values()) if (d !== written) await this.persist(this.contentType(d.uid), d);
   }
 
   private async persist(ct: ContentType, doc: DocumentRecord) {
@@ -1051,6 +1052,14 @@ function toList(v: unknown): string[] {
   if (typeof v === 'string') return [v];
   if (Array.isArray(v)) return v.filter((x): x is string => typeof x === 'string');
   return [];
+}
+
+/**
+ * The working copies of one write, one per document, starting with the document written: a relation of a
+ * type to itself may name that document on its other side, which must then edit this same copy.
+ */
+function workingSet(doc: DocumentRecord): Map<string, DocumentRecord> {
+  return new Map([[`${doc.uid}/${doc.documentId}`, doc]]);
 }
 
 function cloneDocument(doc: DocumentRecord): DocumentRecord {
