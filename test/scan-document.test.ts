@@ -6,7 +6,7 @@ import { loadSchemas } from '../src/schema/registry.js';
 import type { ContentType } from '../src/schema/types.js';
 import { encodeDocument, summarizeBody } from '../src/documents/codec.js';
 import { type DocumentRecord, type Version, SlotMap, storedAttributes } from '../src/documents/model.js';
-import { type ScanPlan, scanDocument, scanPlan } from '../src/documents/scan-document.js';
+import { type ScanPlan, scanDocument, scanPlan } from '../src/startup/scan-document.js';
 import { parseDocumentText } from '../src/store/document-text.js';
 import { serialize } from '../src/store/serialize.js';
 import { REPO } from './helpers/project.js';

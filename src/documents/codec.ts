@@ -176,7 +176,7 @@ export function decodeDocument(ct: ContentType, documentId: string, body: Record
 
 /**
  * Checks a document file body exactly as `decodeDocument` does, without building its versions, and
- * appends its summary to `out` (see `summarize` in lazy.ts: per slot the locale's position in `table`,
+ * appends its summary to `out` (see `summarize` in summary.ts: per slot the locale's position in `table`,
  * the draft id and the published id, -1 for none). Returns how many numbers were appended. This is what
  * a first start does to 100,000 files before its first answer; values are decoded later, on use.
  */

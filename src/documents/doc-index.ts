@@ -1,7 +1,7 @@
 import type { ContentType, RelationAttribute } from '../schema/types.js';
 import { isRelation, isOwningSide } from '../schema/types.js';
 import { IdTable, grown } from './id-table.js';
-import { readableSummary } from './lazy.js';
+import { readableSummary } from './summary.js';
 import { type DocumentRecord, NO_LOCALE, type Status, type Version, versions } from './model.js';
 
 /** Which versions a read sees: `locale` null on non-localized types, `'*'` for every locale. */
@@ -261,7 +261,7 @@ export class DocumentIndex {
 
   /**
    * Adds, while loading, a document known by its summary alone (`summary[from, to)`: per locale, its
-   * position in `table`, then the draft's and the published version's ids, -1 for none; see lazy.ts):
+   * position in `table`, then the draft's and the published version's ids, -1 for none; see summary.ts):
    * its ids are claimed now, and the document is made by `source.make(place)` when first needed: making
    * every document's objects would be most of the indexing on the way to a first start's first answer.
    * One whose ids are not all free (a clash, which renumbers) is made now and added as by `add`.

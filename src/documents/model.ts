@@ -97,7 +97,7 @@ export interface DocumentRecord {
   documentId: string;
   /** Keyed by locale code; `''` for types that are not localized. */
   slots: SlotMap;
-  /** Set on documents indexed from a start-up snapshot whose values are not decoded yet (see lazy.ts). */
+  /** Set on documents indexed from a start-up snapshot whose values are not decoded yet (see startup/lazy.ts). */
   lazy?: {
     readonly loaded: boolean;
     load(): void;

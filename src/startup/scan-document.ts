@@ -1,5 +1,5 @@
 import type { ContentType } from '../schema/types.js';
-import { NO_LOCALE, storedAttributes } from './model.js';
+import { NO_LOCALE, storedAttributes } from '../documents/model.js';
 
 /**
  * The fast path of a first start: checks a document file's bytes and summarises it (as `summarizeBody`

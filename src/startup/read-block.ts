@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import type { ContentType } from '../schema/types.js';
-import { TextArena, readKept, readWhole } from '../store/snapshot.js';
+import { TextArena, readKept } from './snapshot.js';
+import { readWhole } from '../store/read-file.js';
 import { parseDocumentText } from '../store/document-text.js';
 import { NOT_A_DOCUMENT_ID, SAFE_ID } from '../store/document-id.js';
-import { summarizeBody } from './codec.js';
+import { summarizeBody } from '../documents/codec.js';
 import { type ScanPlan, scanDocument, scanPlan } from './scan-document.js';
 
 /**
