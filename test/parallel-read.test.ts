@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadSchemas } from '../src/schema/registry.js';
 import type { ContentType } from '../src/schema/types.js';
-import { decodeDocument, summarizeBody } from '../src/documents/codec.js';
+import { decodeDocument, summarizeBody } from '../src/documents/file-format.js';
 import { summarize } from '../src/documents/summary.js';
 import * as here from '../src/startup/parallel-read.js';
 import { META } from '../src/startup/read-block.js';

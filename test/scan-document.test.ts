@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSchemas } from '../src/schema/registry.js';
 import type { ContentType } from '../src/schema/types.js';
-import { encodeDocument, summarizeBody } from '../src/documents/codec.js';
+import { encodeDocument, summarizeBody } from '../src/documents/file-format.js';
 import { type DocumentRecord, type Version, SlotMap, storedAttributes } from '../src/documents/model.js';
 import { type ScanPlan, scanDocument, scanPlan } from '../src/startup/scan-document.js';
 import { parseDocumentText } from '../src/store/document-text.js';

@@ -15,7 +15,7 @@ import {
 import { type DiskStamp, type Store, StaleFileError } from '../store/store.js';
 import { parseDocumentText } from '../store/document-text.js';
 import { KeyedLock } from '../store/atomic.js';
-import { decodeDocument, encodeDocument } from './codec.js';
+import { decodeDocument, encodeDocument } from './file-format.js';
 import { DocumentIndex, pickVersion } from './doc-index.js';
 import { collected, emptyValue, parseInput, type ParsedInput, type RelationOp, type RelationRef } from './input.js';
 import type { MediaLibrary } from './media.js';

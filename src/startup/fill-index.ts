@@ -4,7 +4,7 @@ import type { CapturedDocument, StartupFiles } from './files.js';
 import { type CollectionSnapshot, type Snapshot, type SnapshotEntry, TICK, TextArena } from './snapshot.js';
 import { STAMP } from './stamp-range.js';
 import { FOLIO_VERSION } from '../version.js';
-import { decodeDocument, encodeDocument } from '../documents/codec.js';
+import { decodeDocument, encodeDocument } from '../documents/file-format.js';
 import type { DocumentIndex, SummarySource } from '../documents/doc-index.js';
 import { type LazyContext, type LazySource, lazyDocument, typeFingerprint } from './lazy.js';
 import { readableSummary, renumber, summarize } from '../documents/summary.js';

@@ -3,7 +3,7 @@ import type { ContentType } from '../schema/types.js';
 import type { CapturedDocument } from './files.js';
 import { parseDocumentText } from '../store/document-text.js';
 import type { TextSource } from './snapshot.js';
-import { decodeDocument } from '../documents/codec.js';
+import { decodeDocument } from '../documents/file-format.js';
 import { type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, SlotMap } from '../documents/model.js';
 import { readableSummary } from '../documents/summary.js';
 

@@ -4,7 +4,7 @@ import { TextArena, readKept } from './snapshot.js';
 import { readWhole } from '../store/read-file.js';
 import { parseDocumentText } from '../store/document-text.js';
 import { NOT_A_DOCUMENT_ID, SAFE_ID } from '../store/document-id.js';
-import { summarizeBody } from '../documents/codec.js';
+import { summarizeBody } from '../documents/file-format.js';
 import { type ScanPlan, scanDocument, scanPlan } from './scan-document.js';
 
 /**
