@@ -6,7 +6,14 @@ import { STAMP } from './stamp-range.js';
 import { FOLIO_VERSION } from '../version.js';
 import { decodeDocument, encodeDocument } from '../documents/file-format.js';
 import type { DocumentIndex, SummarySource } from '../documents/doc-index.js';
-import { type LazyContext, type LazySource, lazyDocument, typeFingerprint } from './lazy.js';
+import {
+  type LazyContext,
+  type LazySource,
+  lazyDocument,
+  lazySourceOf,
+  typeFingerprint,
+  undecodedHook,
+} from './lazy.js';
 import { readableSummary, renumber, summarize } from '../documents/summary.js';
 import type { DocumentRecord } from '../documents/model.js';
 import {
@@ -106,7 +113,7 @@ class CollectionCapture {
     // since has none (or another file's): left out below.
     const ids = this.later.map((block, j) => block.ids[block.meta[this.laterAt[j] + META.index]]);
     const docs = ids.map(this.find);
-    for (const doc of docs) doc?.lazy?.load();
+    for (const doc of docs) if (doc) lazySourceOf(doc)?.load();
     const stamped = ids.length ? await files.stampCollection(this.pluralName, ids) : undefined;
     // A file stamped now holds what was read at start only if nothing touched it since the reads began:
     // its ctime says so (no tool can set it back, and a rename sets it), and the folder's mtime shows a
@@ -116,8 +123,8 @@ class CollectionCapture {
     for (let j = 0; j < ids.length; j++) {
       const { meta: m, table } = this.later[j];
       const at = this.laterAt[j];
-      const lazy = docs[j]?.lazy as LazySource | undefined;
-      const kept = lazy?.kept;
+      const doc = docs[j];
+      const kept = doc && lazySourceOf(doc)?.kept;
       const s = j * STAMP;
       const [mtimeMs, size, ino, ctimeMs] = stamped ? stamped.files.subarray(s, s + STAMP) : [NaN, NaN, NaN, NaN];
       if (!folderSteady || !kept || size !== kept.length || !(ctimeMs < since)) {
@@ -162,6 +169,7 @@ export async function loadDocuments(
   const report: LoadReport = { documents: 0, problems: [], fromSnapshot: 0 };
   const takenAt = Date.now();
   const types = [...schemas.contentTypes.values()];
+  index.undecoded = undecodedHook;
   for (const ct of types) index.addType(ct);
   const fingerprints = new Map(types.map((ct) => [ct.uid, typeFingerprint(ct)]));
   let old = opts.useSnapshot === false ? undefined : files.readSnapshot();
@@ -426,7 +434,7 @@ export async function warmDocuments(
   sliceMs = 8,
   busy?: () => boolean,
 ): Promise<number> {
-  const pending: Array<NonNullable<DocumentRecord['lazy']>> = [];
+  const pending: LazySource[] = [];
   await yieldTo(busy);
   // Documents indexed by their summaries are made first, a slice at a time too (see DocumentIndex.addSummary).
   for (const uid of uids) {
@@ -441,7 +449,10 @@ export async function warmDocuments(
   }
   for (const uid of uids)
     if (index.has(uid))
-      for (const doc of index.documents(uid)) if (doc.lazy && !doc.lazy.loaded) pending.push(doc.lazy);
+      for (const doc of index.documents(uid)) {
+        const src = lazySourceOf(doc);
+        if (src && !src.loaded) pending.push(src);
+      }
   let at = 0;
   while (at < pending.length) {
     await yieldTo(busy);

@@ -6,6 +6,7 @@ import type { TextSource } from './snapshot.js';
 import { decodeDocument } from '../documents/file-format.js';
 import { type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, SlotMap } from '../documents/model.js';
 import { readableSummary } from '../documents/summary.js';
+import type { UndecodedHook } from '../documents/doc-index.js';
 
 /**
  * Documents indexed from a summary (a start-up snapshot's, or a reader thread's at a first start)
@@ -187,7 +188,8 @@ export class LazyVersion implements Version {
   documentId: string;
   locale: string | null;
   status: Status;
-  private src: LazySource | undefined;
+  /** What decodes this version's document (kept once decoded: it holds the document's link mark). */
+  readonly src: LazySource;
   private filled: Filled | undefined;
 
   constructor(src: LazySource, id: number, documentId: string, locale: string | null, status: Status) {
@@ -200,7 +202,6 @@ export class LazyVersion implements Version {
 
   /** Takes the decoded values (undefined: the text could not be decoded). */
   fill(from: Version | undefined) {
-    this.src = undefined;
     const epoch = new Date(0).toISOString();
     this.filled = {
       data: from?.data ?? {},
@@ -211,9 +212,11 @@ export class LazyVersion implements Version {
   }
 
   private values(): Filled {
-    if (this.src) this.src.load();
-    // Still empty only when the document dropped this version before its text was decoded.
-    if (!this.filled) this.fill(undefined);
+    if (!this.filled) {
+      this.src.load();
+      // Still empty only when the document dropped this version before its text was decoded.
+      if (!this.filled) this.fill(undefined);
+    }
     return this.filled!;
   }
 
@@ -265,7 +268,7 @@ export function lazyDocument(
   const src = blob
     ? new LazySource(ctx, blob, offset, length)
     : new LazySource(ctx, undefined, from, to - from, shape ?? { meta: summary, table });
-  const doc: DocumentRecord = { uid: ctx.ct.uid, documentId, slots: new SlotMap(), lazy: src };
+  const doc: DocumentRecord = { uid: ctx.ct.uid, documentId, slots: new SlotMap() };
   src.doc = doc;
   for (let i = from; i < to; i += 3) {
     const code = table[summary[i]];
@@ -277,3 +280,23 @@ export function lazyDocument(
   }
   return doc;
 }
+
+/** What decodes `doc`, when it was indexed before it was decoded (its versions are lazy, and know it). */
+export function lazySourceOf(doc: DocumentRecord): LazySource | undefined {
+  const slot = doc.slots.first();
+  const v = slot && (slot.draft ?? slot.published);
+  return v instanceof LazyVersion ? v.src : undefined;
+}
+
+/** The index's hook for documents indexed before they were decoded (see DocumentIndex.undecoded). */
+export const undecodedHook: UndecodedHook = {
+  undecoded(doc) {
+    const src = lazySourceOf(doc);
+    return !!src && !src.loaded;
+  },
+  linkPending: (doc) => !!lazySourceOf(doc)?.linkPending,
+  setLinkPending(doc, pending) {
+    const src = lazySourceOf(doc);
+    if (src) src.linkPending = pending;
+  },
+};
