@@ -45,10 +45,13 @@ export interface DeleteOptions {
   locale?: string;
 }
 
-/** What a start does once the server answers (see src/startup/): given by the project's opening code. */
+/** What a start leaves for after the first answer (see src/startup/): given by the project's opening code. */
 export interface AfterStart {
+  /** Decodes, in slices, every document not decoded yet; the slices wait while `busy()`. Resolves with how many. */
   warm(busy?: () => boolean): Promise<number>;
+  /** Whether this start read enough files that writing a new start-up snapshot pays. */
   readonly snapshotPending: boolean;
+  /** Writes the start-up snapshot this start planned (in the background of a running server). */
   writeSnapshot(): Promise<void>;
 }
 
@@ -171,7 +174,7 @@ export class DocumentService {
     return hooks;
   }
 
-  /** Told of a document file found invalid after the load report was made (see `load`). */
+  /** Told of a document file found invalid after the load report was made (see `loadHooks`). */
   onProblem?: (problem: { file: string; message: string }) => void;
 
   /** The write rules a document file's values must pass to be served (see storedValueProblems); a message if not. */
