@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeStrayTemps } from '../store/atomic.js';
-import { NOT_A_DOCUMENT_ID, SAFE_ID } from '../store/document-id.js';
+import { DOCUMENT_SUFFIX, NOT_A_DOCUMENT_ID, SAFE_ID } from '../store/document-id.js';
 import { parseDocumentText } from '../store/document-text.js';
 import { readSmallFile } from '../store/read-file.js';
 import type { FileStore, LoadProblem, RawDocument } from '../store/store.js';
@@ -130,7 +130,7 @@ export class StartupFiles {
       const stamps = await stampFiles(
         dir,
         candidates.map((c) => c.documentId),
-        '.json',
+        DOCUMENT_SUFFIX,
       );
       let changed = false;
       for (let i = 0; i < candidates.length; i++) {
@@ -153,7 +153,7 @@ export class StartupFiles {
    */
   async stampCollection(pluralName: string, documentIds: string[]) {
     const dir = this.collectionDir(pluralName);
-    const files = await stampFiles(dir, documentIds, '.json');
+    const files = await stampFiles(dir, documentIds, DOCUMENT_SUFFIX);
     // Taken after the files': a rename into the folder since the reads began shows here.
     const dirMtimeMs = statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? NaN;
     return { files, dirMtimeMs };
@@ -166,7 +166,7 @@ export class StartupFiles {
     const problems: LoadProblem[] = [];
     const arena = new TextArena();
     for (const documentId of documentIds) {
-      const file = join(dir, `${documentId}.json`);
+      const file = join(dir, documentId + DOCUMENT_SUFFIX);
       if (!SAFE_ID.test(documentId)) {
         problems.push({ file, message: NOT_A_DOCUMENT_ID });
         continue;

@@ -2,6 +2,7 @@ import { type Stats, existsSync, readdirSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TEMP_MARK } from '../store/atomic.js';
+import { idOfFileName } from '../store/document-id.js';
 import { TICK } from './stamp-range.js';
 
 /**
@@ -85,7 +86,10 @@ function documentIds(names: string[]): { ids: string[]; strays: number } {
   let strays = 0;
   for (const n of names) {
     if (n.startsWith(TEMP_MARK)) strays++;
-    else if (n.endsWith('.json')) ids.push(n.slice(0, -5));
+    else {
+      const id = idOfFileName(n);
+      if (id !== undefined) ids.push(id);
+    }
   }
   ids.sort();
   return { ids, strays };

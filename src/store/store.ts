@@ -6,7 +6,7 @@ import { KeyedLock, writeFileAtomic } from './atomic.js';
 import { WriteLock } from './write-lock.js';
 import { serialize } from './serialize.js';
 import { parseDocumentText } from './document-text.js';
-import { NOT_A_DOCUMENT_ID, SAFE_ID } from './document-id.js';
+import { DOCUMENT_SUFFIX, NOT_A_DOCUMENT_ID, SAFE_ID, idOfFileName } from './document-id.js';
 import { readSmallFile } from './read-file.js';
 
 /** One document file as read from disk, before the document layer interprets it. */
@@ -183,17 +183,17 @@ export class FileStore implements Store {
 
   fileOf(pluralName: string, documentId: string) {
     if (!SAFE_ID.test(documentId)) throw new Error(`Unsafe documentId ${JSON.stringify(documentId)}`);
-    return join(this.dir(pluralName), `${documentId}.json`);
+    return join(this.dir(pluralName), documentId + DOCUMENT_SUFFIX);
   }
 
   async loadCollection(pluralName: string): Promise<CollectionRead> {
     const dir = this.dir(pluralName);
     const names = statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(dir) : [];
-    const ids = names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5));
+    const ids = names.map(idOfFileName).filter((id) => id !== undefined);
     const documents: RawDocument[] = [];
     const problems: LoadProblem[] = [];
     for (const documentId of ids.sort()) {
-      const file = join(dir, `${documentId}.json`);
+      const file = join(dir, documentId + DOCUMENT_SUFFIX);
       if (!SAFE_ID.test(documentId)) {
         problems.push({ file, message: NOT_A_DOCUMENT_ID });
         continue;
