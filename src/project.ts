@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path';
 import { loadConfig, type FolioConfig } from './config.js';
 import { loadSchemas, type SchemaRegistry } from './schema/registry.js';
 import { FileStore } from './store/store.js';
-import { DocumentService, type LoadOptions, type LoadReport } from './documents/service.js';
-import { servedBody } from './documents/loader.js';
+import { DocumentService } from './documents/service.js';
+import { type LoadOptions, type LoadReport, fillIndex, servedBody } from './startup/index.js';
 import { EventBus } from './documents/events.js';
 import type { MediaLibrary } from './documents/media.js';
 import { LocalMediaLibrary } from './upload/library.js';
@@ -20,6 +20,8 @@ export interface Project {
   /** Document events (webhooks, live stream); the same bus across reloads. */
   events: EventBus;
 }
+
+export type { LoadOptions, LoadReport };
 
 export class ProjectError extends Error {}
 
@@ -50,7 +52,14 @@ async function loadContent(contentDir: string, media: MediaLibrary, events: Even
   const schemas = loadSchemas(contentDir);
   const store = new FileStore(contentDir);
   const documents = new DocumentService(schemas, config, store, media, events);
-  const report = await documents.load({ snapshotFrom: config.server.snapshotFrom, ...load });
+  const hooks = documents.loadHooks(load.checkValues !== false);
+  const { report, after } = await fillIndex(documents.index, schemas, store, {
+    snapshotFrom: config.server.snapshotFrom,
+    ...hooks,
+    ...load,
+  });
+  hooks.report = report;
+  documents.afterStart = after;
   report.problems.unshift(
     ...schemas.problems.map((p) => ({
       file: join(contentDir, p.file),

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openProject } from '../src/project.js';
-import { readBlock } from '../src/documents/read-block.js';
+import { readBlock } from '../src/startup/read-block.js';
 import { loadSchemas } from '../src/schema/registry.js';
 import { BIN, makeProject } from './helpers/project.js';
 

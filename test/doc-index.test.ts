@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { loadSchemas } from '../src/schema/registry.js';
-import { DocumentIndex, renumberedId } from '../src/documents/doc-index.js';
+import { DocumentIndex, type UndecodedHook, renumberedId } from '../src/documents/doc-index.js';
 import { type DocumentRecord, type Version, SlotMap } from '../src/documents/model.js';
 import { REPO } from './helpers/project.js';
 
@@ -36,8 +36,19 @@ function doc(n: number, slots: Array<[string, number, number]>): DocumentRecord 
 }
 
 /** An index holding only the article type. */
+/** Documents marked as not decoded yet (as from a snapshot), with their link mark: the start path's hook. */
+const undecoded = new Map<DocumentRecord, boolean>();
+const undecodedHook: UndecodedHook = {
+  undecoded: (d) => undecoded.has(d),
+  linkPending: (d) => undecoded.get(d) === true,
+  setLinkPending: (d, pending) => {
+    if (undecoded.has(d)) undecoded.set(d, pending);
+  },
+};
+
 function articleIndex(): DocumentIndex {
   const index = new DocumentIndex();
+  index.undecoded = undecodedHook;
   index.addType(article);
   return index;
 }
@@ -215,7 +226,7 @@ describe('documents added at load', () => {
   const lazy = (n: number, author: string): DocumentRecord => {
     const d = doc(n, [['en', 2 * n + 1, 2 * n + 2]]);
     d.slots.get('en')!.draft!.data = { author };
-    d.lazy = { loaded: false, load() {}, linkPending: false };
+    undecoded.set(d, false);
     return d;
   };
 
@@ -277,7 +288,7 @@ describe('documents indexed by their summary alone', () => {
           slots.push([table[triples[i]], triples[i + 1], triples[i + 2] < 0 ? 0 : triples[i + 2]]);
         const d = doc(n, slots);
         d.slots.get(table[triples[0]])!.draft!.data = { author: `a${n % 2}` };
-        d.lazy = { loaded: false, load() {}, linkPending: false };
+        undecoded.set(d, false);
         made.push(d.documentId);
         return d;
       },

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LARGE_FOLDER_BYTES, listLargeFolders, listingOf, snapshotFileOf } from '../src/store/folder-listing.js';
+import { LARGE_FOLDER_BYTES, listLargeFolders, listingOf, snapshotFileOf } from '../src/startup/folder-listing.js';
 import { dirOf } from '../src/cli/main.js';
 
 /**

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { startTestServer, type TestServer } from './helpers/project.js';
-import { decodeDocument, encodeDocument } from '../src/documents/codec.js';
+import { decodeDocument, encodeDocument } from '../src/documents/file-format.js';
 
 /**
  * CRUD over a real HTTP server, as a Strapi v5 client sees it (strapi-v5-rest.md §2, §3, §5, §9, §16, Appendix B;

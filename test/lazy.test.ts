@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { loadSchemas } from '../src/schema/registry.js';
-import { lazyDocument } from '../src/documents/lazy.js';
+import { lazyDocument } from '../src/startup/lazy.js';
 import { NO_LOCALE } from '../src/documents/model.js';
 import { REPO } from './helpers/project.js';
 

@@ -67,7 +67,7 @@ describe('the package as a user installs it', { timeout: 60_000 }, () => {
       'README.md',
       'bin/folio',
       'dist/cli/main.js',
-      'dist/documents/read-worker.js',
+      'dist/startup/read-worker.js',
       'content/folio.json',
       'content/permissions.json',
       'content/types/article.json',

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadSchemas } from '../src/schema/registry.js';
 import type { ContentType } from '../src/schema/types.js';
-import { decodeDocument, summarizeBody } from '../src/documents/codec.js';
-import { summarize } from '../src/documents/lazy.js';
-import * as here from '../src/documents/parallel-read.js';
-import { META } from '../src/documents/read-block.js';
+import { decodeDocument, summarizeBody } from '../src/documents/file-format.js';
+import { summarize } from '../src/documents/summary.js';
+import * as here from '../src/startup/parallel-read.js';
+import { META } from '../src/startup/read-block.js';
 import { REPO, makeProject } from './helpers/project.js';
 
 /**
@@ -215,7 +215,7 @@ describe('reading a folder in blocks', () => {
   });
 
   it('on reader threads (the compiled build)', async () => {
-    const built = join(REPO, 'dist', 'documents', 'parallel-read.js');
+    const built = join(REPO, 'dist', 'startup', 'parallel-read.js');
     expect(existsSync(built), 'npm install builds dist/').toBe(true);
     const dist = (await import(pathToFileURL(built).href)) as typeof here;
     expect(dist.parallelReadAvailable()).toBe(true);
@@ -223,7 +223,7 @@ describe('reading a folder in blocks', () => {
   });
 
   it('on this thread for what reader threads stopped part way did not deliver', async () => {
-    const dist = (await import(pathToFileURL(join(REPO, 'dist', 'documents', 'parallel-read.js')).href)) as typeof here;
+    const dist = (await import(pathToFileURL(join(REPO, 'dist', 'startup', 'parallel-read.js')).href)) as typeof here;
     // Stopped before, while and after claiming and reading blocks (here the threads take about 50 ms to
     // start and tens to read them): each block still comes once, in order, from one side or the other.
     for (let stopAfterMs = 0; stopAfterMs <= 150; stopAfterMs += 10) {

@@ -102,13 +102,14 @@ describe('a server started from the snapshot answers as one that read every file
     const s = await startTestServer({ dir: made.dir });
     try {
       const [doc] = s.project.documents.index.documents('api::article.article');
-      expect(doc.lazy?.loaded).toBe(false);
+      expect(s.project.documents.index.isUndecoded(doc)).toBe(true);
       const res = await s.api(`/api/articles/${doc.documentId}`);
       expect(res.status).toBe(200);
       expect(typeof res.body.data.title).toBe('string');
-      expect(doc.lazy?.loaded).toBe(true);
+      expect(s.project.documents.index.isUndecoded(doc)).toBe(false);
       expect(await s.project.documents.warm()).toBeGreaterThan(0);
-      for (const d of s.project.documents.index.documents('api::author.author')) expect(d.lazy?.loaded).toBe(true);
+      for (const d of s.project.documents.index.documents('api::author.author'))
+        expect(s.project.documents.index.isUndecoded(d)).toBe(false);
     } finally {
       await s.stop();
     }
@@ -119,14 +120,14 @@ describe('a server started from the snapshot answers as one that read every file
     try {
       const docs = [...s.project.documents.index.documents('api::author.author')];
       expect(docs.length).toBeGreaterThan(0);
-      expect(docs.some((d) => d.lazy?.loaded)).toBe(false);
+      expect(docs.every((d) => s.project.documents.index.isUndecoded(d))).toBe(true);
       let busy = true;
       const warming = s.project.documents.warm(() => busy);
       await new Promise((r) => setTimeout(r, 40));
-      expect(docs.some((d) => d.lazy?.loaded)).toBe(false);
+      expect(docs.every((d) => s.project.documents.index.isUndecoded(d))).toBe(true);
       busy = false;
       expect(await warming).toBeGreaterThan(0);
-      expect(docs.every((d) => d.lazy?.loaded)).toBe(true);
+      expect(docs.some((d) => s.project.documents.index.isUndecoded(d))).toBe(false);
     } finally {
       await s.stop();
     }
@@ -134,7 +135,8 @@ describe('a server started from the snapshot answers as one that read every file
     const t = await startTestServer({ dir: made.dir });
     try {
       expect(await t.project.documents.warm(() => true)).toBeGreaterThan(0);
-      for (const d of t.project.documents.index.documents('api::author.author')) expect(d.lazy?.loaded).toBe(true);
+      for (const d of t.project.documents.index.documents('api::author.author'))
+        expect(t.project.documents.index.isUndecoded(d)).toBe(false);
     } finally {
       await t.stop();
     }
@@ -144,7 +146,7 @@ describe('a server started from the snapshot answers as one that read every file
     const s = await startTestServer({ dir: made.dir });
     try {
       const [doc] = s.project.documents.index.documents('api::author.author');
-      expect(doc.lazy?.loaded).toBe(false);
+      expect(s.project.documents.index.isUndecoded(doc)).toBe(true);
       const before = JSON.parse(
         readFileSync(join(made.contentDir, 'documents', 'authors', `${doc.documentId}.json`), 'utf8'),
       );
@@ -191,7 +193,9 @@ describe('a server started from the snapshot answers as one that read every file
       const fresh = await startTestServer({ dir: made.dir });
       try {
         for (const id of sources)
-          expect(fresh.project.documents.index.get('api::article.article', id)?.lazy?.loaded).toBe(false);
+          expect(
+            fresh.project.documents.index.isUndecoded(fresh.project.documents.index.get('api::article.article', id)!),
+          ).toBe(true);
         expect((await fresh.api(`/api/authors/${author}`, { method: 'DELETE' })).status).toBe(204);
         for (const id of sources) {
           const file = JSON.parse(readFileSync(join(made.contentDir, 'documents', 'articles', `${id}.json`), 'utf8'));
@@ -511,9 +515,9 @@ describe('folio serve writes the snapshot for large projects and starts from it'
     const saved = [7, 8, 9].map((i) => readFileSync(fileOf(i), 'utf8'));
     try {
       const [six, seven, eight, nine] = [6, 7, 8, 9].map((i) => index.get(uid, idOf(i))!);
-      expect([six, seven, eight, nine].map((d) => d.lazy?.loaded)).toEqual([false, false, false, false]);
+      expect([six, seven, eight, nine].map((d) => index.isUndecoded(d))).toEqual([true, true, true, true]);
       expect(six.slots.get('')?.published?.data.name).toBe('tag 6');
-      expect(six.lazy?.loaded).toBe(true);
+      expect(index.isUndecoded(six)).toBe(false);
 
       // The same versions, another value: what the file holds now.
       writeFileSync(fileOf(8), body(8, 9, 'eight'));
@@ -540,7 +544,7 @@ describe('folio serve writes the snapshot for large projects and starts from it'
     // Loading once (a command), the threads keep the texts they read: values are those of the start.
     const once = await built.openProject(made.dir, { load: { useSnapshot: false } });
     const eight = once.documents.index.get(uid, idOf(8))!;
-    expect(eight.lazy?.loaded).toBe(false);
+    expect(once.documents.index.isUndecoded(eight)).toBe(true);
     try {
       writeFileSync(fileOf(8), body(8, 9, 'eight'));
       expect(eight.slots.get('')?.published?.data.name).toBe('tag 8');

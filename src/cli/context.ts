@@ -1,4 +1,4 @@
-import type { LoadOptions } from '../documents/service.js';
+import type { LoadOptions } from '../project.js';
 import { openProject, type Project } from '../project.js';
 import { CliError } from './output.js';
 import { withProgress } from './progress.js';

@@ -86,7 +86,7 @@ export async function main(argv: string[]) {
   if (command === 'serve') {
     // The large folders a first start lists are listed on the thread pool from here on, while the rest
     // loads (see folder-listing.ts): before commander too, as a core is idle until the reader threads start.
-    const { listLargeFolders } = await import('../store/folder-listing.js');
+    const { listLargeFolders } = await import('../startup/folder-listing.js');
     // As contentDirOf (project.ts, which loads far more than this needs).
     void listLargeFolders(join(resolve(dirOf(argv) ?? process.cwd()), 'content'), !argv.includes('--no-snapshot'));
   }

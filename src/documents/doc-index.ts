@@ -1,7 +1,7 @@
 import type { ContentType, RelationAttribute } from '../schema/types.js';
 import { isRelation, isOwningSide } from '../schema/types.js';
 import { IdTable, grown } from './id-table.js';
-import { readableSummary } from './lazy.js';
+import { readableSummary } from './summary.js';
 import { type DocumentRecord, NO_LOCALE, type Status, type Version, versions } from './model.js';
 
 /** Which versions a read sees: `locale` null on non-localized types, `'*'` for every locale. */
@@ -44,11 +44,23 @@ interface TypeIndex {
   /** For each owning relation attribute: target documentId -> source documentIds. */
   reverse: Map<string, Map<string, Set<string>>>;
   /**
-   * Documents put (not loaded) and not decoded yet whose relations are not in `reverse` yet (their
-   * `lazy.linkPending` is set; loaded ones are found in `loaded`): linking them would decode them all
+   * Documents put (not loaded) and not decoded yet whose relations are not in `reverse` yet (marked
+   * through `undecoded`; loaded ones are found in `loaded`): linking them would decode them all
    * at start. `referrers` links them first.
    */
   unlinked: DocumentRecord[];
+}
+
+/**
+ * What the index must know of documents indexed before their values were decoded (see src/startup/lazy.ts):
+ * their relations are linked only when first asked for, as linking them all would decode them all at start.
+ */
+export interface UndecodedHook {
+  /** Whether `doc`'s values are still to be decoded. */
+  undecoded(doc: DocumentRecord): boolean;
+  /** Whether `doc`'s relations wait to be linked: a mark the index sets, kept with what decodes `doc`. */
+  linkPending(doc: DocumentRecord): boolean;
+  setLinkPending(doc: DocumentRecord, pending: boolean): void;
 }
 
 /**
@@ -97,6 +109,27 @@ export class DocumentIndex {
   private types = new Map<string, TypeIndex>();
   /** Bumped on every change; caches of query results and responses are valid for one generation. */
   generation = 0;
+  /** Set by the start path when it indexes documents before decoding them. */
+  undecoded: UndecodedHook | undefined;
+
+  /** Whether `doc` was indexed before its values were decoded, and they still are not. */
+  isUndecoded(doc: DocumentRecord): boolean {
+    return !!this.undecoded?.undecoded(doc);
+  }
+
+  /** Marks `doc`'s relations as waiting to be linked, when it is not decoded and the type has relations to link. */
+  private deferLink(t: TypeIndex, doc: DocumentRecord): boolean {
+    if (!t.reverse.size || !this.undecoded?.undecoded(doc)) return false;
+    this.undecoded.setLinkPending(doc, true);
+    return true;
+  }
+
+  /** Clears `doc`'s link mark; answers whether it was set. */
+  private takeLinkPending(doc: DocumentRecord): boolean {
+    if (!this.undecoded?.linkPending(doc)) return false;
+    this.undecoded.setLinkPending(doc, false);
+    return true;
+  }
 
   addType(ct: ContentType) {
     const reverse = new Map<string, Map<string, Set<string>>>();
@@ -199,8 +232,7 @@ export class DocumentIndex {
       if (slot.draft) t.ids.fill(slot.draft.id, slot.draft);
       if (slot.published) t.ids.fill(slot.published.id, slot.published);
     });
-    if (doc.lazy && !doc.lazy.loaded && t.reverse.size) doc.lazy.linkPending = true;
-    else this.link(t, doc);
+    if (!this.deferLink(t, doc)) this.link(t, doc);
     return doc;
   }
 
@@ -261,7 +293,7 @@ export class DocumentIndex {
 
   /**
    * Adds, while loading, a document known by its summary alone (`summary[from, to)`: per locale, its
-   * position in `table`, then the draft's and the published version's ids, -1 for none; see lazy.ts):
+   * position in `table`, then the draft's and the published version's ids, -1 for none; see summary.ts):
    * its ids are claimed now, and the document is made by `source.make(place)` when first needed: making
    * every document's objects would be most of the indexing on the way to a first start's first answer.
    * One whose ids are not all free (a clash, which renumbers) is made now and added as by `add`.
@@ -310,8 +342,7 @@ export class DocumentIndex {
       if (slot.draft) this.place(t, slot.draft, doc, loaded);
       if (slot.published) this.place(t, slot.published, doc, loaded);
     });
-    if (doc.lazy && !doc.lazy.loaded && t.reverse.size) {
-      doc.lazy.linkPending = true;
+    if (this.deferLink(t, doc)) {
       if (!loaded) t.unlinked.push(doc);
     } else this.link(t, doc);
     // Clearing a Map allocates it a new table even when empty: 100,000 of them at start.
@@ -404,11 +435,8 @@ export class DocumentIndex {
 
   private unlink(t: TypeIndex, doc: DocumentRecord) {
     for (const v of versions(doc)) if (t.ids.get(v.id) === v) this.release(t, v);
-    if (doc.lazy?.linkPending) {
-      // Never linked: nothing to take out of `reverse` (and `referrers` will skip it).
-      doc.lazy.linkPending = false;
-      return;
-    }
+    // Never linked: nothing to take out of `reverse` (and `referrers` will skip it).
+    if (this.takeLinkPending(doc)) return;
     for (const [attr, map] of t.reverse) {
       for (const target of relationTargets(doc, attr)) map.get(target)?.delete(doc.documentId);
     }
@@ -428,9 +456,7 @@ export class DocumentIndex {
   referrers(uid: string, attr: string, target: string): Set<string> {
     const t = this.t(uid);
     const linkPending = (doc: DocumentRecord) => {
-      if (!doc.lazy?.linkPending) return;
-      doc.lazy.linkPending = false;
-      this.link(t, doc);
+      if (this.takeLinkPending(doc)) this.link(t, doc);
     };
     if (t.linked < t.loaded.length) {
       for (let i = t.linked; i < t.loaded.length; i++) linkPending(t.loaded[i] ?? this.make(t, i));

@@ -40,6 +40,11 @@ export class SlotMap implements Iterable<[string, Slot]> {
     return (this.k0 === undefined ? 0 : 1) + (this.rest ? this.rest.size : 0);
   }
 
+  /** The first slot in insertion order. */
+  first(): Slot | undefined {
+    return this.k0 === undefined ? this.rest?.values().next().value : this.v0;
+  }
+
   get(code: string): Slot | undefined {
     if (code === this.k0) return this.v0;
     return this.rest?.get(code);
@@ -97,13 +102,6 @@ export interface DocumentRecord {
   documentId: string;
   /** Keyed by locale code; `''` for types that are not localized. */
   slots: SlotMap;
-  /** Set on documents indexed from a start-up snapshot whose values are not decoded yet (see lazy.ts). */
-  lazy?: {
-    readonly loaded: boolean;
-    load(): void;
-    /** Set while the index has not linked this document's relations yet (see DocumentIndex). */
-    linkPending: boolean;
-  };
 }
 
 /** A plain copy of a version (never a spread: snapshot versions keep their values behind accessors). */

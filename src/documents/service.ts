@@ -15,7 +15,7 @@ import {
 import { type DiskStamp, type Store, StaleFileError, textDigest } from '../store/store.js';
 import { parseDocumentText } from '../store/document-text.js';
 import { KeyedLock } from '../store/atomic.js';
-import { decodeDocument, encodeDocument } from './codec.js';
+import { decodeDocument, encodeDocument } from './file-format.js';
 import { DocumentIndex, pickVersion } from './doc-index.js';
 import { collected, emptyValue, parseInput, type ParsedInput, type RelationOp, type RelationRef } from './input.js';
 import { refusedMediaType, type MediaLibrary } from './media.js';
@@ -36,7 +36,6 @@ import { applyRelationOp, inverseEditsAcrossLocales } from './relations.js';
 import { defaultValue, publishChecks, typeMessage, yupTypeOf } from './values.js';
 import { EventBus } from './events.js';
 import { valuesProblem } from '../validate/stored-values.js';
-import { type LoadOptions, type LoadReport, type SnapshotPlan, loadDocuments, warmDocuments } from './loader.js';
 
 export interface WriteOptions {
   status?: Status;
@@ -46,7 +45,24 @@ export interface DeleteOptions {
   locale?: string;
 }
 
-export type { LoadReport, LoadOptions } from './loader.js';
+/** What a start leaves for after the first answer (see src/startup/): given by the project's opening code. */
+export interface AfterStart {
+  /** Decodes, in slices, every document not decoded yet; the slices wait while `busy()`. Resolves with how many. */
+  warm(busy?: () => boolean): Promise<number>;
+  /** Whether this start read enough files that writing a new start-up snapshot pays. */
+  readonly snapshotPending: boolean;
+  /** Writes the start-up snapshot this start planned (in the background of a running server). */
+  writeSnapshot(): Promise<void>;
+}
+
+/** What filling the index needs of the service: the rules a file's values pass, and what to do with late findings. */
+export interface LoadHooks {
+  onStale: (ct: ContentType, doc: DocumentRecord) => void;
+  check?: (ct: ContentType, body: Record<string, unknown>) => string | undefined;
+  onInvalid?: (ct: ContentType, doc: DocumentRecord, problem: string) => void;
+  /** The load's report once made: problems found later are added to it. */
+  report?: { problems: Array<{ file: string; message: string }> };
+}
 
 /**
  * The document service: the rules of versions, locales, relations and components over the store and its
@@ -128,55 +144,51 @@ export class DocumentService {
     });
   }
 
-  /** Plan for a start-up snapshot, kept until `writeSnapshot` (only when loaded with `capture`). */
-  private snapshotPlan: SnapshotPlan | undefined;
+  /** Set once the index is filled (see src/startup/). */
+  afterStart: AfterStart | undefined;
 
   /**
-   * Fills the index from the document files (unchanged ones from the start-up snapshot). Files that
-   * cannot be read are reported and skipped.
+   * What filling the index at start needs of this service: files that changed since they were indexed
+   * are indexed again, and values are checked by the write rules (unless `checkValues` is false).
    */
-  async load(opts: LoadOptions = {}): Promise<LoadReport> {
+  loadHooks(checkValues = true): LoadHooks {
     // A document decoded from a file that changed since start: indexed again, as a change on disk is
     // (unless written or removed here since, which indexed it already).
     const onStale = (ct: ContentType, doc: DocumentRecord) => {
       if (this.index.get(ct.uid, doc.documentId) !== doc) return;
       void this.reindex(ct, doc.documentId, () => this.store.readDocument(ct.pluralName, doc.documentId)?.body);
     };
+    const hooks: LoadHooks = { onStale };
+    if (!checkValues) return hooks;
     // A document decoded after start (read on a thread, or from the snapshot) whose values fail the write
     // rules: taken out of the index, as it would not have been indexed had it been checked at start.
-    const late: { report?: LoadReport } = {};
-    const onInvalid = (ct: ContentType, doc: DocumentRecord, message: string) => {
+    hooks.check = this.checkValues;
+    hooks.onInvalid = (ct: ContentType, doc: DocumentRecord, message: string) => {
       const file = this.store.fileOf(ct.pluralName, doc.documentId);
-      late.report?.problems.push({ file, message });
+      hooks.report?.problems.push({ file, message });
       this.onProblem?.({ file, message });
       void this.lock.run(`${ct.uid}/${doc.documentId}`, async () => {
         if (this.index.get(ct.uid, doc.documentId) === doc) this.index.remove(ct.uid, doc.documentId);
       });
     };
-    const checks = opts.checkValues === false ? {} : { check: this.checkValues, onInvalid };
-    const { report, plan } = await loadDocuments(this.index, this.schemas, this.store, { onStale, ...checks, ...opts });
-    late.report = report;
-    this.snapshotPlan = plan?.worthWriting ? plan : undefined;
-    return report;
+    return hooks;
   }
 
-  /** Told of a document file found invalid after the load report was made (see `load`). */
+  /** Told of a document file found invalid after the load report was made (see `loadHooks`). */
   onProblem?: (problem: { file: string; message: string }) => void;
 
   /** The write rules a document file's values must pass to be served (see storedValueProblems); a message if not. */
   private checkValues = (ct: ContentType, body: Record<string, unknown>) =>
     valuesProblem(this.schemas, this.config, ct, body);
 
-  /** Whether this load read enough files that writing a new start-up snapshot pays. */
+  /** Whether this start read enough files that writing a new start-up snapshot pays. */
   get snapshotPending(): boolean {
-    return !!this.snapshotPlan;
+    return !!this.afterStart?.snapshotPending;
   }
 
-  /** Writes the start-up snapshot planned by `load` (in the background of a running server). */
+  /** Writes the start-up snapshot planned at start (in the background of a running server). */
   async writeSnapshot(): Promise<void> {
-    const plan = this.snapshotPlan;
-    this.snapshotPlan = undefined;
-    if (plan && this.store.writeSnapshot) await this.store.writeSnapshot(await plan.build());
+    await this.afterStart?.writeSnapshot();
   }
 
   /**
@@ -184,7 +196,7 @@ export class DocumentService {
    * flight). Resolves with how many there were.
    */
   warm(busy?: () => boolean): Promise<number> {
-    return warmDocuments(this.index, [...this.schemas.contentTypes.keys()], 8, busy);
+    return this.afterStart ? this.afterStart.warm(busy) : Promise.resolve(0);
   }
 
   contentType(name: string): ContentType {

@@ -1,5 +1,5 @@
 /*
- * On its own so reader threads (see documents/read-block.ts) load it without the rest of the store.
+ * On its own so reader threads (see startup/read-block.ts) load it without the rest of the store.
  */
 
 /** Parses a document file's text; the documentId inside, when present, must match the file name. */

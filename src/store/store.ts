@@ -1,62 +1,25 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { KeyedLock, writeFileAtomic, removeStrayTemps } from './atomic.js';
+import { KeyedLock, writeFileAtomic } from './atomic.js';
 import { WriteLock } from './write-lock.js';
 import { serialize } from './serialize.js';
 import { parseDocumentText } from './document-text.js';
-import { STAMP } from './stamp-range.js';
-import { NOT_A_DOCUMENT_ID, SAFE_ID } from './document-id.js';
-import { LARGE_FOLDER_BYTES, listingOf, snapshotFileOf } from './folder-listing.js';
-import {
-  type CollectionSnapshot,
-  type FileStamp,
-  type Recorded,
-  type Snapshot,
-  type SnapshotEntry,
-  TICK,
-  TextArena,
-  readKept,
-  readSnapshot,
-  readWhole,
-  readWithStamp,
-  sameStamp,
-  stampFiles,
-  writeSnapshot,
-} from './snapshot.js';
+import { DOCUMENT_SUFFIX, NOT_A_DOCUMENT_ID, SAFE_ID, idOfFileName } from './document-id.js';
+import { readSmallFile } from './read-file.js';
 
 /** One document file as read from disk, before the document layer interprets it. */
 export interface RawDocument {
   documentId: string;
   file: string;
   body: Record<string, unknown>;
-  /** Where the file's bytes were kept, and its stamp: only when asked (for a start-up snapshot). */
-  kept?: Recorded;
-  stamp?: FileStamp;
 }
 
-export interface LoadOptions {
-  /** What a start-up snapshot recorded for this collection, and when its reads began. */
-  snapshot?: CollectionSnapshot;
-  takenAt?: number;
-  /** Keep each read file's text and stamp on the returned documents. */
-  capture?: boolean;
-}
-
-export interface CollectionScan {
-  /** Files to read (new or changed since the snapshot), sorted documentIds. */
-  fresh: string[];
-  /** Snapshot entries whose files are unchanged, sorted by documentId: their files need no reading. */
-  reused: SnapshotEntry[];
-  problems: LoadProblem[];
-  /** The folder's mtime before listing it (for the next snapshot); NaN when there is no folder. */
-  dirMtimeMs: number;
-}
-
-export interface CollectionLoad extends Omit<CollectionScan, 'fresh'> {
-  /** Files read now, sorted by documentId. */
+/** A collection's document files, read: sorted by documentId, and the files that could not be read. */
+export interface CollectionRead {
   documents: RawDocument[];
+  problems: LoadProblem[];
 }
 
 /** What tells one state of a file from the next: a Folio write renames a new file in, so `ino` changes. */
@@ -91,28 +54,8 @@ export interface LoadProblem {
  * another backend, and the document layer never touches paths itself.
  */
 export interface Store {
-  /**
-   * Every document of a collection (by plural name), read once at start. With a snapshot, files whose
-   * stamp is unchanged are not read but returned as `reused` entries.
-   */
-  loadCollection(pluralName: string, opts?: LoadOptions): Promise<CollectionLoad>;
-  /** The first half of `loadCollection`: which files need reading, and which snapshot entries still hold. */
-  scanCollection(pluralName: string, opts?: LoadOptions): Promise<CollectionScan>;
-  /** The second half: reads the given files (sorted documentIds); files gone meanwhile are skipped. */
-  readDocuments(
-    pluralName: string,
-    documentIds: string[],
-    capture?: boolean,
-  ): { documents: RawDocument[]; problems: LoadProblem[] };
-  /** The folder a collection's files are in, for readers on other threads. */
-  collectionDir?(pluralName: string): string;
-  /** Whether a collection probably holds tens of thousands of files, judged before listing them. */
-  looksLarge?(pluralName: string): boolean;
-  /**
-   * Stamps of some of a collection's files (see `stampRange`), and its folder's mtime (NaN when gone):
-   * for a snapshot of files that were read without taking their stamps.
-   */
-  stampCollection?(pluralName: string, documentIds: string[]): Promise<{ files: Float64Array; dirMtimeMs: number }>;
+  /** Every document file of a collection (by plural name), read now. */
+  loadCollection(pluralName: string): Promise<CollectionRead>;
   /**
    * Writes a document file. With `expect` (the stamp it was read with, null: it did not exist), the write
    * is given up with a StaleFileError if the file is not in that state just before it is replaced.
@@ -132,19 +75,15 @@ export interface Store {
   /** The highest numeric id any process handed out for the collection (0: none recorded); call under `exclusive`. */
   lastIssuedId?(pluralName: string): number;
   recordIssuedId?(pluralName: string, id: number): void;
+  /** The folder a collection's files are in. */
+  collectionDir(pluralName: string): string;
   fileOf(pluralName: string, documentId: string): string;
-  /**
-   * Reads one document file (again, after a change on disk; or to decode it): the raw document,
-   * `undefined` when gone. With `keep`, its text is kept there with its stamp (for a snapshot).
-   */
-  readDocument(pluralName: string, documentId: string, keep?: TextArena): RawDocument | undefined;
+  /** Reads one document file (again, after a change on disk; or to decode it): `undefined` when gone. */
+  readDocument(pluralName: string, documentId: string): RawDocument | undefined;
   /** Whether the file's current text is what this process last wrote there (so a watcher can skip it). */
   isOwnWrite(file: string, text: string | undefined): boolean;
   /** Forgets what this process wrote to `file`: the file has since held something else (moved away, edited). */
   forgetOwnWrites(file: string): void;
-  /** The start-up snapshot, if the store keeps one and it is readable. */
-  readSnapshot?(): Snapshot | undefined;
-  writeSnapshot?(snapshot: Snapshot): Promise<void>;
 }
 
 export class FileStore implements Store {
@@ -222,21 +161,10 @@ export class FileStore implements Store {
     this.own.delete(file);
   }
 
-  readDocument(pluralName: string, documentId: string, keep?: TextArena): RawDocument | undefined {
+  readDocument(pluralName: string, documentId: string): RawDocument | undefined {
     const file = this.fileOf(pluralName, documentId);
     try {
-      if (keep) {
-        const { chunk, source, offset, length } = readKept(file, scratch, keep);
-        return {
-          documentId,
-          file,
-          body: parseDocumentText(chunk.toString('utf8', offset, offset + length), documentId),
-          kept: { source, offset, length },
-        };
-      }
-      const text = readSmallFile(file);
-      if (text instanceof Error) throw text;
-      return { documentId, file, body: parseDocumentText(text, documentId) };
+      return { documentId, file, body: parseDocumentText(readSmallFile(file), documentId) };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
@@ -249,103 +177,33 @@ export class FileStore implements Store {
 
   fileOf(pluralName: string, documentId: string) {
     if (!SAFE_ID.test(documentId)) throw new Error(`Unsafe documentId ${JSON.stringify(documentId)}`);
-    return join(this.dir(pluralName), `${documentId}.json`);
+    return join(this.dir(pluralName), documentId + DOCUMENT_SUFFIX);
   }
 
-  async scanCollection(pluralName: string, opts: LoadOptions = {}): Promise<CollectionScan> {
+  async loadCollection(pluralName: string): Promise<CollectionRead> {
     const dir = this.dir(pluralName);
-    const reused: SnapshotEntry[] = [];
-    const problems: LoadProblem[] = [];
-    const dirStat = statSync(dir, { throwIfNoEntry: false });
-    if (!dirStat?.isDirectory()) return { fresh: [], reused, problems, dirMtimeMs: NaN };
-    const { snapshot, takenAt = 0 } = opts;
-    const entries = snapshot?.entries ?? [];
-    // An unchanged folder mtime means the same names: listing 100,000 names is itself slow on some machines.
-    const sameNames = !!snapshot && snapshot.dirMtimeMs === dirStat.mtimeMs && dirStat.mtimeMs < takenAt - TICK;
-    let strays = 0;
-    let candidates: SnapshotEntry[];
-    let fresh: string[] = [];
-    if (sameNames) candidates = entries;
-    else {
-      const listed = await listingOf(dir, dirStat);
-      strays = listed.strays;
-      // Temp files left by killed writers are removed here, so only a folder that has some is listed twice.
-      if (strays) await removeStrayTemps(dir);
-      ({ candidates, fresh } = splitByRecorded(listed.ids, entries));
-    }
-    if (candidates.length) {
-      const stamps = await stampFiles(
-        dir,
-        candidates.map((c) => c.documentId),
-        '.json',
-      );
-      let changed = false;
-      for (let i = 0; i < candidates.length; i++) {
-        const c = candidates[i];
-        if (sameStamp(c, stamps[i * STAMP], stamps[i * STAMP + 1], stamps[i * STAMP + 2], takenAt)) reused.push(c);
-        else {
-          fresh.push(c.documentId);
-          changed = true;
-        }
-      }
-      if (changed) fresh.sort();
-    }
-    // With temp files seen the folder's mtime says nothing reliable about its names.
-    return { fresh, reused, problems, dirMtimeMs: strays ? NaN : dirStat.mtimeMs };
-  }
-
-  async loadCollection(pluralName: string, opts: LoadOptions = {}): Promise<CollectionLoad> {
-    const { fresh, reused, problems, dirMtimeMs } = await this.scanCollection(pluralName, opts);
-    const read = this.readDocuments(pluralName, fresh, opts.capture);
-    return { documents: read.documents, reused, problems: [...problems, ...read.problems], dirMtimeMs };
-  }
-
-  collectionDir(pluralName: string) {
-    return this.dir(pluralName);
-  }
-
-  looksLarge(pluralName: string) {
-    // A folder's own size grows with its entries on every common file system (about 20 bytes a name on
-    // tmpfs, 40 to 60 on ext4, btrfs or xfs), so this reads 20,000 files or more. Only a guess: a wrong
-    // one costs reader threads started for nothing, or started a little later.
-    return (statSync(this.dir(pluralName), { throwIfNoEntry: false })?.size ?? 0) >= LARGE_FOLDER_BYTES;
-  }
-
-  async stampCollection(pluralName: string, documentIds: string[]) {
-    const dir = this.dir(pluralName);
-    const files = await stampFiles(dir, documentIds, '.json');
-    // Taken after the files': a rename into the folder since the reads began shows here.
-    const dirMtimeMs = statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? NaN;
-    return { files, dirMtimeMs };
-  }
-
-  readDocuments(pluralName: string, documentIds: string[], capture = false) {
-    const dir = this.dir(pluralName);
+    const names = statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(dir) : [];
+    const ids = names.map(idOfFileName).filter((id) => id !== undefined);
     const documents: RawDocument[] = [];
     const problems: LoadProblem[] = [];
-    const arena = new TextArena();
-    for (const documentId of documentIds) {
-      const file = join(dir, `${documentId}.json`);
+    for (const documentId of ids.sort()) {
+      const file = join(dir, documentId + DOCUMENT_SUFFIX);
       if (!SAFE_ID.test(documentId)) {
         problems.push({ file, message: NOT_A_DOCUMENT_ID });
         continue;
       }
       try {
-        if (capture) {
-          const { text, kept, stamp } = readWithStamp(file, scratch, arena);
-          documents.push({ documentId, file, body: parseDocumentText(text, documentId), kept, stamp });
-        } else {
-          const text = readSmallFile(file);
-          if (text instanceof Error) throw text;
-          documents.push({ documentId, file, body: parseDocumentText(text, documentId) });
-        }
+        documents.push({ documentId, file, body: parseDocumentText(readSmallFile(file), documentId) });
       } catch (err) {
-        // A recorded file gone since is simply not there (no problem to report).
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-        problems.push({ file, message: (err as Error).message });
+        // A file gone since the listing is simply not there.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push({ file, message: (err as Error).message });
       }
     }
     return { documents, problems };
+  }
+
+  collectionDir(pluralName: string) {
+    return this.dir(pluralName);
   }
 
   async write(pluralName: string, documentId: string, body: Record<string, unknown>, expect?: DiskStamp | null) {
@@ -370,18 +228,6 @@ export class FileStore implements Store {
       });
     });
   }
-
-  /** Local, rebuildable state: kept with the other local state in `.folio/`, out of git. */
-  private get snapshotFile() {
-    return snapshotFileOf(this.contentDir);
-  }
-
-  readSnapshot() {
-    return readSnapshot(this.snapshotFile);
-  }
-  writeSnapshot(snapshot: Snapshot) {
-    return writeSnapshot(this.snapshotFile, snapshot);
-  }
 }
 
 /** Local, rebuildable state (snapshot, locks, issued ids): `.folio/` beside `content/`, out of git. */
@@ -401,39 +247,6 @@ function checkStamp(file: string, expect: DiskStamp | null) {
   )
     return;
   throw new StaleFileError(file);
-}
-
-/**
- * Both sorted: recorded files still listed are candidates, listed files not recorded are read. A loop
- * over 100,000 names in a function of its own, as in folder-listing.ts.
- */
-function splitByRecorded(ids: string[], entries: SnapshotEntry[]): { candidates: SnapshotEntry[]; fresh: string[] } {
-  if (!entries.length) return { candidates: [], fresh: ids };
-  const candidates: SnapshotEntry[] = [];
-  const fresh: string[] = [];
-  let e = 0;
-  for (const id of ids) {
-    while (e < entries.length && entries[e].documentId < id) e++;
-    if (e < entries.length && entries[e].documentId === id) candidates.push(entries[e++]);
-    else fresh.push(id);
-  }
-  return { candidates, fresh };
-}
-
-const scratch = { buf: Buffer.allocUnsafe(256 * 1024) };
-
-/**
- * Reads a file as UTF-8 through one reused buffer: at start-up 100,000 small files are read, and skipping
- * readFileSync's stat and per-file allocation is most of the difference.
- */
-function readSmallFile(file: string): string | Error {
-  try {
-    // Read first: a long file replaces `scratch.buf` with a larger buffer.
-    const length = readWhole(file, scratch);
-    return scratch.buf.toString('utf8', 0, length);
-  } catch (err) {
-    return err as Error;
-  }
 }
 
 /** A short digest of a file's text: what is kept of the texts written, not whole documents. */

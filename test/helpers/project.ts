@@ -6,7 +6,7 @@ import { startServer, type RunningServer } from '../../src/http/server.js';
 import type { AppOptions } from '../../src/http/app.js';
 import { serverOptions } from '../../src/http/compose.js';
 import { createApiToken } from '../../src/auth/service.js';
-import type { LoadOptions } from '../../src/documents/service.js';
+import type { LoadOptions } from '../../src/project.js';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 /** Test data kept in the repository: the blog model and the exchanges recorded from Strapi 5.54 (README there). */

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import type { ContentType } from '../schema/types.js';
-import { TextArena, readKept, readWhole } from '../store/snapshot.js';
+import { TextArena, readKept } from './snapshot.js';
+import { readWhole } from '../store/read-file.js';
 import { parseDocumentText } from '../store/document-text.js';
-import { NOT_A_DOCUMENT_ID, SAFE_ID } from '../store/document-id.js';
-import { summarizeBody } from './codec.js';
+import { DOCUMENT_SUFFIX, NOT_A_DOCUMENT_ID, SAFE_ID } from '../store/document-id.js';
+import { summarizeBody } from '../documents/file-format.js';
 import { type ScanPlan, scanDocument, scanPlan } from './scan-document.js';
 
 /**
@@ -69,7 +70,7 @@ export function readBlock(
       problems.push([i, NOT_A_DOCUMENT_ID]);
       continue;
     }
-    const path = `${prefix}${documentId}.json`;
+    const path = prefix + documentId + DOCUMENT_SUFFIX;
     const head = meta.length;
     try {
       let bytes: Buffer;

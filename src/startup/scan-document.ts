@@ -1,9 +1,10 @@
 import type { ContentType } from '../schema/types.js';
-import { NO_LOCALE, storedAttributes } from './model.js';
+import { NO_LOCALE } from '../documents/model.js';
+import * as format from '../documents/file-format.js';
 
 /**
  * The fast path of a first start: checks a document file's bytes and summarises it (as `summarizeBody`
- * does, see codec.ts) without decoding it into a string or parsing it into objects. On 100,000 files that
+ * does, see file-format.ts) without decoding it into a string or parsing it into objects. On 100,000 files that
  * saves most of the reader threads' JSON work and the garbage it leaves.
  *
  * It only ever says yes when the slow path would: it validates the whole text as JSON and applies
@@ -64,20 +65,27 @@ const CREATED = 2;
 const UPDATED = 3;
 const PUBLISHED = 4;
 
+/** How each of a version's own keys is checked (a key the format gains must be given one here). */
+const OWN_KINDS: Record<format.VersionKey, number> = {
+  id: ID,
+  createdAt: CREATED,
+  updatedAt: UPDATED,
+  publishedAt: PUBLISHED,
+};
+
 const bytes = (s: string) => Buffer.from(s, 'latin1');
-const DOCUMENT_ID = bytes('documentId');
-const LOCALES = bytes('locales');
-const DRAFT = bytes('draft');
-const PUBLISHED_KEY = bytes('published');
-const LOCALE_CODE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
+const DOCUMENT_ID = bytes(format.DOCUMENT_ID);
+const LOCALES = bytes(format.LOCALES);
+const DRAFT = bytes(format.DRAFT);
+const PUBLISHED_KEY = bytes(format.PUBLISHED);
+const LOCALE_CODE = format.LOCALE_CODE;
 
 export function scanPlan(ct: ContentType): ScanPlan {
-  const names = ['id', ...storedAttributes(ct), 'createdAt', 'updatedAt', 'publishedAt'];
+  const names = format.versionKeys(ct);
   const kind = (n: string, at: number) => {
-    // Attributes come between id and the timestamps, so one named like a timestamp is an attribute.
-    if (at === 0) return ID;
-    if (at < names.length - 3) return OTHER;
-    return n === 'createdAt' ? CREATED : n === 'updatedAt' ? UPDATED : PUBLISHED;
+    // Attributes come between the head and the tail of own keys, so one named like an own key is an attribute.
+    if (at >= format.VERSION_HEAD.length && at < names.length - format.VERSION_TAIL.length) return OTHER;
+    return OWN_KINDS[n as format.VersionKey];
   };
   return {
     localized: ct.localized,
@@ -282,8 +290,8 @@ function member(b: Uint8Array, i: number, end: number): number {
   return b[i] === 0x3a ? ws(b, i + 1) : -1;
 }
 
-/** ISO_MS (codec.ts) byte by byte: 0 stands for a digit. */
-const ISO_MS = Uint8Array.from([...'0000-00-00T00:00:00.000Z'].map((ch) => (ch === '0' ? 0 : ch.charCodeAt(0))));
+/** ISO_MS_FORM (file-format.ts) byte by byte: 0 stands for a digit. */
+const ISO_MS = Uint8Array.from([...format.ISO_MS_FORM].map((ch) => (ch === '0' ? 0 : ch.charCodeAt(0))));
 
 /**
  * ISO_MS four bytes at a time (little-endian words, as DataView reads them): per word, which bytes must

@@ -10,7 +10,8 @@ import {
 } from './model.js';
 
 /**
- * The document file format (one file per document, every locale and version in it):
+ * The document file format, written here only (the start-up byte scanner takes its names from the
+ * constants below): one file per document, every locale and version in it:
  *
  *   { "documentId": "…", "locales": { "en": { "draft": {…}, "published": {…} } } }   localized types
  *   { "documentId": "…", "draft": {…}, "published": {…} }                            other types
@@ -19,35 +20,56 @@ import {
  * Types without draft & publish hold only `published`.
  */
 
+/** The keys of a document file and of its locales. */
+export const DOCUMENT_ID = 'documentId';
+export const LOCALES = 'locales';
+export const DRAFT = 'draft';
+export const PUBLISHED = 'published';
+
+/** A version's own keys: before its attributes, and after them, in the order files hold them. */
+export const VERSION_HEAD = ['id'] as const;
+export const VERSION_TAIL = ['createdAt', 'updatedAt', 'publishedAt'] as const;
+export type VersionKey = (typeof VERSION_HEAD)[number] | (typeof VERSION_TAIL)[number];
+
+/** Every key a version of the type may hold, in the order Folio writes them. */
+export function versionKeys(ct: ContentType): string[] {
+  return [...VERSION_HEAD, ...storedAttributes(ct), ...VERSION_TAIL];
+}
+
+/** A locale code as a file holds it under `locales`. */
+export const LOCALE_CODE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
+
+/** The timestamp form Folio writes (ISO 8601 UTC with milliseconds); `0` stands for a digit. */
+export const ISO_MS_FORM = '0000-00-00T00:00:00.000Z';
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 export function encodeDocument(ct: ContentType, doc: DocumentRecord): Record<string, unknown> {
   const names = storedAttributes(ct);
   const encodeVersion = (v: Version) => {
-    const out: Record<string, unknown> = { id: v.id };
+    const out: Record<string, unknown> = {};
+    for (const k of VERSION_HEAD) out[k] = v[k];
     for (const n of names) out[n] = v.data[n] ?? null;
-    out.createdAt = v.createdAt;
-    out.updatedAt = v.updatedAt;
-    out.publishedAt = v.publishedAt;
+    for (const k of VERSION_TAIL) out[k] = v[k];
     return out;
   };
   const encodeSlot = (slot: Slot) => {
     const out: Record<string, unknown> = {};
-    if (slot.draft) out.draft = encodeVersion(slot.draft);
-    if (slot.published) out.published = encodeVersion(slot.published);
+    if (slot.draft) out[DRAFT] = encodeVersion(slot.draft);
+    if (slot.published) out[PUBLISHED] = encodeVersion(slot.published);
     return out;
   };
   if (ct.localized) {
     const locales: Record<string, unknown> = {};
     for (const code of [...doc.slots.keys()].sort()) locales[code] = encodeSlot(doc.slots.get(code)!);
-    return { documentId: doc.documentId, locales };
+    return { [DOCUMENT_ID]: doc.documentId, [LOCALES]: locales };
   }
-  return { documentId: doc.documentId, ...encodeSlot(doc.slots.get(NO_LOCALE) ?? {}) };
+  return { [DOCUMENT_ID]: doc.documentId, ...encodeSlot(doc.slots.get(NO_LOCALE) ?? {}) };
 }
 
 export class DecodeError extends Error {}
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const namesCache = new WeakMap<ContentType, { names: string[]; known: Set<string> }>();
 
 /** Stored attribute names of a type, and every key a version may hold; computed once per schema. */
@@ -55,7 +77,7 @@ function attributeNames(ct: ContentType) {
   let c = namesCache.get(ct);
   if (!c) {
     const names = storedAttributes(ct);
-    c = { names, known: new Set([...names, 'id', 'createdAt', 'updatedAt', 'publishedAt']) };
+    c = { names, known: new Set(versionKeys(ct)) };
     namesCache.set(ct, c);
   }
   return c;
@@ -76,6 +98,16 @@ function timestamp(raw: Record<string, unknown>, k: string, nullable: boolean, w
   if (typeof t === 'string' && ISO_MS.test(t)) return t;
   if (typeof t !== 'string' || Number.isNaN(Date.parse(t))) throw new DecodeError(`${where}.${k} must be an ISO date`);
   return new Date(t).toISOString();
+}
+
+/** A version's own values (all but its attributes), checked and canonicalised; throws when one is not valid. */
+function ownValues(raw: Record<string, unknown>, status: Status, where: string): Pick<Version, VersionKey> {
+  return {
+    id: storedId(raw),
+    createdAt: timestamp(raw, 'createdAt', false, where)!,
+    updatedAt: timestamp(raw, 'updatedAt', false, where)!,
+    publishedAt: status === 'draft' ? null : timestamp(raw, 'publishedAt', false, where),
+  };
 }
 
 /** A stored id as the index takes it: 0 (a fresh one is given) unless a positive safe integer. */
@@ -100,35 +132,34 @@ function walkDocument<V>(
   const walkSlot = (raw: unknown, locale: string, where: string) => {
     if (!isObject(raw)) throw new DecodeError(`${where} must be an object`);
     for (const k of Object.keys(raw))
-      if (k !== 'draft' && k !== 'published')
-        throw new DecodeError(`${where}.${k} is not a version (draft or published)`);
+      if (k !== DRAFT && k !== PUBLISHED) throw new DecodeError(`${where}.${k} is not a version (draft or published)`);
     let draft: V | undefined;
     let published: V | undefined;
-    if (raw.draft !== undefined) {
+    if (raw[DRAFT] !== undefined) {
       if (!ct.draftAndPublish) throw new DecodeError(`${where}.draft: ${ct.uid} has no draft & publish`);
-      draft = walkVersion(raw.draft, locale, 'draft', `${where}.draft`);
+      draft = walkVersion(raw[DRAFT], locale, 'draft', `${where}.draft`);
     }
-    if (raw.published !== undefined) published = walkVersion(raw.published, locale, 'published', `${where}.published`);
+    if (raw[PUBLISHED] !== undefined)
+      published = walkVersion(raw[PUBLISHED], locale, 'published', `${where}.published`);
     if (draft === undefined && published === undefined) throw new DecodeError(`${where} holds no version`);
     slot(locale, draft, published, ct.draftAndPublish && draft === undefined);
   };
   let slots = 0;
   if (ct.localized) {
-    if (!isObject(body.locales)) throw new DecodeError('"locales" must be an object of locale codes');
-    for (const code in body.locales) {
+    const locales = body[LOCALES];
+    if (!isObject(locales)) throw new DecodeError('"locales" must be an object of locale codes');
+    for (const code in locales) {
       if (!LOCALE_CODE.test(code)) throw new DecodeError(`locales.${code} is not a locale code`);
-      walkSlot(body.locales[code], code, `locales.${code}`);
+      walkSlot(locales[code], code, `locales.${code}`);
       slots++;
     }
   } else {
-    const { documentId: _ignored, ...rest } = body;
+    const { [DOCUMENT_ID]: _ignored, ...rest } = body;
     walkSlot(rest, NO_LOCALE, 'document');
     slots++;
   }
   if (slots === 0) throw new DecodeError('the document holds no version');
 }
-
-const LOCALE_CODE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
 
 /**
  * Reads a document file body. Ids are taken as stored; the index renumbers clashes (after a git merge two
@@ -144,14 +175,15 @@ export function decodeDocument(ct: ContentType, documentId: string, body: Record
       const data: Record<string, unknown> = {};
       for (const n of names) data[n] = raw[n] === undefined ? null : raw[n];
       checkKeys(ct, known, raw, where);
+      const own = ownValues(raw, status, where);
       return {
-        id: storedId(raw),
+        id: own.id,
         documentId,
         locale: locale === NO_LOCALE ? null : locale,
         status,
-        createdAt: timestamp(raw, 'createdAt', false, where)!,
-        updatedAt: timestamp(raw, 'updatedAt', false, where)!,
-        publishedAt: status === 'draft' ? null : timestamp(raw, 'publishedAt', false, where),
+        createdAt: own.createdAt,
+        updatedAt: own.updatedAt,
+        publishedAt: own.publishedAt,
         data,
       };
     },
@@ -176,7 +208,7 @@ export function decodeDocument(ct: ContentType, documentId: string, body: Record
 
 /**
  * Checks a document file body exactly as `decodeDocument` does, without building its versions, and
- * appends its summary to `out` (see `summarize` in lazy.ts: per slot the locale's position in `table`,
+ * appends its summary to `out` (see `summarize` in summary.ts: per slot the locale's position in `table`,
  * the draft id and the published id, -1 for none). Returns how many numbers were appended. This is what
  * a first start does to 100,000 files before its first answer; values are decoded later, on use.
  */
@@ -193,10 +225,7 @@ export function summarizeBody(
     body,
     (raw, _locale, status, where) => {
       checkKeys(ct, known, raw, where);
-      timestamp(raw, 'createdAt', false, where);
-      timestamp(raw, 'updatedAt', false, where);
-      if (status !== 'draft') timestamp(raw, 'publishedAt', false, where);
-      return storedId(raw);
+      return ownValues(raw, status, where).id;
     },
     (locale, draft, published, draftFromPublished) => {
       let at = table.get(locale);

@@ -1,21 +1,21 @@
 import type { SchemaRegistry } from '../schema/registry.js';
 import type { ContentType } from '../schema/types.js';
-import type { RawDocument, Store } from '../store/store.js';
-import { type CollectionSnapshot, type Snapshot, type SnapshotEntry, TICK, TextArena } from '../store/snapshot.js';
-import { STAMP } from '../store/stamp-range.js';
+import type { CapturedDocument, StartupFiles } from './files.js';
+import { type CollectionSnapshot, type Snapshot, type SnapshotEntry, TICK, TextArena } from './snapshot.js';
+import { STAMP } from './stamp-range.js';
 import { FOLIO_VERSION } from '../version.js';
-import { decodeDocument, encodeDocument } from './codec.js';
-import type { DocumentIndex, SummarySource } from './doc-index.js';
+import { decodeDocument, encodeDocument } from '../documents/file-format.js';
+import type { DocumentIndex, SummarySource } from '../documents/doc-index.js';
 import {
   type LazyContext,
   type LazySource,
   lazyDocument,
-  readableSummary,
-  renumber,
-  summarize,
+  lazySourceOf,
   typeFingerprint,
+  undecodedHook,
 } from './lazy.js';
-import type { DocumentRecord } from './model.js';
+import { readableSummary, renumber, summarize } from '../documents/summary.js';
+import type { DocumentRecord } from '../documents/model.js';
 import {
   PARALLEL_READ_FROM,
   type Readers,
@@ -57,7 +57,7 @@ export interface LoadOptions {
    * read, decoded or checked keeps that version, when it still passes, instead of leaving the API.
    */
   lastGood?: (ct: ContentType, documentId: string) => Record<string, unknown> | undefined;
-  /** Whether DocumentService.load passes its `check` (default true; `folio validate` reports values itself). */
+  /** Whether the service's `check` is passed (default true; `folio validate` reports values itself). */
   checkValues?: boolean;
   /** A document indexed before it was decoded turned out to fail `check` when it was. */
   onInvalid?: (ct: ContentType, doc: DocumentRecord, problem: string) => void;
@@ -108,13 +108,13 @@ class CollectionCapture {
     this.laterAt.push(at);
   }
 
-  async build(store: Store): Promise<CollectionSnapshot> {
+  async build(files: StartupFiles): Promise<CollectionSnapshot> {
     // Their texts: those they were decoded from, decoding any not yet. A document written or removed
     // since has none (or another file's): left out below.
     const ids = this.later.map((block, j) => block.ids[block.meta[this.laterAt[j] + META.index]]);
     const docs = ids.map(this.find);
-    for (const doc of docs) doc?.lazy?.load();
-    const stamped = ids.length && store.stampCollection ? await store.stampCollection(this.pluralName, ids) : undefined;
+    for (const doc of docs) if (doc) lazySourceOf(doc)?.load();
+    const stamped = ids.length ? await files.stampCollection(this.pluralName, ids) : undefined;
     // A file stamped now holds what was read at start only if nothing touched it since the reads began:
     // its ctime says so (no tool can set it back, and a rename sets it), and the folder's mtime shows a
     // file renamed into place meanwhile. Then the text decoded later is the one read at start too.
@@ -123,8 +123,8 @@ class CollectionCapture {
     for (let j = 0; j < ids.length; j++) {
       const { meta: m, table } = this.later[j];
       const at = this.laterAt[j];
-      const lazy = docs[j]?.lazy as LazySource | undefined;
-      const kept = lazy?.kept;
+      const doc = docs[j];
+      const kept = doc && lazySourceOf(doc)?.kept;
       const s = j * STAMP;
       const [mtimeMs, size, ino, ctimeMs] = stamped ? stamped.files.subarray(s, s + STAMP) : [NaN, NaN, NaN, NaN];
       if (!folderSteady || !kept || size !== kept.length || !(ctimeMs < since)) {
@@ -163,15 +163,16 @@ class CollectionCapture {
 export async function loadDocuments(
   index: DocumentIndex,
   schemas: SchemaRegistry,
-  store: Store,
+  files: StartupFiles,
   opts: LoadOptions = {},
 ): Promise<{ report: LoadReport; plan?: SnapshotPlan }> {
   const report: LoadReport = { documents: 0, problems: [], fromSnapshot: 0 };
   const takenAt = Date.now();
   const types = [...schemas.contentTypes.values()];
+  index.undecoded = undecodedHook;
   for (const ct of types) index.addType(ct);
   const fingerprints = new Map(types.map((ct) => [ct.uid, typeFingerprint(ct)]));
-  let old = opts.useSnapshot === false ? undefined : store.readSnapshot?.();
+  let old = opts.useSnapshot === false ? undefined : files.readSnapshot();
   if (old && old.folioVersion !== FOLIO_VERSION) old = undefined;
   // One per type, shared by its documents.
   // Texts read when documents are decoded from their files are kept only for a snapshot (`capture`, set below).
@@ -180,11 +181,11 @@ export async function loadDocuments(
     types.map((ct) => {
       let arena: TextArena | undefined;
       const read = (id: string) =>
-        store.readDocument(ct.pluralName, id, keepTexts ? (arena ??= new TextArena()) : undefined);
+        files.readDocument(ct.pluralName, id, keepTexts ? (arena ??= new TextArena()) : undefined);
       const stale = opts.onStale && ((doc: DocumentRecord) => opts.onStale!(ct, doc));
       const check = opts.check && ((body: Record<string, unknown>) => opts.check!(ct, body));
       const invalid = opts.onInvalid && ((doc: DocumentRecord, problem: string) => opts.onInvalid!(ct, doc, problem));
-      const reread = (id: string) => store.readDocument(ct.pluralName, id)?.body;
+      const reread = (id: string) => files.readDocument(ct.pluralName, id)?.body;
       return [ct.uid, { ct, reread, read, stale, check, invalid }];
     }),
   );
@@ -197,13 +198,13 @@ export async function loadDocuments(
   // Large folders with nothing recorded are read on reader threads, started now: they take a while to
   // start, and the folder listing below gives them that while.
   const early = types.map((ct, i) =>
-    !usable[i] && store.looksLarge?.(ct.pluralName) && store.collectionDir && parallelReadAvailable()
-      ? startReaders(store.collectionDir(ct.pluralName), ct)
+    !usable[i] && files.looksLarge(ct.pluralName) && parallelReadAvailable()
+      ? startReaders(files.collectionDir(ct.pluralName), ct)
       : undefined,
   );
   // Stamping the files runs on worker threads for large folders (see scanCollection).
   const scans = types.map((ct, i) =>
-    store.scanCollection(ct.pluralName, { snapshot: usable[i], takenAt: old?.takenAt }),
+    files.scanCollection(ct.pluralName, { snapshot: usable[i], takenAt: old?.takenAt }),
   );
   let scanned: Awaited<(typeof scans)[number]>[];
   try {
@@ -216,12 +217,12 @@ export async function loadDocuments(
   types.forEach((ct, i) => index.expect(ct.uid, scanned[i].fresh.length + scanned[i].reused.length));
   // Below the threshold no snapshot is written, so nothing is kept for one (it would only cost memory).
   const from = opts.snapshotFrom ?? 20000;
-  const files = scanned.reduce((n, c) => n + c.fresh.length + c.reused.length, 0);
-  const capture = !!opts.capture && files >= from;
+  const fileCount = scanned.reduce((n, c) => n + c.fresh.length + c.reused.length, 0);
+  const capture = !!opts.capture && fileCount >= from;
   keepTexts = capture;
 
   // Every collection's reads start now: large ones go on on reader threads while earlier ones are indexed.
-  const reads = types.map((ct, i) => readFresh(store, ct, scanned[i].fresh, capture, early[i]));
+  const reads = types.map((ct, i) => readFresh(files, ct, scanned[i].fresh, capture, early[i]));
   const captures = new Map<string, CollectionCapture>();
   let readAgain = 0;
   for (const [i, ct] of types.entries()) {
@@ -238,7 +239,7 @@ export async function loadDocuments(
     kept.complete = problems.length === 0 && unread.length === 0;
     if (capture) captures.set(ct.pluralName, kept);
 
-    const fromFile = (raw: RawDocument) => {
+    const fromFile = (raw: CapturedDocument) => {
       let doc: DocumentRecord;
       try {
         doc = decodeDocument(ct, raw.documentId, raw.body);
@@ -279,7 +280,7 @@ export async function loadDocuments(
       while (oldEntries[p] !== entry) p++;
       if (!readableSummary(entry.summary, 0, entry.summary.length, oldTable)) {
         // A summary this code cannot read (a damaged snapshot): read the file itself.
-        const raw = store.readDocument(ct.pluralName, entry.documentId);
+        const raw = files.readDocument(ct.pluralName, entry.documentId);
         if (raw) fromFile(raw);
         return;
       }
@@ -345,12 +346,12 @@ export async function loadDocuments(
       else break;
     }
   }
-  if (opts.lastGood) keepLastGood(index, schemas, store, report, opts);
+  if (opts.lastGood) keepLastGood(index, schemas, files, report, opts);
   if (!capture) return { report };
   const stale = !old || usable.some((c) => !c) || readAgain > Math.max(64, report.documents * 0.02);
   const build = async (): Promise<Snapshot> => {
     const collections = new Map<string, CollectionSnapshot>();
-    for (const [name, kept] of captures) collections.set(name, await kept.build(store));
+    for (const [name, kept] of captures) collections.set(name, await kept.build(files));
     return { folioVersion: FOLIO_VERSION, takenAt, collections };
   };
   return { report, plan: { build, worthWriting: report.documents >= from && stale } };
@@ -360,14 +361,14 @@ export async function loadDocuments(
 function keepLastGood(
   index: DocumentIndex,
   schemas: SchemaRegistry,
-  store: Store,
+  files: StartupFiles,
   report: LoadReport,
   opts: LoadOptions,
 ) {
   for (const p of report.problems) {
     const m = /([^/\\]+)[/\\]([^/\\]+)\.json$/.exec(p.file);
     const ct = m ? schemas.byPluralName(m[1]) : undefined;
-    if (!ct || !m || index.get(ct.uid, m[2]) || store.fileOf(ct.pluralName, m[2]) !== p.file) continue;
+    if (!ct || !m || index.get(ct.uid, m[2]) || files.fileOf(ct.pluralName, m[2]) !== p.file) continue;
     const body = opts.lastGood!(ct, m[2]);
     if (!body || opts.check?.(ct, body)) continue;
     try {
@@ -400,14 +401,14 @@ export function servedBody(
  * many (their blocks are then indexed as from a snapshot), else here.
  */
 function readFresh(
-  store: Store,
+  files: StartupFiles,
   ct: ContentType,
   ids: string[],
   capture: boolean,
   early?: Readers,
-): { documents: RawDocument[]; blocks?: AsyncGenerator<ThreadBlock>; problems: LoadReport['problems'] } {
-  if (ids.length >= PARALLEL_READ_FROM && store.collectionDir && parallelReadAvailable()) {
-    const readers = early ?? startReaders(store.collectionDir(ct.pluralName), ct);
+): { documents: CapturedDocument[]; blocks?: AsyncGenerator<ThreadBlock>; problems: LoadReport['problems'] } {
+  if (ids.length >= PARALLEL_READ_FROM && parallelReadAvailable()) {
+    const readers = early ?? startReaders(files.collectionDir(ct.pluralName), ct);
     // A server (`capture`) answers first and decodes in the background, from the files, so its threads
     // keep no texts (see read-block.ts); a command reading once decodes what it needs now, from them.
     // Names that are not documentIds are reported by the readers, so this thread does not check them
@@ -415,7 +416,7 @@ function readFresh(
     return { documents: [], blocks: readers.read(ids, !capture), problems: [] };
   }
   early?.close();
-  return store.readDocuments(ct.pluralName, ids, capture);
+  return files.readDocuments(ct.pluralName, ids, capture);
 }
 
 /** How long the warm-up waits while busy before it goes on anyway (a steady load must not hold it back for ever). */
@@ -433,7 +434,7 @@ export async function warmDocuments(
   sliceMs = 8,
   busy?: () => boolean,
 ): Promise<number> {
-  const pending: Array<NonNullable<DocumentRecord['lazy']>> = [];
+  const pending: LazySource[] = [];
   await yieldTo(busy);
   // Documents indexed by their summaries are made first, a slice at a time too (see DocumentIndex.addSummary).
   for (const uid of uids) {
@@ -448,7 +449,10 @@ export async function warmDocuments(
   }
   for (const uid of uids)
     if (index.has(uid))
-      for (const doc of index.documents(uid)) if (doc.lazy && !doc.lazy.loaded) pending.push(doc.lazy);
+      for (const doc of index.documents(uid)) {
+        const src = lazySourceOf(doc);
+        if (src && !src.loaded) pending.push(src);
+      }
   let at = 0;
   while (at < pending.length) {
     await yieldTo(busy);

@@ -1,7 +1,8 @@
 import { type Stats, existsSync, readdirSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { TEMP_MARK } from './atomic.js';
+import { TEMP_MARK } from '../store/atomic.js';
+import { idOfFileName } from '../store/document-id.js';
 import { TICK } from './stamp-range.js';
 
 /**
@@ -11,7 +12,7 @@ import { TICK } from './stamp-range.js';
  * the CLI and the project's modules, and the scan takes that listing (`listingOf`).
  */
 
-/** A folder this size or larger probably holds 20,000 files or more (see FileStore.looksLarge). */
+/** A folder this size or larger probably holds 20,000 files or more (see StartupFiles.looksLarge). */
 export const LARGE_FOLDER_BYTES = 384 * 1024;
 
 /** Where a project's start-up snapshot is kept, for the project whose `content/` is `contentDir`. */
@@ -85,7 +86,10 @@ function documentIds(names: string[]): { ids: string[]; strays: number } {
   let strays = 0;
   for (const n of names) {
     if (n.startsWith(TEMP_MARK)) strays++;
-    else if (n.endsWith('.json')) ids.push(n.slice(0, -5));
+    else {
+      const id = idOfFileName(n);
+      if (id !== undefined) ids.push(id);
+    }
   }
   ids.sort();
   return { ids, strays };

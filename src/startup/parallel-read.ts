@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ContentType } from '../schema/types.js';
-import { BufferText } from '../store/snapshot.js';
+import { DOCUMENT_SUFFIX } from '../store/document-id.js';
+import { BufferText } from './snapshot.js';
 import type { LoadProblem } from '../store/store.js';
 import { META, type ReadBlock, readBlock } from './read-block.js';
 import type { ReadJob, ReaderSetup } from './read-worker.js';
@@ -163,6 +164,6 @@ function threadBlock(r: ReadBlock, ids: string[], dir: string): ThreadBlock {
     starts,
     table: r.table,
     chunks: r.chunks.map((b) => new BufferText(Buffer.from(b))),
-    problems: r.problems.map(([i, message]) => ({ file: join(dir, `${ids[i]}.json`), message })),
+    problems: r.problems.map(([i, message]) => ({ file: join(dir, ids[i] + DOCUMENT_SUFFIX), message })),
   };
 }

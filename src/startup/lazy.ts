@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { ContentType } from '../schema/types.js';
-import type { RawDocument } from '../store/store.js';
+import type { CapturedDocument } from './files.js';
 import { parseDocumentText } from '../store/document-text.js';
-import type { TextSource } from '../store/snapshot.js';
-import { decodeDocument } from './codec.js';
-import { type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, SlotMap } from './model.js';
+import type { TextSource } from './snapshot.js';
+import { decodeDocument } from '../documents/file-format.js';
+import { type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, SlotMap } from '../documents/model.js';
+import { readableSummary } from '../documents/summary.js';
+import type { UndecodedHook } from '../documents/doc-index.js';
 
 /**
  * Documents indexed from a summary (a start-up snapshot's, or a reader thread's at a first start)
@@ -27,39 +29,6 @@ export function typeFingerprint(ct: ContentType): string {
   return createHash('sha1').update(JSON.stringify(shape)).digest('base64');
 }
 
-/**
- * The summary of a freshly decoded document, with the ids as its file holds them (before the index
- * renumbers clashes): per slot, the locale's position in `table`, the draft id and the published id
- * (-1: none). Numbers only, so a snapshot stores them without JSON.
- */
-export function summarize(doc: DocumentRecord, table: Map<string, number>): number[] {
-  const out: number[] = [];
-  for (const [code, slot] of doc.slots) {
-    let at = table.get(code);
-    if (at === undefined) table.set(code, (at = table.size));
-    out.push(at, slot.draft ? slot.draft.id : -1, slot.published ? slot.published.id : -1);
-  }
-  return out;
-}
-
-/**
- * A summary whose locale positions refer to `codes`, renumbered into `table` (which gains the codes it
- * lacks). Returns `summary` itself when nothing moves, so the common case copies nothing.
- */
-export function renumber(summary: number[], codes: string[], table: Map<string, number>): number[] {
-  let out = summary;
-  for (let k = 0; k < summary.length; k += 3) {
-    const code = codes[summary[k]];
-    let at = table.get(code);
-    if (at === undefined) table.set(code, (at = table.size));
-    if (at !== summary[k]) {
-      if (out === summary) out = summary.slice();
-      out[k] = at;
-    }
-  }
-  return out;
-}
-
 /** What every lazily decoded document of one type shares (one object per type, not per document). */
 export interface LazyContext {
   ct: ContentType;
@@ -69,7 +38,7 @@ export interface LazyContext {
    * For documents indexed without their text: reads the file as it is now (undefined: gone), keeping
    * its text when a snapshot will want it. Throws when it cannot be read or parsed.
    */
-  read?: (documentId: string) => RawDocument | undefined;
+  read?: (documentId: string) => CapturedDocument | undefined;
   /** The file no longer holds the versions `doc` was indexed with: index it again from the file. */
   stale?: (doc: DocumentRecord) => void;
   /** Checks a decoded body's values (see LoadOptions.check): a message when they fail. */
@@ -99,7 +68,7 @@ export class LazySource {
    * Once decoded from its file: the text read, when it holds what was indexed (for the snapshot, which
    * stamps the file).
    */
-  kept: RawDocument['kept'];
+  kept: CapturedDocument['kept'];
 
   /**
    * The text is `blob`'s `[offset, offset + length)`; with `shape` instead, it is the file's, and the
@@ -164,7 +133,7 @@ export class LazySource {
     const shape = this.shape!;
     this.shape = undefined;
     let decoded: DocumentRecord | undefined;
-    let raw: RawDocument | undefined;
+    let raw: CapturedDocument | undefined;
     try {
       raw = read?.(documentId);
       decoded = raw && decodeDocument(ct, documentId, raw.body);
@@ -219,7 +188,8 @@ export class LazyVersion implements Version {
   documentId: string;
   locale: string | null;
   status: Status;
-  private src: LazySource | undefined;
+  /** What decodes this version's document (kept once decoded: it holds the document's link mark). */
+  readonly src: LazySource;
   private filled: Filled | undefined;
 
   constructor(src: LazySource, id: number, documentId: string, locale: string | null, status: Status) {
@@ -232,7 +202,6 @@ export class LazyVersion implements Version {
 
   /** Takes the decoded values (undefined: the text could not be decoded). */
   fill(from: Version | undefined) {
-    this.src = undefined;
     const epoch = new Date(0).toISOString();
     this.filled = {
       data: from?.data ?? {},
@@ -243,9 +212,11 @@ export class LazyVersion implements Version {
   }
 
   private values(): Filled {
-    if (this.src) this.src.load();
-    // Still empty only when the document dropped this version before its text was decoded.
-    if (!this.filled) this.fill(undefined);
+    if (!this.filled) {
+      this.src.load();
+      // Still empty only when the document dropped this version before its text was decoded.
+      if (!this.filled) this.fill(undefined);
+    }
     return this.filled!;
   }
 
@@ -276,20 +247,6 @@ export class LazyVersion implements Version {
 }
 
 /**
- * Whether `summary[from, to)` is one `lazyDocument` can make a document of: whole triples, each locale
- * in `table` and named once (a damaged snapshot's may not be).
- */
-export function readableSummary(summary: ArrayLike<number>, from: number, to: number, table: string[]): boolean {
-  if (to <= from || (to - from) % 3 !== 0) return false;
-  for (let i = from; i < to; i += 3) {
-    const code = table[summary[i]];
-    if (code === undefined) return false;
-    for (let j = from; j < i; j += 3) if (table[summary[j]] === code) return false;
-  }
-  return true;
-}
-
-/**
  * A document indexed from its summary (`summary[from, to)`, the whole array by default); its versions
  * decode the text `blob[offset, offset + length)` when first read, or with no `blob`, the file as it is
  * then (checked against the summary, see LazySource).
@@ -311,7 +268,7 @@ export function lazyDocument(
   const src = blob
     ? new LazySource(ctx, blob, offset, length)
     : new LazySource(ctx, undefined, from, to - from, shape ?? { meta: summary, table });
-  const doc: DocumentRecord = { uid: ctx.ct.uid, documentId, slots: new SlotMap(), lazy: src };
+  const doc: DocumentRecord = { uid: ctx.ct.uid, documentId, slots: new SlotMap() };
   src.doc = doc;
   for (let i = from; i < to; i += 3) {
     const code = table[summary[i]];
@@ -323,3 +280,23 @@ export function lazyDocument(
   }
   return doc;
 }
+
+/** What decodes `doc`, when it was indexed before it was decoded (its versions are lazy, and know it). */
+export function lazySourceOf(doc: DocumentRecord): LazySource | undefined {
+  const slot = doc.slots.first();
+  const v = slot && (slot.draft ?? slot.published);
+  return v instanceof LazyVersion ? v.src : undefined;
+}
+
+/** The index's hook for documents indexed before they were decoded (see DocumentIndex.undecoded). */
+export const undecodedHook: UndecodedHook = {
+  undecoded(doc) {
+    const src = lazySourceOf(doc);
+    return !!src && !src.loaded;
+  },
+  linkPending: (doc) => !!lazySourceOf(doc)?.linkPending,
+  setLinkPending(doc, pending) {
+    const src = lazySourceOf(doc);
+    if (src) src.linkPending = pending;
+  },
+};

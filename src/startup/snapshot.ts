@@ -6,7 +6,7 @@ export { TICK };
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { openForReading } from './open-read.js';
+import { openForReading, readAll } from '../store/read-file.js';
 
 /**
  * The start-up snapshot: every document file's text as it was last read, with the file's stamp (mtime,
@@ -392,24 +392,6 @@ export interface Recorded {
   length: number;
 }
 
-/**
- * Reads an open file to its end into `scratch.buf` from its start, growing the buffer when needed;
- * returns the length read. One reused buffer spares 100,000 allocations at start-up.
- */
-export function readAll(fd: number, scratch: { buf: Buffer }): number {
-  let length = 0;
-  for (;;) {
-    if (length === scratch.buf.length) {
-      const bigger = Buffer.allocUnsafe(scratch.buf.length * 2);
-      scratch.buf.copy(bigger, 0, 0, length);
-      scratch.buf = bigger;
-    }
-    const n = readSync(fd, scratch.buf, length, scratch.buf.length - length, length);
-    if (n === 0) return length;
-    length += n;
-  }
-}
-
 /** The least room a read is given in the arena: a longer file is read again whole. */
 const MIN_ROOM = 64 * 1024;
 
@@ -434,22 +416,6 @@ function readOpenInto(fd: number, scratch: { buf: Buffer }, arena: TextArena): K
   const length = readAll(fd, scratch);
   const kept = arena.copy(scratch.buf, length);
   return { chunk: arena.chunks[arena.chunks.length - 1], ...kept, length };
-}
-
-/**
- * Reads a whole file into `scratch.buf` from its start (open, one read, close: a first start reads
- * 100,000 files on reader threads and each system call counts); returns its length.
- */
-export function readWhole(path: string, scratch: { buf: Buffer }): number {
-  const fd = openForReading(path);
-  try {
-    // One byte less than the buffer, so a read that fills it shows the file may go on.
-    const room = scratch.buf.length - 1;
-    const got = readSync(fd, scratch.buf, 0, room, 0);
-    return got < room ? got : readAll(fd, scratch);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** Reads a whole file into `arena` without taking its stamp (open, one read, close). */

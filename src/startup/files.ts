@@ -1,0 +1,206 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { removeStrayTemps } from '../store/atomic.js';
+import { DOCUMENT_SUFFIX, NOT_A_DOCUMENT_ID, SAFE_ID } from '../store/document-id.js';
+import { parseDocumentText } from '../store/document-text.js';
+import { readSmallFile } from '../store/read-file.js';
+import type { FileStore, LoadProblem, RawDocument } from '../store/store.js';
+import { LARGE_FOLDER_BYTES, listingOf, snapshotFileOf } from './folder-listing.js';
+import {
+  type CollectionSnapshot,
+  type FileStamp,
+  type Recorded,
+  type Snapshot,
+  type SnapshotEntry,
+  TICK,
+  TextArena,
+  readKept,
+  readSnapshot,
+  readWithStamp,
+  sameStamp,
+  stampFiles,
+  writeSnapshot,
+} from './snapshot.js';
+import { STAMP } from './stamp-range.js';
+
+/** A document file read at start, with where its bytes were kept and its stamp when asked (for a snapshot). */
+export interface CapturedDocument extends RawDocument {
+  kept?: Recorded;
+  stamp?: FileStamp;
+}
+
+export interface ScanOptions {
+  /** What a start-up snapshot recorded for this collection, and when its reads began. */
+  snapshot?: CollectionSnapshot;
+  takenAt?: number;
+}
+
+export interface CollectionScan {
+  /** Files to read (new or changed since the snapshot), sorted documentIds. */
+  fresh: string[];
+  /** Snapshot entries whose files are unchanged, sorted by documentId: their files need no reading. */
+  reused: SnapshotEntry[];
+  problems: LoadProblem[];
+  /** The folder's mtime before listing it (for the next snapshot); NaN when there is no folder. */
+  dirMtimeMs: number;
+}
+
+/**
+ * What a start needs of the document folders beyond the storage interface: the snapshot, the listing
+ * checked against it, file stamps and texts kept for the next snapshot. Built over the store's folders.
+ */
+export class StartupFiles {
+  constructor(readonly store: FileStore) {}
+
+  private get snapshotFile() {
+    return snapshotFileOf(this.store.contentDir);
+  }
+
+  readSnapshot(): Snapshot | undefined {
+    return readSnapshot(this.snapshotFile);
+  }
+
+  writeSnapshot(snapshot: Snapshot): Promise<void> {
+    return writeSnapshot(this.snapshotFile, snapshot);
+  }
+
+  collectionDir(pluralName: string): string {
+    return this.store.collectionDir(pluralName);
+  }
+
+  fileOf(pluralName: string, documentId: string): string {
+    return this.store.fileOf(pluralName, documentId);
+  }
+
+  /**
+   * Reads one document file: `undefined` when gone. With `keep`, its text is kept there with its stamp
+   * (for a snapshot).
+   */
+  readDocument(pluralName: string, documentId: string, keep?: TextArena): CapturedDocument | undefined {
+    if (!keep) return this.store.readDocument(pluralName, documentId);
+    const file = this.fileOf(pluralName, documentId);
+    try {
+      const { chunk, source, offset, length } = readKept(file, scratch, keep);
+      return {
+        documentId,
+        file,
+        body: parseDocumentText(chunk.toString('utf8', offset, offset + length), documentId),
+        kept: { source, offset, length },
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  /** Whether a collection probably holds tens of thousands of files, judged before listing them. */
+  looksLarge(pluralName: string): boolean {
+    // A folder's own size grows with its entries on every common file system (about 20 bytes a name on
+    // tmpfs, 40 to 60 on ext4, btrfs or xfs), so this reads 20,000 files or more. Only a guess: a wrong
+    // one costs reader threads started for nothing, or started a little later.
+    return (statSync(this.collectionDir(pluralName), { throwIfNoEntry: false })?.size ?? 0) >= LARGE_FOLDER_BYTES;
+  }
+
+  /**
+   * Which of a collection's files need reading, and which snapshot entries still hold (their files are
+   * unchanged since it was taken).
+   */
+  async scanCollection(pluralName: string, opts: ScanOptions = {}): Promise<CollectionScan> {
+    const dir = this.collectionDir(pluralName);
+    const reused: SnapshotEntry[] = [];
+    const problems: LoadProblem[] = [];
+    const dirStat = statSync(dir, { throwIfNoEntry: false });
+    if (!dirStat?.isDirectory()) return { fresh: [], reused, problems, dirMtimeMs: NaN };
+    const { snapshot, takenAt = 0 } = opts;
+    const entries = snapshot?.entries ?? [];
+    // An unchanged folder mtime means the same names: listing 100,000 names is itself slow on some machines.
+    const sameNames = !!snapshot && snapshot.dirMtimeMs === dirStat.mtimeMs && dirStat.mtimeMs < takenAt - TICK;
+    let strays = 0;
+    let candidates: SnapshotEntry[];
+    let fresh: string[] = [];
+    if (sameNames) candidates = entries;
+    else {
+      const listed = await listingOf(dir, dirStat);
+      strays = listed.strays;
+      // Temp files left by killed writers are removed here, so only a folder that has some is listed twice.
+      if (strays) await removeStrayTemps(dir);
+      ({ candidates, fresh } = splitByRecorded(listed.ids, entries));
+    }
+    if (candidates.length) {
+      const stamps = await stampFiles(
+        dir,
+        candidates.map((c) => c.documentId),
+        DOCUMENT_SUFFIX,
+      );
+      let changed = false;
+      for (let i = 0; i < candidates.length; i++) {
+        const c = candidates[i];
+        if (sameStamp(c, stamps[i * STAMP], stamps[i * STAMP + 1], stamps[i * STAMP + 2], takenAt)) reused.push(c);
+        else {
+          fresh.push(c.documentId);
+          changed = true;
+        }
+      }
+      if (changed) fresh.sort();
+    }
+    // With temp files seen the folder's mtime says nothing reliable about its names.
+    return { fresh, reused, problems, dirMtimeMs: strays ? NaN : dirStat.mtimeMs };
+  }
+
+  /**
+   * Stamps of some of a collection's files (see `stampRange`), and its folder's mtime (NaN when gone):
+   * for a snapshot of files that were read without taking their stamps.
+   */
+  async stampCollection(pluralName: string, documentIds: string[]) {
+    const dir = this.collectionDir(pluralName);
+    const files = await stampFiles(dir, documentIds, DOCUMENT_SUFFIX);
+    // Taken after the files': a rename into the folder since the reads began shows here.
+    const dirMtimeMs = statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? NaN;
+    return { files, dirMtimeMs };
+  }
+
+  /** Reads the given files (sorted documentIds); files gone meanwhile are skipped. */
+  readDocuments(pluralName: string, documentIds: string[], capture = false) {
+    const dir = this.collectionDir(pluralName);
+    const documents: CapturedDocument[] = [];
+    const problems: LoadProblem[] = [];
+    const arena = new TextArena();
+    for (const documentId of documentIds) {
+      const file = join(dir, documentId + DOCUMENT_SUFFIX);
+      if (!SAFE_ID.test(documentId)) {
+        problems.push({ file, message: NOT_A_DOCUMENT_ID });
+        continue;
+      }
+      try {
+        if (capture) {
+          const { text, kept, stamp } = readWithStamp(file, scratch, arena);
+          documents.push({ documentId, file, body: parseDocumentText(text, documentId), kept, stamp });
+        } else documents.push({ documentId, file, body: parseDocumentText(readSmallFile(file), documentId) });
+      } catch (err) {
+        // A recorded file gone since is simply not there (no problem to report).
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        problems.push({ file, message: (err as Error).message });
+      }
+    }
+    return { documents, problems };
+  }
+}
+
+/**
+ * Both sorted: recorded files still listed are candidates, listed files not recorded are read. A loop
+ * over 100,000 names in a function of its own, as in folder-listing.ts.
+ */
+function splitByRecorded(ids: string[], entries: SnapshotEntry[]): { candidates: SnapshotEntry[]; fresh: string[] } {
+  if (!entries.length) return { candidates: [], fresh: ids };
+  const candidates: SnapshotEntry[] = [];
+  const fresh: string[] = [];
+  let e = 0;
+  for (const id of ids) {
+    while (e < entries.length && entries[e].documentId < id) e++;
+    if (e < entries.length && entries[e].documentId === id) candidates.push(entries[e++]);
+    else fresh.push(id);
+  }
+  return { candidates, fresh };
+}
+
+const scratch = { buf: Buffer.allocUnsafe(256 * 1024) };
