@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from './helpers/project.js';
-import type { Store } from '../src/store/store.js';
+import type { PlannedWrite, Store } from '../src/store/store.js';
 
 /**
  * Writes of different documents run side by side, and a write on the inverse side of a relation rewrites
@@ -38,19 +38,20 @@ describe('writes of different documents that rewrite one other document', () => 
   it('starts from the file a write left even when that write has not finished yet', async () => {
     const [a, b, c] = await newTags(3, 'held');
     const store: Store = s.project.documents.store;
-    const { write, exclusive } = store;
+    const { writing, exclusive } = store;
     // The race is inside one process, whose writes run side by side under the shared write lock anyway;
     // without it, holding writes below cannot make the lock queue later ones behind them.
     store.exclusive = (fn) => fn();
-    // Each write of the article's file is held once the file is on disk, before the write is done with.
+    // Each write that rewrites the article's file is held once its files are on disk, before it is done with
+    // (an operation holds its files' queues until all of them are written, so the hold comes after that).
     const held: Array<() => void> = [];
     let landed: (() => void) | undefined;
     const writes = async (n: number) => {
       while (held.length < n) await new Promise<void>((r) => (landed = r));
     };
-    store.write = async (...args: Parameters<Store['write']>) => {
-      const result = await write.apply(store, args);
-      if (args[0] === 'articles' && args[1] === article)
+    store.writing = async <T>(...args: [PlannedWrite[], () => Promise<T>]) => {
+      const result = (await writing!.apply(store, args)) as T;
+      if (args[0].some((p) => p.pluralName === 'articles' && p.documentId === article))
         await new Promise<void>((release) => {
           held.push(release);
           landed?.();
@@ -72,7 +73,7 @@ describe('writes of different documents that rewrite one other document', () => 
       held[2]();
       expect([(await second).status, (await third).status]).toEqual([200, 200]);
     } finally {
-      store.write = write;
+      store.writing = writing;
       store.exclusive = exclusive;
     }
     expect([...linkedOnDisk()].sort()).toEqual([a, b, c].sort());

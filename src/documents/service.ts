@@ -362,10 +362,7 @@ export class DocumentService {
       }
       if (!removed.length) return 0;
       if (doc.slots.size === 0) {
-        const touched = this.detachEverywhere(ct, documentId);
-        await this.persistTouched(touched);
-        await this.store.remove(ct.pluralName, documentId, this.expected(ct, documentId));
-        this.index.remove(ct.uid, documentId);
+        await this.commit(undefined, undefined, this.detachEverywhere(ct, documentId), { ct, documentId });
       } else {
         await this.commit(ct, doc, new Map());
       }
@@ -935,26 +932,49 @@ export class DocumentService {
     return false;
   }
 
-  /** Persists the document and every other document the write touched, updating the index after each. */
-  private async commit(ct: ContentType, doc: DocumentRecord, touched: Map<string, DocumentRecord>) {
-    await this.persist(ct, doc);
-    await this.persistTouched(touched, doc);
+  /**
+   * Persists the document and every other document the write touched (and removes `gone`, a document deleted
+   * entirely) as one operation: all of it reaches the disk, or none of it does; indexed once all of it did.
+   */
+  private async commit(
+    ct: ContentType | undefined,
+    doc: DocumentRecord | undefined,
+    touched: Map<string, DocumentRecord>,
+    gone?: { ct: ContentType; documentId: string },
+  ) {
+    const docs: Array<[ContentType, DocumentRecord]> = ct && doc ? [[ct, doc]] : [];
+    // A self-relation puts the document itself among the touched ones: it is written once.
+    for (const d of touched.values()) if (d !== doc) docs.push([this.contentType(d.uid), d]);
+    const planned = docs.map(([t, d]) => ({
+      pluralName: t.pluralName,
+      documentId: d.documentId,
+      expect: this.expected(t, d.documentId),
+    }));
+    if (gone)
+      planned.push({
+        pluralName: gone.ct.pluralName,
+        documentId: gone.documentId,
+        expect: this.expected(gone.ct, gone.documentId),
+      });
+    const written: string[] = [];
+    const run = async () => {
+      for (const [i, [t, d]] of docs.entries()) written.push(await this.persist(t, d, planned[i].expect));
+      if (gone) await this.store.remove(gone.ct.pluralName, gone.documentId, planned[docs.length].expect);
+    };
+    await (this.store.writing ? this.store.writing(planned, run) : run());
+    for (const [i, [, d]] of docs.entries()) {
+      this.writtenAs.set(d, written[i]);
+      this.index.put(d);
+    }
+    if (gone) this.index.remove(gone.ct.uid, gone.documentId);
   }
 
-  /** Persists each working copy of `touched` once (`written`: the one already persisted). */
-  private async persistTouched(touched: Map<string, DocumentRecord>, written?: DocumentRecord) {
-    for (const d of touched.values()) if (d !== written) await this.persist(this.contentType(d.uid), d);
-  }
-
-  private async persist(ct: ContentType, doc: DocumentRecord) {
+  /** Writes one document's file (its new versions get their ids first); resolves with the digest of its text. */
+  private persist(ct: ContentType, doc: DocumentRecord, expect: DiskStamp | null | undefined): Promise<string> {
     // New versions get their ids before the file is written, so the file holds them; so do versions
     // renumbered in memory after an id clash, which leaves this document's file clean.
     for (const v of versions(doc)) if (v.id === 0 || this.index.isRenumbered(ct.uid, v)) v.id = this.issueId(ct);
-    const body = encodeDocument(ct, doc);
-    const written = await this.store.write(ct.pluralName, doc.documentId, body, this.expected(ct, doc.documentId));
-    // Indexed at once: a write retried after a later file turned out stale starts from what is on disk.
-    this.writtenAs.set(doc, written);
-    this.index.put(doc);
+    return this.store.write(ct.pluralName, doc.documentId, encodeDocument(ct, doc), expect);
   }
 
   /**
@@ -1004,7 +1024,12 @@ export class DocumentService {
           return await (contended === undefined ? attempt() : this.retries.run(contended, attempt));
         } catch (err) {
           // Another write of this process, or an editor, changed a file this one read: start again from it.
-          if (!(err instanceof StaleFileError) || tries >= 10) throw err;
+          if (!(err instanceof StaleFileError)) throw err;
+          if (tries >= 10) {
+            const file = err.file.split(/[\\/]/).slice(-3).join('/');
+            const message = `${file} kept changing while this write was made; nothing was written`;
+            throw new FolioError(409, 'ApplicationError', `${message}, try again`, {});
+          }
           contended = err.file;
           await new Promise((r) => setTimeout(r, Math.random() * 5 * tries));
         }

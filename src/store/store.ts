@@ -1,8 +1,19 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { createHash } from 'node:crypto';
-import { KeyedLock, writeFileAtomic } from './atomic.js';
+import {
+  closeSync,
+  fstatSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { rename, unlink } from 'node:fs/promises';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { basename, dirname, join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { KeyedLock, TEMP_MARK, writeFileAtomic, removeStrayTemps } from './atomic.js';
 import { WriteLock } from './write-lock.js';
 import { serialize } from './serialize.js';
 import { parseDocumentText } from './document-text.js';
@@ -44,6 +55,13 @@ export class StaleFileError extends Error {
   }
 }
 
+/** A file an operation will write or remove, with the stamp it must still have (see `Store.writing`). */
+export interface PlannedWrite {
+  pluralName: string;
+  documentId: string;
+  expect?: DiskStamp | null;
+}
+
 export interface LoadProblem {
   file: string;
   message: string;
@@ -68,6 +86,12 @@ export interface Store {
     expect?: DiskStamp | null,
   ): Promise<string>;
   remove(pluralName: string, documentId: string, expect?: DiskStamp | null): Promise<void>;
+  /**
+   * Runs `fn`, which writes or removes exactly the `planned` files (through `write` and `remove`), as one
+   * operation: every stamp is checked before any file is replaced, so a StaleFileError writes nothing, and
+   * a write that fails part way puts back the files already replaced.
+   */
+  writing?<T>(planned: PlannedWrite[], fn: () => Promise<T>): Promise<T>;
   /** The file as it is now, undefined when there is none (a write reads it under `exclusive`). */
   readCurrent?(pluralName: string, documentId: string): CurrentFile | undefined;
   /** Runs `fn` holding the project's write lock, shared with every other process writing it. */
@@ -95,6 +119,8 @@ export class FileStore implements Store {
 
   private readonly lock: WriteLock;
   private readonly files = new KeyedLock();
+  /** The operation (see `writing`) the current write belongs to: its files' queues are already held. */
+  private readonly operation = new AsyncLocalStorage<Operation>();
 
   constructor(readonly contentDir: string) {
     this.lock = new WriteLock(stateDirOf(contentDir));
@@ -210,28 +236,115 @@ export class FileStore implements Store {
     const file = this.fileOf(pluralName, documentId);
     const text = serialize(body);
     const digest = textDigest(text);
+    const check = expect === undefined ? undefined : () => checkStamp(file, expect);
     // One write of a file at a time in this process, so the stamp check and the rename after it are one step.
-    await this.files.run(file, () => {
+    await this.queued(file, async (op) => {
       this.remember(file, digest);
-      return writeFileAtomic(file, text, expect === undefined ? undefined : () => checkStamp(file, expect));
+      if (!op?.undo) return writeFileAtomic(file, text, check);
+      let aside: string | null | undefined;
+      try {
+        await writeFileAtomic(file, text, () => {
+          check?.();
+          aside = keepAside(file);
+        });
+      } catch (err) {
+        if (aside) await unlink(aside).catch(() => undefined);
+        throw err;
+      }
+      op.undo.push(undoOf(file, aside));
     });
     return digest;
   }
 
   async remove(pluralName: string, documentId: string, expect?: DiskStamp | null) {
     const file = this.fileOf(pluralName, documentId);
-    await this.files.run(file, async () => {
+    await this.queued(file, async (op) => {
       if (expect !== undefined) checkStamp(file, expect);
       this.remember(file, null);
+      if (op?.undo) {
+        // Moved aside rather than removed, so a later failure of the operation can put it back.
+        const aside = asideName(file);
+        const moved = await rename(file, aside).then(
+          () => true,
+          (err: NodeJS.ErrnoException) => {
+            if (err.code !== 'ENOENT') throw err;
+            return false;
+          },
+        );
+        if (moved) op.undo.push({ back: () => rename(aside, file), done: () => unlink(aside) });
+        return;
+      }
       await unlink(file).catch((err: NodeJS.ErrnoException) => {
         if (err.code !== 'ENOENT') throw err;
       });
     });
   }
+
+  /** Runs `fn` after this process's other writes of `file`, unless the operation in progress holds its queue. */
+  private queued(file: string, fn: (op: Operation | undefined) => Promise<void>): Promise<void> {
+    const op = this.operation.getStore();
+    if (op?.files.has(file)) return fn(op);
+    return this.files.run(file, () => fn(undefined));
+  }
+
+  async writing<T>(planned: PlannedWrite[], fn: () => Promise<T>): Promise<T> {
+    const expects = new Map<string, DiskStamp | null | undefined>();
+    for (const p of planned) {
+      const file = this.fileOf(p.pluralName, p.documentId);
+      if (expects.get(file) === undefined) expects.set(file, p.expect);
+    }
+    // Sorted, so two operations sharing files take their queues in one order and never wait on each other.
+    const files = [...expects.keys()].sort();
+    const op: Operation = { files: new Set(files), undo: files.length > 1 ? [] : undefined };
+    const run = async () => {
+      for (const [file, expect] of expects) if (expect !== undefined) checkStamp(file, expect);
+      try {
+        const result = await this.operation.run(op, fn);
+        await Promise.all(op.undo?.map((u) => u.done().catch(() => undefined)) ?? []);
+        return result;
+      } catch (err) {
+        for (const u of op.undo?.reverse() ?? []) await u.back().catch(() => undefined);
+        throw err;
+      }
+    };
+    const hold = (i: number): Promise<T> => (i === files.length ? run() : this.files.run(files[i], () => hold(i + 1)));
+    return hold(0);
+  }
 }
 
 /** Local, rebuildable state (snapshot, locks, issued ids): `.folio/` beside `content/`, out of git. */
 const stateDirOf = (contentDir: string) => join(dirname(contentDir), '.folio');
+
+/** A multi-file write in progress: the files whose queues it holds, and how to undo what it replaced so far. */
+interface Operation {
+  files: Set<string>;
+  /** Only for operations of several files: a single file is replaced in one rename anyway. */
+  undo: Array<{ back: () => Promise<void>; done: () => Promise<void> }> | undefined;
+}
+
+const asideName = (file: string) =>
+  join(dirname(file), `${TEMP_MARK}${basename(file)}.${randomBytes(6).toString('hex')}.old`);
+
+/**
+ * Keeps the file about to be replaced under a temp name (a second link: no copy, no space needed): its path,
+ * null when there is no file, undefined when the file system has no hard links (it cannot be put back then).
+ */
+function keepAside(file: string): string | null | undefined {
+  const aside = asideName(file);
+  try {
+    linkSync(file, aside);
+    return aside;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
+  }
+}
+
+/** How to put back a file replaced by an operation that then failed, and to drop what was kept once it succeeded. */
+function undoOf(file: string, aside: string | null | undefined) {
+  if (aside === null) return { back: () => unlink(file), done: async () => undefined };
+  if (aside === undefined) return { back: async () => undefined, done: async () => undefined };
+  return { back: () => rename(aside, file), done: () => unlink(aside) };
+}
 
 /** Throws a StaleFileError unless `file` is in the state `expect` (null: absent). */
 function checkStamp(file: string, expect: DiskStamp | null) {
