@@ -13,7 +13,7 @@ import { rename, unlink } from 'node:fs/promises';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { basename, dirname, join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
-import { KeyedLock, TEMP_MARK, writeFileAtomic, removeStrayTemps } from './atomic.js';
+import { KeyedLock, TEMP_MARK, writeFileAtomic } from './atomic.js';
 import { WriteLock } from './write-lock.js';
 import { serialize } from './serialize.js';
 import { parseDocumentText } from './document-text.js';
