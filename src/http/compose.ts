@@ -44,6 +44,10 @@ export async function serverOptions(
       ),
       onDemand(isApiDocsPath, async () => (await import('./api-docs.js')).apiDocsModule),
       onDemand(
+        (p) => p === '/admin' || p.startsWith('/admin/'),
+        async () => (await import('../studio/serve.js')).studioModule(),
+      ),
+      onDemand(
         isContentTypeBuilderPath,
         async () => (await import('./content-type-builder.js')).contentTypeBuilderModule,
       ),

@@ -1,0 +1,273 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, ApiError, query } from './api';
+import { Field, FieldSyntaxError, fromForm, slugify, toForm, type FormValue } from './fields';
+import { onLiveEvent } from './live';
+import { EDITABLE, endpoint, type ContentType, type Model } from './model';
+import { ErrorNotice } from './notices';
+import { Link, navigate } from './router';
+import { statusesOf, type Doc, type Status } from './status';
+
+type Action = 'draft' | 'publish' | 'save';
+
+/** What a save that opened a new document's address says there (the new screen starts with it). */
+let carried = '';
+
+/**
+ * The form of one document (a collection's, or a single type's): its scalar fields, saved through the REST API
+ * as a draft or published. Only the fields the editor changed are sent, so a save changes nothing else in the
+ * file; kinds without a field yet are shown read-only and kept as they are.
+ */
+export function Editor(props: { type: ContentType; model: Model; documentId?: string; params: URLSearchParams }) {
+  const { type, model, documentId, params } = props;
+  const single = type.kind === 'singleType';
+  const isNew = !single && documentId === undefined;
+  const defaultLocale = model.locales.find((l) => l.isDefault)?.code;
+  const locale = type.localized ? (params.get('locale') ?? defaultLocale) : undefined;
+  const [doc, setDoc] = useState<Doc | undefined>();
+  const [status, setStatus] = useState<Status | undefined>();
+  const [values, setValues] = useState<Record<string, FormValue>>({});
+  const [touched, setTouched] = useState<Set<string>>(new Set());
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<{ error: unknown; what: string; action?: string } | undefined>();
+  const [message, setMessage] = useState('');
+  const [changed, setChanged] = useState<'updated' | 'deleted' | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [missing, setMissing] = useState(false);
+  const saving = useRef(false);
+  const loadedAt = useRef<string | undefined>(undefined);
+
+  const editable = Object.entries(type.attributes).filter(([, a]) => EDITABLE.has(a.type) && a.type !== 'password');
+  const kept = Object.entries(type.attributes).filter(([, a]) => !EDITABLE.has(a.type) || a.type === 'password');
+  const docPath = single ? endpoint(type) : `${endpoint(type)}/${documentId}`;
+
+  const fill = (d: Doc | undefined) => {
+    const next: Record<string, FormValue> = {};
+    for (const [name, attr] of editable) next[name] = toForm(attr, d ? d[name] : attr.default);
+    setValues(next);
+    setTouched(new Set());
+    setErrors({});
+    setChanged(undefined);
+    setDoc(d);
+    loadedAt.current = d?.updatedAt;
+  };
+
+  /** The draft (every document has one) and its status. */
+  const readDraft = async (): Promise<Doc | undefined> => {
+    try {
+      const { data } = await api<{ data: Doc }>(
+        'GET',
+        `${docPath}${query({ status: type.draftAndPublish ? 'draft' : undefined, locale, populate: '*' })}`,
+      );
+      return data;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      throw err;
+    }
+  };
+
+  const load = async () => {
+    try {
+      const d = await readDraft();
+      setMissing(!d && !single);
+      fill(d);
+      setStatus(d ? (await statusesOf(type, [d], locale)).get(d.documentId) : undefined);
+      setFailure(undefined);
+    } catch (err) {
+      setFailure({
+        error: err,
+        what: `read this ${type.displayName}`,
+        action: `${type.uid}.find${single ? '' : 'One'}`,
+      });
+    }
+  };
+
+  useEffect(() => {
+    if (isNew) fill(undefined);
+    else void load();
+    setMessage(carried);
+    carried = '';
+  }, [type.uid, documentId, locale]);
+
+  // A change to this document from elsewhere (another editor, the CLI, its file edited or pulled) is announced;
+  // this editor's own saves are told apart by the draft's updatedAt, which the save has already read back.
+  useEffect(
+    () =>
+      onLiveEvent(async (e) => {
+        if (isNew || saving.current || e.uid !== type.uid) return;
+        if (!single && e.documentId !== documentId) return;
+        if (locale && e.locale && e.locale !== locale) return;
+        if (e.event === 'entry.delete' && !single) return setChanged('deleted');
+        const current = await readDraft().catch(() => undefined);
+        if (saving.current) return;
+        if (!current) setChanged('deleted');
+        else if (current.updatedAt !== loadedAt.current) setChanged('updated');
+      }),
+    [type.uid, documentId, locale],
+  );
+
+  const change = (name: string, value: FormValue) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    setTouched((t) => new Set(t).add(name));
+    if (errors[name]) setErrors(({ [name]: _, ...rest }) => rest);
+  };
+
+  const save = async (action: Action) => {
+    const data: Record<string, unknown> = {};
+    const problems: Record<string, string> = {};
+    for (const name of touched) {
+      try {
+        data[name] = fromForm(type.attributes[name], values[name]);
+      } catch (err) {
+        if (err instanceof FieldSyntaxError) problems[name] = err.message;
+        else throw err;
+      }
+    }
+    if (Object.keys(problems).length) {
+      setErrors(problems);
+      setMessage('Nothing was saved: correct the fields marked below.');
+      document.getElementById(`field-${Object.keys(problems)[0]}`)?.focus();
+      return;
+    }
+    const status = action === 'draft' ? 'draft' : undefined;
+    setBusy(true);
+    saving.current = true;
+    setMessage('');
+    try {
+      let saved: Doc;
+      if (isNew) {
+        ({ data: saved } = await api<{ data: Doc }>('POST', `${endpoint(type)}${query({ status, locale })}`, { data }));
+      } else {
+        ({ data: saved } = await api<{ data: Doc }>('PUT', `${docPath}${query({ status, locale })}`, { data }));
+      }
+      const done = action === 'draft' ? 'Draft saved.' : action === 'publish' ? 'Published.' : 'Saved.';
+      setMessage(done);
+      if (isNew) {
+        carried = done;
+        navigate(`${endpoint(type).replace('/api/', '/admin/content/')}/${saved.documentId}${query({ locale })}`, true);
+      } else await load();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400 && err.problems.length) {
+        const at: Record<string, string> = {};
+        for (const p of err.problems) at[String(p.path[0] ?? '')] ??= p.message;
+        setErrors(at);
+        setMessage(`Nothing was saved: ${err.message}`);
+        const first = err.problems.find((p) => type.attributes[String(p.path[0])]);
+        if (first) document.getElementById(`field-${String(first.path[0])}`)?.focus();
+      } else {
+        const verb = action === 'publish' ? 'publish' : 'save';
+        setFailure({
+          error: err,
+          what: `${verb} this ${type.displayName}`,
+          action: `${type.uid}.${isNew ? 'create' : 'update'}`,
+        });
+      }
+    } finally {
+      setBusy(false);
+      saving.current = false;
+    }
+  };
+
+  const listHref = single
+    ? undefined
+    : `/admin/content/${type.pluralName}${query({ locale: params.get('locale') ?? undefined })}`;
+  const title = isNew ? `New ${type.displayName}` : type.displayName;
+  const general = Object.entries(errors).filter(([name]) => !type.attributes[name]);
+
+  if (missing)
+    return (
+      <section>
+        <h1>{type.displayName} not found</h1>
+        <p>
+          There is no {type.displayName} {documentId}
+          {locale ? ` in ${locale}` : ''}. {listHref && <Link href={listHref}>Back to the list</Link>}
+        </p>
+      </section>
+    );
+
+  return (
+    <section aria-labelledby="editor-title">
+      <header class="bar">
+        <h1 id="editor-title">{title}</h1>
+        {type.draftAndPublish && !isNew && status && <span class={`status ${status}`}>{status}</span>}
+        {locale && <span class="locale">Locale: {locale}</span>}
+        {listHref && <Link href={listHref}>Back to the list</Link>}
+      </header>
+      {changed && (
+        <div class="notice warning" role="alert">
+          <p>
+            {changed === 'deleted'
+              ? 'This document was deleted outside this editor.'
+              : 'This document was changed outside this editor (by someone else, the CLI or a change to its file).'}
+          </p>
+          {changed === 'updated' && (
+            <button type="button" onClick={() => void load()}>
+              Reload it (drops your unsaved changes)
+            </button>
+          )}
+          <button type="button" onClick={() => setChanged(undefined)}>
+            Keep editing
+          </button>
+        </div>
+      )}
+      <ErrorNotice error={failure?.error} what={failure?.what ?? ''} action={failure?.action} />
+      <p class="message" role="status" aria-live="polite">
+        {message}
+      </p>
+      {general.length > 0 && (
+        <ul class="field-error">
+          {general.map(([name, text]) => (
+            <li>
+              {name ? `${name}: ` : ''}
+              {text}
+            </li>
+          ))}
+        </ul>
+      )}
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save(type.draftAndPublish ? 'draft' : 'save');
+        }}
+      >
+        {editable.map(([name, attr]) => (
+          <Field
+            name={name}
+            attr={attr}
+            value={values[name] ?? ''}
+            error={errors[name]}
+            onChange={(v) => change(name, v)}
+            onGenerate={
+              attr.type === 'uid' && attr.targetField
+                ? () => change(name, slugify(String(values[attr.targetField!] ?? '')))
+                : undefined
+            }
+          />
+        ))}
+        {kept.length > 0 && (
+          <details class="kept">
+            <summary>Fields this version of the Studio does not edit ({kept.map(([n]) => n).join(', ')})</summary>
+            <p>They are kept as they are when you save. Edit them with the CLI or in the files for now.</p>
+            <pre>{JSON.stringify(Object.fromEntries(kept.map(([n]) => [n, doc?.[n] ?? null])), null, 2)}</pre>
+          </details>
+        )}
+        <div class="actions">
+          {type.draftAndPublish ? (
+            <>
+              <button type="submit" disabled={busy}>
+                Save draft
+              </button>
+              <button type="button" class="primary" disabled={busy} onClick={() => void save('publish')}>
+                Publish
+              </button>
+            </>
+          ) : (
+            <button type="submit" class="primary" disabled={busy}>
+              Save
+            </button>
+          )}
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,193 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, query } from './api';
+import { ErrorNotice } from './notices';
+import { onLiveEvent } from './live';
+import { endpoint, LISTABLE, type ContentType, type Model } from './model';
+import { Link, navigate } from './router';
+import { statusesOf, type Doc, type Status } from './status';
+
+const PAGE_SIZE = 20;
+
+interface Page {
+  docs: Doc[];
+  statuses: Map<string, Status>;
+  page: number;
+  pageCount: number;
+  total: number;
+}
+
+/** Shows a cell's value in a list: short, whatever its kind. */
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  const s = String(value);
+  return s.length > 80 ? `${s.slice(0, 79)}…` : s;
+}
+
+/**
+ * A collection's documents, read as drafts (every document has one) with their status, a page at a time:
+ * search (`_q`), sort and page are the server's, and kept in the address so a list can be shared.
+ */
+export function CollectionList({ type, model, params }: { type: ContentType; model: Model; params: URLSearchParams }) {
+  const base = `/admin/content/${type.pluralName}`;
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const sort = params.get('sort') ?? 'updatedAt:desc';
+  const q = params.get('q') ?? '';
+  const defaultLocale = model.locales.find((l) => l.isDefault)?.code;
+  const locale = type.localized ? (params.get('locale') ?? defaultLocale) : undefined;
+  const [result, setResult] = useState<Page | undefined>();
+  const [error, setError] = useState<unknown>();
+  const [search, setSearch] = useState(q);
+  const [reloads, setReloads] = useState(0);
+
+  const columns = Object.entries(type.attributes)
+    .filter(([, a]) => LISTABLE.has(a.type) && !a.private)
+    .slice(0, 4)
+    .map(([name]) => name);
+
+  const go = (changes: Record<string, string | number | undefined>) => {
+    const next = { page, sort, q, locale: params.get('locale') ?? undefined, ...changes };
+    navigate(`${base}${query({ ...next, page: next.page === 1 ? undefined : next.page })}`);
+  };
+
+  useEffect(() => {
+    let live = true;
+    (async () => {
+      try {
+        const answer = await api<{
+          data: Doc[];
+          meta: { pagination: { page: number; pageCount: number; total: number } };
+        }>(
+          'GET',
+          `${endpoint(type)}${query({
+            status: type.draftAndPublish ? 'draft' : undefined,
+            'pagination[page]': page,
+            'pagination[pageSize]': PAGE_SIZE,
+            sort,
+            _q: q,
+            locale,
+          })}`,
+        );
+        const statuses = await statusesOf(type, answer.data, locale);
+        if (live) {
+          setError(undefined);
+          setResult({ docs: answer.data, statuses, ...answer.meta.pagination });
+        }
+      } catch (err) {
+        if (live) setError(err);
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [type.uid, page, sort, q, locale, reloads]);
+
+  // The list follows the files: another editor, the CLI or a git pull changes what it shows.
+  useEffect(() => onLiveEvent((e) => e.uid === type.uid && setReloads((n) => n + 1)), [type.uid]);
+
+  const [sortField, sortDir] = sort.split(':');
+  const header = (name: string, label = name) => {
+    const active = sortField === name;
+    const dir = active && sortDir !== 'desc' ? 'desc' : 'asc';
+    return (
+      <th scope="col" aria-sort={active ? (sortDir === 'desc' ? 'descending' : 'ascending') : undefined}>
+        <button type="button" class="sort" onClick={() => go({ sort: `${name}:${dir}`, page: 1 })}>
+          {label}
+          <span aria-hidden="true">{active ? (sortDir === 'desc' ? ' ▼' : ' ▲') : ''}</span>
+        </button>
+      </th>
+    );
+  };
+
+  return (
+    <section aria-labelledby="list-title">
+      <header class="bar">
+        <h1 id="list-title">{type.displayName}</h1>
+        <Link href={`${base}/new${query({ locale: params.get('locale') ?? undefined })}`} class="button primary">
+          Create new {type.displayName}
+        </Link>
+      </header>
+      <div class="tools">
+        <form
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            go({ q: search, page: 1 });
+          }}
+        >
+          <label for="search">Search</label>
+          <input id="search" type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+          <button type="submit">Search</button>
+        </form>
+        {type.localized && model.locales.length > 1 && (
+          <label>
+            Locale{' '}
+            <select value={locale} onChange={(e) => go({ locale: e.currentTarget.value, page: 1 })}>
+              {model.locales.map((l) => (
+                <option value={l.code}>{l.name}</option>
+              ))}
+            </select>
+          </label>
+        )}
+      </div>
+      <ErrorNotice error={error} what={`read ${type.displayName}`} action={`${type.uid}.find`} />
+      {result && (
+        <>
+          <table>
+            <caption class="visually-hidden">
+              {type.displayName}: page {result.page} of {Math.max(1, result.pageCount)}
+            </caption>
+            <thead>
+              <tr>
+                {columns.map((c) => header(c))}
+                {type.draftAndPublish && <th scope="col">Status</th>}
+                {type.localized && header('locale', 'Locale')}
+                {header('updatedAt', 'Updated')}
+              </tr>
+            </thead>
+            <tbody>
+              {result.docs.map((d) => {
+                const href = `${base}/${d.documentId}${query({ locale: d.locale })}`;
+                const status = result.statuses.get(d.documentId) ?? 'draft';
+                return (
+                  <tr key={d.documentId}>
+                    {columns.map((c, i) => (
+                      <td>{i === 0 ? <Link href={href}>{cell(d[c]) || d.documentId}</Link> : cell(d[c])}</td>
+                    ))}
+                    {type.draftAndPublish && (
+                      <td>
+                        <span class={`status ${status}`}>{status}</span>
+                      </td>
+                    )}
+                    {type.localized && <td>{d.locale}</td>}
+                    <td>{new Date(d.updatedAt).toLocaleString()}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          {result.docs.length === 0 && (
+            <p>
+              No {type.displayName} {q ? `matches “${q}”` : 'yet'}.
+            </p>
+          )}
+          <nav class="pages" aria-label="Pages">
+            <button type="button" disabled={result.page <= 1} onClick={() => go({ page: result.page - 1 })}>
+              Previous page
+            </button>
+            <span>
+              Page {result.page} of {Math.max(1, result.pageCount)} ({result.total} in all)
+            </span>
+            <button
+              type="button"
+              disabled={result.page >= result.pageCount}
+              onClick={() => go({ page: result.page + 1 })}
+            >
+              Next page
+            </button>
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}

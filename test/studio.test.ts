@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { AuthService } from '../src/auth/service.js';
+import { watchProject } from '../src/watch/watcher.js';
+import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const MODEL_READ = [
+  'plugin::content-type-builder.content-types.getContentTypes',
+  'plugin::content-type-builder.components.getComponents',
+];
+
+/** Gives a role of the project's permissions.json more actions. */
+function grant(contentDir: string, role: string, actions: string[]) {
+  const file = join(contentDir, 'permissions.json');
+  const perms = JSON.parse(readFileSync(file, 'utf8'));
+  perms.roles[role].permissions.push(...actions);
+  writeFileSync(file, `${JSON.stringify(perms, null, 2)}\n`);
+}
+
+/**
+ * Folio Studio end to end, in Debian's Chromium: a user signs in with a password and edits articles through
+ * the public API, and the files on disk are what the editor did. Skipped where Chromium is not installed.
+ */
+describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
+  let s: TestServer;
+  let browser: Browser;
+  let watcher: { close(): Promise<void> } | undefined;
+  let made: ReturnType<typeof makeProject>;
+  let page: Page;
+  const fileOf = (id: string) => join(s.contentDir, 'documents', 'articles', `${id}.json`);
+
+  beforeAll(async () => {
+    made = makeProject();
+    grant(made.contentDir, 'authenticated', MODEL_READ);
+    const auth = new AuthService(made.dir);
+    await auth.createUser({
+      username: 'editor',
+      email: 'editor@example.com',
+      password: 'editor-pass-1',
+      role: 'authenticated',
+    });
+    await auth.createUser({
+      username: 'reader',
+      email: 'reader@example.com',
+      password: 'reader-pass-1',
+      role: 'authenticated',
+    });
+    s = await startTestServer({ dir: made.dir });
+    // As `folio serve` does: hand edits of content/ reach the server, and its live events.
+    watcher = await watchProject(s.project);
+    for (const title of ['Alpha article', 'Beta article'])
+      expect((await s.api('/api/articles', { method: 'POST', body: { data: { title } } })).status).toBe(201);
+    browser = await chromium.launch({ executablePath: CHROMIUM });
+    page = await browser.newPage();
+    page.setDefaultTimeout(10_000);
+    page.on('response', async (r) => {
+      if (r.status() >= 400)
+        process.stderr.write(`browser: ${r.status()} ${r.url()} ${await r.text().catch(() => '')}\n`);
+    });
+    page.on('pageerror', (e) => process.stderr.write(`browser: ${e.message}\n`));
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await watcher?.close();
+    await s?.stop();
+    made.cleanup();
+  });
+
+  it('serves the built app at /admin with its content types, and the app for any path under it', async () => {
+    const index = await fetch(`${s.url}/admin`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await index.text();
+    const script = /src="(\/admin\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const js = await fetch(`${s.url}${script}`);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(js.headers.get('cache-control')).toContain('immutable');
+    const deep = await fetch(`${s.url}/admin/content/articles/whatever`);
+    expect(deep.status).toBe(200);
+    expect(await deep.text()).toBe(html);
+    expect((await fetch(`${s.url}/admin/assets/missing.js`)).status).toBe(404);
+    expect((await fetch(`${s.url}/admin`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('signs in with a password and lists the articles with their status', async () => {
+    await page.goto(`${s.url}/admin`);
+    await page.getByLabel('E-mail or username').fill('editor@example.com');
+    await page.getByLabel('Password').fill('editor-pass-1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Content types' }).getByRole('link', { name: 'Article' }).click();
+    await page.getByRole('heading', { name: 'Article', level: 1 }).waitFor();
+    const rows = page.locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.filter({ hasText: 'Alpha article' }).locator('.status').textContent()).toBe('published');
+    // Search is the server's `_q`.
+    await page.getByLabel('Search', { exact: true }).fill('Beta');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('Beta article');
+    expect(page.url()).toContain('q=Beta');
+  });
+
+  it('creates an article, saves a draft and publishes it: the file and the REST answer agree', async () => {
+    await page.getByRole('link', { name: 'Create new Article' }).click();
+    await page.getByLabel('title').fill('Written in the Studio');
+    await page.getByRole('button', { name: 'Generate from title' }).click();
+    expect(await page.getByLabel('slug').inputValue()).toBe('written-in-the-studio');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Draft saved.').waitFor();
+    await page.waitForURL(/\/admin\/content\/articles\/[a-z0-9]{24}/);
+    const id = /articles\/([a-z0-9]{24})/.exec(page.url())![1];
+    await page.locator('header .status', { hasText: 'draft' }).waitFor();
+    let file = JSON.parse(readFileSync(fileOf(id), 'utf8'));
+    expect(file.locales.en.draft).toMatchObject({ title: 'Written in the Studio', slug: 'written-in-the-studio' });
+    expect(file.locales.en.published).toBeUndefined();
+    expect((await s.api(`/api/articles/${id}`)).status).toBe(404);
+
+    await page.getByLabel('views').fill('12');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByText('Published.').waitFor();
+    await page.locator('header .status', { hasText: 'published' }).waitFor();
+    file = JSON.parse(readFileSync(fileOf(id), 'utf8'));
+    expect(file.locales.en.published).toMatchObject({ title: 'Written in the Studio', views: 12 });
+    const rest = await s.api(`/api/articles/${id}`);
+    expect(rest.status).toBe(200);
+    expect(rest.body.data).toMatchObject({ documentId: id, title: 'Written in the Studio', views: 12 });
+
+    // A draft edit after publishing shows as modified, in the editor and in the list.
+    await page.getByLabel('description').fill('Changed after publishing');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.locator('header .status', { hasText: 'modified' }).waitFor();
+    expect((await s.api(`/api/articles/${id}`)).body.data.description).toBeNull();
+  });
+
+  it('shows a validation error from the API at its field, and keeps what was typed', async () => {
+    await page.getByLabel('views').fill('-5');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    const error = page.locator('#field-views-error');
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/views/);
+    expect(await page.getByLabel('views').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('views').inputValue()).toBe('-5');
+    expect(await page.getByLabel('description').inputValue()).toBe('Changed after publishing');
+  });
+
+  it('says so when the open document changes on disk, and reloads it on demand', async () => {
+    const id = /articles\/([a-z0-9]{24})/.exec(page.url())![1];
+    const file = JSON.parse(readFileSync(fileOf(id), 'utf8'));
+    file.locales.en.draft.title = 'Edited by hand';
+    file.locales.en.draft.updatedAt = new Date().toISOString();
+    writeFileSync(fileOf(id), `${JSON.stringify(file, null, 2)}\n`);
+    const notice = page.getByRole('alert').filter({ hasText: 'changed outside this editor' });
+    await notice.waitFor({ timeout: 15_000 });
+    await notice.getByRole('button', { name: /Reload it/ }).click();
+    await expect.poll(() => page.getByLabel('title').inputValue()).toBe('Edited by hand');
+  });
+});
