@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { AuthService } from '../src/auth/service.js';
@@ -7,6 +8,7 @@ import { watchProject } from '../src/watch/watcher.js';
 import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const MODEL_READ = [
   'plugin::content-type-builder.content-types.getContentTypes',
   'plugin::content-type-builder.components.getComponents',
@@ -18,6 +20,27 @@ function grant(contentDir: string, role: string, actions: string[]) {
   const perms = JSON.parse(readFileSync(file, 'utf8'));
   perms.roles[role].permissions.push(...actions);
   writeFileSync(file, `${JSON.stringify(perms, null, 2)}\n`);
+}
+
+const SESSION = ['plugin::users-permissions.user.me', 'plugin::users-permissions.auth.logout'];
+
+/** Adds a role to the project's permissions.json. */
+function addRole(contentDir: string, role: string, permissions: string[]) {
+  const file = join(contentDir, 'permissions.json');
+  const perms = JSON.parse(readFileSync(file, 'utf8'));
+  perms.roles[role] = { name: role, description: '', permissions };
+  writeFileSync(file, `${JSON.stringify(perms, null, 2)}\n`);
+}
+
+/** Accessibility problems axe-core finds in the page as it is now. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const found = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: unknown[] }[] }> } })
+      .axe;
+    return (await axe.run()).violations.map((v) => `${v.id} (${v.nodes.length})`);
+  });
+  return found;
 }
 
 /**
@@ -35,6 +58,13 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
   beforeAll(async () => {
     made = makeProject();
     grant(made.contentDir, 'authenticated', MODEL_READ);
+    addRole(made.contentDir, 'reader', [
+      ...MODEL_READ,
+      ...SESSION,
+      'api::article.article.find',
+      'api::article.article.findOne',
+    ]);
+    addRole(made.contentDir, 'nomodel', [...SESSION, 'api::article.article.find']);
     const auth = new AuthService(made.dir);
     await auth.createUser({
       username: 'editor',
@@ -46,7 +76,13 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
       username: 'reader',
       email: 'reader@example.com',
       password: 'reader-pass-1',
-      role: 'authenticated',
+      role: 'reader',
+    });
+    await auth.createUser({
+      username: 'nomodel',
+      email: 'nomodel@example.com',
+      password: 'nomodel-pass',
+      role: 'nomodel',
     });
     s = await startTestServer({ dir: made.dir });
     // As `folio serve` does: hand edits of content/ reach the server, and its live events.
@@ -56,10 +92,6 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     browser = await chromium.launch({ executablePath: CHROMIUM });
     page = await browser.newPage();
     page.setDefaultTimeout(10_000);
-    page.on('response', async (r) => {
-      if (r.status() >= 400)
-        process.stderr.write(`browser: ${r.status()} ${r.url()} ${await r.text().catch(() => '')}\n`);
-    });
     page.on('pageerror', (e) => process.stderr.write(`browser: ${e.message}\n`));
   }, 60_000);
   afterAll(async () => {
@@ -120,7 +152,7 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     expect((await s.api(`/api/articles/${id}`)).status).toBe(404);
 
     await page.getByLabel('views').fill('12');
-    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.getByText('Published.').waitFor();
     await page.locator('header .status', { hasText: 'published' }).waitFor();
     file = JSON.parse(readFileSync(fileOf(id), 'utf8'));
@@ -138,7 +170,7 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
 
   it('shows a validation error from the API at its field, and keeps what was typed', async () => {
     await page.getByLabel('views').fill('-5');
-    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
     const error = page.locator('#field-views-error');
     await error.waitFor();
     expect(await error.textContent()).toMatch(/views/);
@@ -157,5 +189,93 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     await notice.waitFor({ timeout: 15_000 });
     await notice.getByRole('button', { name: /Reload it/ }).click();
     await expect.poll(() => page.getByLabel('title').inputValue()).toBe('Edited by hand');
+  });
+  it('discards a draft and unpublishes from the editor', async () => {
+    const id = /articles\/([a-z0-9]{24})/.exec(page.url())![1];
+    await page.locator('header .status', { hasText: 'modified' }).waitFor();
+    await page.getByRole('button', { name: 'Discard draft' }).click();
+    await page.getByText('Draft discarded.').waitFor();
+    expect(await page.getByLabel('title').inputValue()).toBe('Written in the Studio');
+    const discarded = JSON.parse(readFileSync(fileOf(id), 'utf8')).locales.en;
+    expect(discarded.draft.title).toBe(discarded.published.title);
+    await page.getByRole('button', { name: 'Unpublish' }).click();
+    await page.getByText('Unpublished: the draft is kept.').waitFor();
+    await page.locator('header .status', { hasText: 'draft' }).waitFor();
+    expect((await s.api(`/api/articles/${id}`)).status).toBe(404);
+    expect(JSON.parse(readFileSync(fileOf(id), 'utf8')).locales.en.published).toBeUndefined();
+    // The editor's own writes raise no notice.
+    expect(await page.getByText('changed outside this editor').count()).toBe(0);
+  });
+
+  it('sorts by column and pages through the list on the server', async () => {
+    for (let i = 1; i <= 20; i++)
+      await s.api('/api/articles?status=draft', { method: 'POST', body: { data: { title: `Bulk ${i}` } } });
+    await page.getByRole('link', { name: 'Back to the list' }).click();
+    const rows = page.locator('tbody tr');
+    await page.getByText('Page 1 of 2 (23 in all)').waitFor();
+    expect(await rows.count()).toBe(20);
+    await page.getByRole('button', { name: 'title' }).click();
+    await expect.poll(() => page.locator('th[aria-sort="ascending"]').textContent()).toContain('title');
+    await expect.poll(() => rows.first().locator('td').first().textContent()).toBe('Alpha article');
+    await page.getByRole('button', { name: 'title' }).click();
+    await expect.poll(() => rows.first().locator('td').first().textContent()).toBe('Written in the Studio');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText('Page 2 of 2 (23 in all)').waitFor();
+    expect(await rows.count()).toBe(3);
+    expect(page.url()).toContain('page=2');
+    await expect.poll(() => rows.last().locator('td').first().textContent()).toBe('Alpha article');
+  });
+
+  it('keeps the session over a reload (refresh cookie) and edits a single type', async () => {
+    await page.reload();
+    const nav = page.getByRole('navigation', { name: 'Content types' });
+    await nav.getByRole('link', { name: 'Global' }).click();
+    await page.getByLabel('siteName').fill('Studio site');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved.').waitFor();
+    const rest = await s.api('/api/global');
+    expect(rest.body.data.siteName).toBe('Studio site');
+  });
+
+  it('passes an automated accessibility check on the list and the editor', async () => {
+    await page.goto(`${s.url}/admin/content/articles`);
+    await page.locator('tbody tr').first().waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.goto(`${s.url}/admin/content/articles/new`);
+    await page.getByLabel('title').waitFor();
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.locator('#field-title-error').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('shows a role only the types it may read; signs in with the keyboard alone', async () => {
+    const context = await browser.newContext();
+    const other = await context.newPage();
+    other.setDefaultTimeout(10_000);
+    await other.goto(`${s.url}/admin`);
+    expect(await axeViolations(other)).toEqual([]);
+    await other.keyboard.press('Tab');
+    await other.keyboard.type('reader');
+    await other.keyboard.press('Tab');
+    await other.keyboard.type('reader-pass-1');
+    await other.keyboard.press('Enter');
+    const nav = other.getByRole('navigation', { name: 'Content types' });
+    await nav.getByRole('link', { name: 'Article' }).waitFor();
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Article']);
+    await context.close();
+  });
+
+  it('tells a role without the model permissions which ones it lacks', async () => {
+    const context = await browser.newContext();
+    const other = await context.newPage();
+    other.setDefaultTimeout(10_000);
+    await other.goto(`${s.url}/admin`);
+    await other.getByLabel('E-mail or username').fill('nomodel');
+    await other.getByLabel('Password').fill('nomodel-pass');
+    await other.getByRole('button', { name: 'Sign in' }).click();
+    const alert = other.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('plugin::content-type-builder.content-types.getContentTypes');
+    await context.close();
   });
 });

@@ -12,6 +12,7 @@ import {
   isRolesPath,
   isUploadApiPath,
 } from './route-paths.js';
+import { isStudioPath } from '../studio/paths.js';
 
 /**
  * The one place that assembles a server for a project: its access policy and route modules.
@@ -43,10 +44,7 @@ export async function serverOptions(
         async () => (await import('./live-events.js')).liveEventsModule,
       ),
       onDemand(isApiDocsPath, async () => (await import('./api-docs.js')).apiDocsModule),
-      onDemand(
-        (p) => p === '/admin' || p.startsWith('/admin/'),
-        async () => (await import('../studio/serve.js')).studioModule(),
-      ),
+      onDemand(isStudioPath, async () => (await import('../studio/routes.js')).studioRoutes()),
       onDemand(
         isContentTypeBuilderPath,
         async () => (await import('./content-type-builder.js')).contentTypeBuilderModule,

@@ -132,6 +132,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
     setBusy(true);
     saving.current = true;
     setMessage('');
+    setFailure(undefined);
     try {
       let saved: Doc;
       if (isNew) {
@@ -161,6 +162,26 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
           action: `${type.uid}.${isNew ? 'create' : 'update'}`,
         });
       }
+    } finally {
+      setBusy(false);
+      saving.current = false;
+    }
+  };
+
+  /** Unpublish or discard the draft: Folio's own routes, since Strapi's REST API has neither. */
+  const transition = async (name: 'unpublish' | 'discard-draft') => {
+    setBusy(true);
+    saving.current = true;
+    setMessage('');
+    setFailure(undefined);
+    try {
+      const route = single ? type.singularName : `${type.pluralName}/${documentId}`;
+      await api('POST', `/_folio/content/${route}/${name}${query({ locale })}`);
+      await load();
+      setMessage(name === 'unpublish' ? 'Unpublished: the draft is kept.' : 'Draft discarded.');
+    } catch (err) {
+      const what = `${name === 'unpublish' ? 'unpublish' : 'discard the draft of'} this ${type.displayName}`;
+      setFailure({ error: err, what, action: `${type.uid}.update` });
     } finally {
       setBusy(false);
       saving.current = false;
@@ -260,6 +281,16 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
               <button type="button" class="primary" disabled={busy} onClick={() => void save('publish')}>
                 Publish
               </button>
+              {(status === 'published' || status === 'modified') && (
+                <button type="button" disabled={busy} onClick={() => void transition('unpublish')}>
+                  Unpublish
+                </button>
+              )}
+              {status === 'modified' && (
+                <button type="button" disabled={busy} onClick={() => void transition('discard-draft')}>
+                  Discard draft
+                </button>
+              )}
             </>
           ) : (
             <button type="submit" class="primary" disabled={busy}>
