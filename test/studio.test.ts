@@ -278,4 +278,33 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     expect(await alert.textContent()).toContain('plugin::content-type-builder.content-types.getContentTypes');
     await context.close();
   });
+  it('links an author and ordered tags with the relation pickers', async () => {
+    const author = await s.api('/api/authors', { method: 'POST', body: { data: { name: 'Ann Writer' } } });
+    const tags: string[] = [];
+    for (const name of ['first-tag', 'second-tag'])
+      tags.push((await s.api('/api/tags', { method: 'POST', body: { data: { name } } })).body.data.documentId);
+    await page.goto(`${s.url}/admin/content/articles/new`);
+    await page.getByLabel('title').fill('With relations');
+    await page.getByLabel('Add a Author').fill('Ann');
+    await page.getByRole('button', { name: 'Ann Writer' }).click();
+    for (const name of ['first-tag', 'second-tag']) {
+      await page.getByLabel('Add a Tag').fill(name);
+      await page.getByRole('button', { name, exact: true }).click();
+    }
+    await page.getByRole('button', { name: 'Move up second-tag' }).click();
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Draft saved.').waitFor();
+    const id = /articles\/([a-z0-9]{24})/.exec(page.url())![1];
+    const draft = JSON.parse(readFileSync(fileOf(id), 'utf8')).locales.en.draft;
+    expect(draft.author).toBe(author.body.data.documentId);
+    expect(draft.tags).toEqual([tags[1], tags[0]]);
+    // The saved relations come back in the editor, in their order.
+    await page.reload();
+    await expect
+      .poll(() => page.locator('.linked li > span:first-child').allTextContents())
+      .toEqual(['Ann Writer', 'second-tag', 'first-tag']);
+    await page.getByRole('button', { name: 'Remove first-tag' }).click();
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await expect.poll(() => JSON.parse(readFileSync(fileOf(id), 'utf8')).locales.en.draft.tags).toEqual([tags[1]]);
+  });
 });

@@ -2,8 +2,9 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, query } from './api';
 import { Field, FieldSyntaxError, fromForm, slugify, toForm, type FormValue } from './fields';
 import { onLiveEvent } from './live';
-import { EDITABLE, endpoint, type ContentType, type Model } from './model';
+import { EDITABLE, endpoint, type Attribute, type ContentType, type Model } from './model';
 import { ErrorNotice } from './notices';
+import { RelationField, toRefs, type RelationRef } from './relation-field';
 import { Link, navigate } from './router';
 import { statusesOf, type Doc, type Status } from './status';
 
@@ -26,6 +27,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   const [doc, setDoc] = useState<Doc | undefined>();
   const [status, setStatus] = useState<Status | undefined>();
   const [values, setValues] = useState<Record<string, FormValue>>({});
+  const [relations, setRelations] = useState<Record<string, RelationRef[]>>({});
   const [touched, setTouched] = useState<Set<string>>(new Set());
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<{ error: unknown; what: string; action?: string } | undefined>();
@@ -36,14 +38,21 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   const saving = useRef(false);
   const loadedAt = useRef<string | undefined>(undefined);
 
-  const editable = Object.entries(type.attributes).filter(([, a]) => EDITABLE.has(a.type) && a.type !== 'password');
-  const kept = Object.entries(type.attributes).filter(([, a]) => !EDITABLE.has(a.type) || a.type === 'password');
+  const targetOf = (uid: string | undefined) => model.types.find((t) => t.uid === uid);
+  const isEditable = (a: Attribute) => (EDITABLE.has(a.type) && a.type !== 'password') || a.type === 'relation';
+  const editable = Object.entries(type.attributes).filter(([, a]) => isEditable(a));
+  const kept = Object.entries(type.attributes).filter(([, a]) => !isEditable(a));
   const docPath = single ? endpoint(type) : `${endpoint(type)}/${documentId}`;
 
   const fill = (d: Doc | undefined) => {
     const next: Record<string, FormValue> = {};
-    for (const [name, attr] of editable) next[name] = toForm(attr, d ? d[name] : attr.default);
+    const linked: Record<string, RelationRef[]> = {};
+    for (const [name, attr] of editable) {
+      if (attr.type === 'relation') linked[name] = toRefs(targetOf(attr.target), d?.[name]);
+      else next[name] = toForm(attr, d ? d[name] : attr.default);
+    }
     setValues(next);
+    setRelations(linked);
     setTouched(new Set());
     setErrors({});
     setChanged(undefined);
@@ -105,16 +114,23 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
     [type.uid, documentId, locale],
   );
 
-  const change = (name: string, value: FormValue) => {
-    setValues((v) => ({ ...v, [name]: value }));
+  const touch = (name: string) => {
     setTouched((t) => new Set(t).add(name));
     if (errors[name]) setErrors(({ [name]: _, ...rest }) => rest);
+  };
+  const change = (name: string, value: FormValue) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    touch(name);
   };
 
   const save = async (action: Action) => {
     const data: Record<string, unknown> = {};
     const problems: Record<string, string> = {};
     for (const name of touched) {
+      if (type.attributes[name].type === 'relation') {
+        data[name] = { set: (relations[name] ?? []).map((r) => r.documentId) };
+        continue;
+      }
       try {
         data[name] = fromForm(type.attributes[name], values[name]);
       } catch (err) {
@@ -251,20 +267,35 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
           void save(type.draftAndPublish ? 'draft' : 'save');
         }}
       >
-        {editable.map(([name, attr]) => (
-          <Field
-            name={name}
-            attr={attr}
-            value={values[name] ?? ''}
-            error={errors[name]}
-            onChange={(v) => change(name, v)}
-            onGenerate={
-              attr.type === 'uid' && attr.targetField
-                ? () => change(name, slugify(String(values[attr.targetField!] ?? '')))
-                : undefined
-            }
-          />
-        ))}
+        {editable.map(([name, attr]) =>
+          attr.type === 'relation' ? (
+            <RelationField
+              name={name}
+              attr={attr}
+              target={targetOf(attr.target)}
+              value={relations[name] ?? []}
+              locale={locale}
+              error={errors[name]}
+              onChange={(v) => {
+                setRelations((r) => ({ ...r, [name]: v }));
+                touch(name);
+              }}
+            />
+          ) : (
+            <Field
+              name={name}
+              attr={attr}
+              value={values[name] ?? ''}
+              error={errors[name]}
+              onChange={(v) => change(name, v)}
+              onGenerate={
+                attr.type === 'uid' && attr.targetField
+                  ? () => change(name, slugify(String(values[attr.targetField!] ?? '')))
+                  : undefined
+              }
+            />
+          ),
+        )}
         {kept.length > 0 && (
           <details class="kept">
             <summary>Fields this version of the Studio does not edit ({kept.map(([n]) => n).join(', ')})</summary>

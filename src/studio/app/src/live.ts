@@ -12,32 +12,39 @@ export interface LiveEvent {
 type Listener = (e: LiveEvent) => void;
 
 const listeners = new Set<Listener>();
-let running = false;
+let stream: AbortController | undefined;
 
 /**
- * Hears `/_folio/events` (Server-Sent Events) as the signed-in user. It is read with fetch rather than
- * EventSource, which cannot send the Authorization header; a dropped stream is opened again.
+ * Hears `/_folio/events` (Server-Sent Events) as the signed-in user, while anything listens. It is read with
+ * fetch rather than EventSource, which cannot send the Authorization header; a dropped stream is opened again.
  */
 export function onLiveEvent(fn: Listener): () => void {
   listeners.add(fn);
-  if (!running) {
-    running = true;
-    void run();
+  if (!stream) {
+    stream = new AbortController();
+    void run(stream.signal);
   }
-  return () => listeners.delete(fn);
+  return () => {
+    listeners.delete(fn);
+    if (!listeners.size) {
+      stream?.abort();
+      stream = undefined;
+    }
+  };
 }
 
-async function run() {
-  for (;;) {
+async function run(signal: AbortSignal) {
+  while (!signal.aborted) {
     try {
-      if (!session.jwt) await session.renew();
-      const res = await fetch('/_folio/events', { headers: { authorization: `Bearer ${session.jwt ?? ''}` } });
-      if (res.status === 401) await session.renew();
-      else if (res.ok && res.body) await read(res.body);
+      const headers = { authorization: `Bearer ${session.jwt ?? ''}` };
+      const res = await fetch('/_folio/events', { headers, signal });
+      // An expired access token is renewed; without a session there is nothing to hear.
+      if (res.status === 401 && !(await session.renew())) return;
+      if (res.ok && res.body) await read(res.body);
     } catch {
-      // The server went away: try again shortly.
+      // The server went away, or the stream was closed.
     }
-    await new Promise((r) => setTimeout(r, 2000));
+    if (!signal.aborted) await new Promise((r) => setTimeout(r, 2000));
   }
 }
 

@@ -14,6 +14,7 @@ export interface Attribute {
   component?: string;
   repeatable?: boolean;
   target?: string;
+  relation?: string;
   default?: unknown;
   pluginOptions?: { i18n?: { localized?: boolean } };
 }
