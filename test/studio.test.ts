@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { AuthService } from '../src/auth/service.js';
 import { watchProject } from '../src/watch/watcher.js';
+import { RED_PNG } from './helpers/media.js';
 import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -30,6 +31,15 @@ function addRole(contentDir: string, role: string, permissions: string[]) {
   const perms = JSON.parse(readFileSync(file, 'utf8'));
   perms.roles[role] = { name: role, description: '', permissions };
   writeFileSync(file, `${JSON.stringify(perms, null, 2)}\n`);
+}
+
+/** Uploads a small PNG through the upload API: its file id. */
+async function uploadImage(s: TestServer): Promise<number> {
+  const form = new FormData();
+  form.append('files', new Blob([new Uint8Array(RED_PNG)], { type: 'image/png' }), 'red.png');
+  const res = await fetch(`${s.url}/api/upload`, { method: 'POST', headers: s.auth, body: form });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: number }[])[0].id;
 }
 
 /** Accessibility problems axe-core finds in the page as it is now. */
@@ -306,5 +316,50 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     await page.getByRole('button', { name: 'Remove first-tag' }).click();
     await page.getByRole('button', { name: 'Save draft' }).click();
     await expect.poll(() => JSON.parse(readFileSync(fileOf(id), 'utf8')).locales.en.draft.tags).toEqual([tags[1]]);
+  });
+  it('edits a component, a repeatable component and a dynamic zone, and keeps what it does not show', async () => {
+    await page.goto(`${s.url}/admin/content/articles/new`);
+    await page.locator('#field-title').fill('With components');
+    await page.getByRole('button', { name: 'Add seo' }).click();
+    await page.locator('#field-seo\\.metaTitle').fill('SEO title');
+    await page.getByRole('button', { name: 'Add an entry to links' }).click();
+    await page.getByRole('button', { name: 'Add an entry to links' }).click();
+    await page.locator('#field-links\\.0\\.label').fill('First link');
+    await page.locator('#field-links\\.1\\.label').fill('Second link');
+    await page.getByRole('button', { name: 'Move up Link 2' }).click();
+    expect(await page.locator('#field-links\\.0\\.label').inputValue()).toBe('Second link');
+    await page.getByLabel('Component to add').selectOption('shared.quote');
+    await page.getByRole('button', { name: 'Add to blocks' }).click();
+    await page.getByLabel('Component to add').selectOption('shared.rich-text');
+    await page.getByRole('button', { name: 'Add to blocks' }).click();
+    await page.locator('#field-blocks\\.0\\.title').fill('A quote');
+    await page.locator('#field-blocks\\.1\\.body').fill('Some *Markdown*');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Draft saved.').waitFor();
+    const id = /articles\/([a-z0-9]{24})/.exec(page.url())![1];
+    const draft = JSON.parse(readFileSync(fileOf(id), 'utf8')).locales.en.draft;
+    expect(draft.seo).toMatchObject({ metaTitle: 'SEO title' });
+    expect(draft.links.map((l: { label: string }) => l.label)).toEqual(['Second link', 'First link']);
+    expect(draft.blocks).toMatchObject([
+      { __component: 'shared.quote', title: 'A quote' },
+      { __component: 'shared.rich-text', body: 'Some *Markdown*' },
+    ]);
+
+    // A file set by another client stays when the Studio saves the component that holds it.
+    const media = await uploadImage(s);
+    await s.api(`/api/articles/${id}?status=draft`, {
+      method: 'PUT',
+      body: { data: { seo: { metaTitle: 'SEO title', shareImage: media } } },
+    });
+    const stored = JSON.parse(readFileSync(fileOf(id), 'utf8')).locales.en.draft.seo.shareImage;
+    expect(stored).toBeTruthy();
+    await page.reload();
+    await page.locator('#field-seo\\.metaTitle').fill('SEO title 2');
+    await page.getByRole('button', { name: 'Remove Rich text 2' }).click();
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Draft saved.').waitFor();
+    const after = JSON.parse(readFileSync(fileOf(id), 'utf8')).locales.en.draft;
+    expect(after.seo).toMatchObject({ metaTitle: 'SEO title 2', shareImage: stored });
+    expect(after.blocks).toHaveLength(1);
   });
 });

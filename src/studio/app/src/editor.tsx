@@ -2,13 +2,21 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, query } from './api';
 import { Field, FieldSyntaxError, fromForm, slugify, toForm, type FormValue } from './fields';
 import { onLiveEvent } from './live';
-import { EDITABLE, endpoint, type Attribute, type ContentType, type Model } from './model';
+import { EDITABLE, endpoint, populateParams, type Attribute, type ContentType, type Model } from './model';
 import { ErrorNotice } from './notices';
+import { ComponentField, DynamicZoneField, toInput } from './components';
 import { RelationField, toRefs, type RelationRef } from './relation-field';
 import { Link, navigate } from './router';
 import { statusesOf, type Doc, type Status } from './status';
 
 type Action = 'draft' | 'publish' | 'save';
+
+const STRUCTURED = new Set(['component', 'dynamiczone']);
+
+/** A component or a dynamic zone field. */
+function Structured(props: Parameters<typeof ComponentField>[0]) {
+  return props.attr.type === 'component' ? <ComponentField {...props} /> : <DynamicZoneField {...props} />;
+}
 
 /** What a save that opened a new document's address says there (the new screen starts with it). */
 let carried = '';
@@ -28,6 +36,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   const [status, setStatus] = useState<Status | undefined>();
   const [values, setValues] = useState<Record<string, FormValue>>({});
   const [relations, setRelations] = useState<Record<string, RelationRef[]>>({});
+  const [structured, setStructured] = useState<Record<string, unknown>>({});
   const [touched, setTouched] = useState<Set<string>>(new Set());
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<{ error: unknown; what: string; action?: string } | undefined>();
@@ -39,7 +48,8 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   const loadedAt = useRef<string | undefined>(undefined);
 
   const targetOf = (uid: string | undefined) => model.types.find((t) => t.uid === uid);
-  const isEditable = (a: Attribute) => (EDITABLE.has(a.type) && a.type !== 'password') || a.type === 'relation';
+  const isEditable = (a: Attribute) =>
+    (EDITABLE.has(a.type) && a.type !== 'password') || STRUCTURED.has(a.type) || a.type === 'relation';
   const editable = Object.entries(type.attributes).filter(([, a]) => isEditable(a));
   const kept = Object.entries(type.attributes).filter(([, a]) => !isEditable(a));
   const docPath = single ? endpoint(type) : `${endpoint(type)}/${documentId}`;
@@ -47,12 +57,16 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   const fill = (d: Doc | undefined) => {
     const next: Record<string, FormValue> = {};
     const linked: Record<string, RelationRef[]> = {};
+    const nested: Record<string, unknown> = {};
     for (const [name, attr] of editable) {
       if (attr.type === 'relation') linked[name] = toRefs(targetOf(attr.target), d?.[name]);
+      else if (STRUCTURED.has(attr.type))
+        nested[name] = d?.[name] ?? (attr.type === 'component' && !attr.repeatable ? null : []);
       else next[name] = toForm(attr, d ? d[name] : attr.default);
     }
     setValues(next);
     setRelations(linked);
+    setStructured(nested);
     setTouched(new Set());
     setErrors({});
     setChanged(undefined);
@@ -63,10 +77,9 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   /** The draft (every document has one) and its status. */
   const readDraft = async (): Promise<Doc | undefined> => {
     try {
-      const { data } = await api<{ data: Doc }>(
-        'GET',
-        `${docPath}${query({ status: type.draftAndPublish ? 'draft' : undefined, locale, populate: '*' })}`,
-      );
+      const status = type.draftAndPublish ? 'draft' : undefined;
+      const populate = populateParams(model, type.attributes);
+      const { data } = await api<{ data: Doc }>('GET', `${docPath}${query({ status, locale, ...populate })}`);
       return data;
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return undefined;
@@ -131,6 +144,10 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
         data[name] = { set: (relations[name] ?? []).map((r) => r.documentId) };
         continue;
       }
+      if (STRUCTURED.has(type.attributes[name].type)) {
+        data[name] = toInput(model, type.attributes[name], structured[name]);
+        continue;
+      }
       try {
         data[name] = fromForm(type.attributes[name], values[name]);
       } catch (err) {
@@ -165,7 +182,9 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
     } catch (err) {
       if (err instanceof ApiError && err.status === 400 && err.problems.length) {
         const at: Record<string, string> = {};
-        for (const p of err.problems) at[String(p.path[0] ?? '')] ??= p.message;
+        // A problem inside a component or a dynamic zone is shown at its top-level field, with the rest of its path.
+        for (const p of err.problems)
+          at[String(p.path[0] ?? '')] ??= p.path.length > 1 ? `${p.path.slice(1).join('.')}: ${p.message}` : p.message;
         setErrors(at);
         setMessage(`Nothing was saved: ${err.message}`);
         const first = err.problems.find((p) => type.attributes[String(p.path[0])]);
@@ -268,7 +287,20 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
         }}
       >
         {editable.map(([name, attr]) =>
-          attr.type === 'relation' ? (
+          STRUCTURED.has(attr.type) ? (
+            <Structured
+              key={name}
+              model={model}
+              name={name}
+              attr={attr}
+              value={structured[name]}
+              error={errors[name]}
+              onChange={(v: unknown) => {
+                setStructured((st) => ({ ...st, [name]: v }));
+                touch(name);
+              }}
+            />
+          ) : attr.type === 'relation' ? (
             <RelationField
               name={name}
               attr={attr}

@@ -80,6 +80,8 @@ export const slugify = (text: string) =>
 /** One labelled field of the editor, its error beside it (announced, and linked with aria-describedby). */
 export function Field(props: {
   name: string;
+  /** The input's id, when the name is not unique on the page (fields inside components). */
+  id?: string;
   attr: Attribute;
   value: FormValue;
   error?: string;
@@ -87,7 +89,7 @@ export function Field(props: {
   onGenerate?: () => void;
 }) {
   const { name, attr, value, error, onChange } = props;
-  const id = `field-${name}`;
+  const id = props.id ?? `field-${name}`;
   const errorId = `${id}-error`;
   const common = {
     id,

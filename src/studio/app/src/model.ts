@@ -12,6 +12,7 @@ export interface Attribute {
   maxLength?: number;
   multiple?: boolean;
   component?: string;
+  components?: string[];
   repeatable?: boolean;
   target?: string;
   relation?: string;
@@ -36,8 +37,15 @@ export interface Locale {
   isDefault: boolean;
 }
 
+export interface ComponentType {
+  uid: string;
+  displayName: string;
+  attributes: Record<string, Attribute>;
+}
+
 export interface Model {
   types: ContentType[];
+  components: Map<string, ComponentType>;
   /** The types the signed-in user may read, in the sidebar. */
   readable: ContentType[];
   locales: Locale[];
@@ -72,8 +80,10 @@ export const endpoint = (t: ContentType) => `/api/${t.kind === 'singleType' ? t.
  */
 export async function loadModel(): Promise<Model> {
   const { data } = await api<{ data: TypeView[] }>('GET', '/api/content-type-builder/content-types');
-  // Components are not edited in this slice yet, but reading them is part of the model the role must allow.
-  await api('GET', '/api/content-type-builder/components');
+  const components = await api<{ data: { uid: string; schema: Omit<ComponentType, 'uid'> }[] }>(
+    'GET',
+    '/api/content-type-builder/components',
+  );
   const types: ContentType[] = data
     .filter((t) => t.uid.startsWith('api::'))
     .map((t) => ({
@@ -104,7 +114,12 @@ export async function loadModel(): Promise<Model> {
   } catch {
     // Without the locales permission the Studio works in the default locale only.
   }
-  return { types, readable: types.filter((_, i) => allowed[i]), locales };
+  return {
+    types,
+    components: new Map(components.data.map((c) => [c.uid, { uid: c.uid, ...c.schema }])),
+    readable: types.filter((_, i) => allowed[i]),
+    locales,
+  };
 }
 
 /** Attribute kinds the editor has a field for; the others are kept as they are and shown read-only. */
@@ -141,3 +156,29 @@ export const LISTABLE = new Set([
   'time',
   'datetime',
 ]);
+
+/**
+ * The populate parameters that read everything the editor shows and sends back whole: relations and media, and
+ * components and dynamic zones with what they hold, at any depth (a component is always sent in full).
+ */
+export function populateParams(model: Model, attributes: Record<string, Attribute>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (attrs: Record<string, Attribute>, prefix: string, seen: Set<string>) => {
+    for (const [name, a] of Object.entries(attrs)) {
+      if (a.private) continue;
+      const key = `${prefix}[${name}]`;
+      if (a.type === 'relation' || a.type === 'media') out[key] = 'true';
+      else if (a.type === 'component' && a.component) nested(a.component, key, seen);
+      else if (a.type === 'dynamiczone') for (const uid of a.components ?? []) nested(uid, `${key}[on][${uid}]`, seen);
+    }
+  };
+  const nested = (uid: string, key: string, seen: Set<string>) => {
+    const c = model.components.get(uid);
+    const before = Object.keys(out).length;
+    // A component that holds itself would populate without end: it is read one level deep there.
+    if (c && !seen.has(uid)) walk(c.attributes, `${key}[populate]`, new Set(seen).add(uid));
+    if (Object.keys(out).length === before) out[key] = 'true';
+  };
+  walk(attributes, 'populate', new Set());
+  return out;
+}
