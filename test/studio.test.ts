@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { AuthService } from '../src/auth/service.js';
 import { watchProject } from '../src/watch/watcher.js';
-import { RED_PNG } from './helpers/media.js';
+import { png, RED_PNG } from './helpers/media.js';
 import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -67,7 +67,11 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
 
   beforeAll(async () => {
     made = makeProject();
-    grant(made.contentDir, 'authenticated', MODEL_READ);
+    grant(made.contentDir, 'authenticated', [
+      ...MODEL_READ,
+      'plugin::upload.content-api.find',
+      'plugin::upload.content-api.upload',
+    ]);
     addRole(made.contentDir, 'reader', [
       ...MODEL_READ,
       ...SESSION,
@@ -361,5 +365,36 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     const after = JSON.parse(readFileSync(fileOf(id), 'utf8')).locales.en.draft;
     expect(after.seo).toMatchObject({ metaTitle: 'SEO title 2', shareImage: stored });
     expect(after.blocks).toHaveLength(1);
+  });
+  it('uploads a cover, shows it, and picks a file from the library', async () => {
+    await page.goto(`${s.url}/admin/content/articles/new`);
+    await page.locator('#field-title').fill('With a cover');
+    await page
+      .getByLabel('Upload a file')
+      .first()
+      .setInputFiles({
+        name: 'cover.png',
+        mimeType: 'image/png',
+        buffer: png(40, 30),
+      });
+    const cover = page.locator('fieldset.media', { hasText: 'cover' });
+    await cover.locator('.files img').waitFor();
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Draft saved.').waitFor();
+    const id = /articles\/([a-z0-9]{24})/.exec(page.url())![1];
+    const rest = await s.api(`/api/articles/${id}?status=draft&populate=cover`);
+    expect(rest.body.data.cover).toMatchObject({ name: 'cover.png', mime: 'image/png' });
+    expect(JSON.parse(readFileSync(fileOf(id), 'utf8')).locales.en.draft.cover).toBeTruthy();
+
+    await cover.getByRole('button', { name: 'Remove cover.png' }).click();
+    await cover.getByRole('button', { name: 'Choose from the library' }).click();
+    await cover
+      .getByRole('list', { name: 'Media library' })
+      .getByRole('button', { name: /red\.png/ })
+      .click();
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await expect
+      .poll(async () => (await s.api(`/api/articles/${id}?status=draft&populate=cover`)).body.data.cover?.name)
+      .toBe('red.png');
   });
 });

@@ -5,6 +5,7 @@ import { onLiveEvent } from './live';
 import { EDITABLE, endpoint, populateParams, type Attribute, type ContentType, type Model } from './model';
 import { ErrorNotice } from './notices';
 import { ComponentField, DynamicZoneField, toInput } from './components';
+import { MediaField, toFiles, type MediaFile } from './media-field';
 import { RelationField, toRefs, type RelationRef } from './relation-field';
 import { Link, navigate } from './router';
 import { statusesOf, type Doc, type Status } from './status';
@@ -37,6 +38,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   const [values, setValues] = useState<Record<string, FormValue>>({});
   const [relations, setRelations] = useState<Record<string, RelationRef[]>>({});
   const [structured, setStructured] = useState<Record<string, unknown>>({});
+  const [files, setFiles] = useState<Record<string, MediaFile[]>>({});
   const [touched, setTouched] = useState<Set<string>>(new Set());
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<{ error: unknown; what: string; action?: string } | undefined>();
@@ -49,7 +51,10 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
 
   const targetOf = (uid: string | undefined) => model.types.find((t) => t.uid === uid);
   const isEditable = (a: Attribute) =>
-    (EDITABLE.has(a.type) && a.type !== 'password') || STRUCTURED.has(a.type) || a.type === 'relation';
+    (EDITABLE.has(a.type) && a.type !== 'password') ||
+    STRUCTURED.has(a.type) ||
+    a.type === 'relation' ||
+    a.type === 'media';
   const editable = Object.entries(type.attributes).filter(([, a]) => isEditable(a));
   const kept = Object.entries(type.attributes).filter(([, a]) => !isEditable(a));
   const docPath = single ? endpoint(type) : `${endpoint(type)}/${documentId}`;
@@ -58,8 +63,10 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
     const next: Record<string, FormValue> = {};
     const linked: Record<string, RelationRef[]> = {};
     const nested: Record<string, unknown> = {};
+    const media: Record<string, MediaFile[]> = {};
     for (const [name, attr] of editable) {
       if (attr.type === 'relation') linked[name] = toRefs(targetOf(attr.target), d?.[name]);
+      else if (attr.type === 'media') media[name] = toFiles(d?.[name]);
       else if (STRUCTURED.has(attr.type))
         nested[name] = d?.[name] ?? (attr.type === 'component' && !attr.repeatable ? null : []);
       else next[name] = toForm(attr, d ? d[name] : attr.default);
@@ -67,6 +74,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
     setValues(next);
     setRelations(linked);
     setStructured(nested);
+    setFiles(media);
     setTouched(new Set());
     setErrors({});
     setChanged(undefined);
@@ -142,6 +150,11 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
     for (const name of touched) {
       if (type.attributes[name].type === 'relation') {
         data[name] = { set: (relations[name] ?? []).map((r) => r.documentId) };
+        continue;
+      }
+      if (type.attributes[name].type === 'media') {
+        const list = (files[name] ?? []).map((f) => f.id);
+        data[name] = type.attributes[name].multiple ? list : (list[0] ?? null);
         continue;
       }
       if (STRUCTURED.has(type.attributes[name].type)) {
@@ -297,6 +310,17 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
               error={errors[name]}
               onChange={(v: unknown) => {
                 setStructured((st) => ({ ...st, [name]: v }));
+                touch(name);
+              }}
+            />
+          ) : attr.type === 'media' ? (
+            <MediaField
+              name={name}
+              attr={attr}
+              value={files[name] ?? []}
+              error={errors[name]}
+              onChange={(v) => {
+                setFiles((f) => ({ ...f, [name]: v }));
                 touch(name);
               }}
             />

@@ -16,6 +16,7 @@ export interface Attribute {
   repeatable?: boolean;
   target?: string;
   relation?: string;
+  allowedTypes?: string[];
   default?: unknown;
   pluginOptions?: { i18n?: { localized?: boolean } };
 }
