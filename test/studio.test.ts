@@ -71,6 +71,7 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
       ...MODEL_READ,
       'plugin::upload.content-api.find',
       'plugin::upload.content-api.upload',
+      'plugin::i18n.locales.listLocales',
     ]);
     addRole(made.contentDir, 'reader', [
       ...MODEL_READ,
@@ -396,5 +397,31 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     await expect
       .poll(async () => (await s.api(`/api/articles/${id}?status=draft&populate=cover`)).body.data.cover?.name)
       .toBe('red.png');
+  });
+  it('switches locale, shows the locales a document lacks, and creates the French version from English', async () => {
+    const created = await s.api('/api/articles?status=draft', {
+      method: 'POST',
+      body: { data: { title: 'Hello in English', description: 'An English text', views: 3 } },
+    });
+    const id = created.body.data.documentId;
+    await page.goto(`${s.url}/admin/content/articles/${id}?locale=en`);
+    const switcher = page.getByLabel('Locale');
+    await expect
+      .poll(() => switcher.locator('option').allTextContents())
+      .toEqual(['English (en)', 'French (fr) (missing)']);
+    await switcher.selectOption('fr');
+    await page.getByText('has no French (fr) version yet').waitFor();
+    expect(await page.locator('#field-title').inputValue()).toBe('');
+    // Fields shared by all locales show their value at once.
+    expect(await page.locator('#field-views').inputValue()).toBe('3');
+    await page.getByRole('button', { name: 'Fill it from English (en)' }).click();
+    expect(await page.locator('#field-description').inputValue()).toBe('An English text');
+    await page.locator('#field-title').fill('Bonjour en français');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Draft saved.').waitFor();
+    const locales = JSON.parse(readFileSync(fileOf(id), 'utf8')).locales;
+    expect(locales.fr.draft).toMatchObject({ title: 'Bonjour en français', description: 'An English text' });
+    expect(locales.en.draft.title).toBe('Hello in English');
+    await expect.poll(() => switcher.locator('option').allTextContents()).toEqual(['English (en)', 'French (fr)']);
   });
 });

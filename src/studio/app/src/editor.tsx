@@ -14,6 +14,10 @@ type Action = 'draft' | 'publish' | 'save';
 
 const STRUCTURED = new Set(['component', 'dynamiczone']);
 
+/** The locales of a document's other versions, from its populated `localizations`. */
+const localesOf = (d: Doc): string[] =>
+  Array.isArray(d.localizations) ? d.localizations.map((l: { locale: string }) => l.locale) : [];
+
 /** A component or a dynamic zone field. */
 function Structured(props: Parameters<typeof ComponentField>[0]) {
   return props.attr.type === 'component' ? <ComponentField {...props} /> : <DynamicZoneField {...props} />;
@@ -46,6 +50,9 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   const [changed, setChanged] = useState<'updated' | 'deleted' | undefined>();
   const [busy, setBusy] = useState(false);
   const [missing, setMissing] = useState(false);
+  /** The locales this document has, and a version in another locale when it lacks the one asked for. */
+  const [present, setPresent] = useState<string[] | undefined>();
+  const [source, setSource] = useState<Doc | undefined>();
   const saving = useRef(false);
   const loadedAt = useRef<string | undefined>(undefined);
 
@@ -83,11 +90,12 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   };
 
   /** The draft (every document has one) and its status. */
-  const readDraft = async (): Promise<Doc | undefined> => {
+  const readDraft = async (inLocale = locale): Promise<Doc | undefined> => {
     try {
       const status = type.draftAndPublish ? 'draft' : undefined;
       const populate = populateParams(model, type.attributes);
-      const { data } = await api<{ data: Doc }>('GET', `${docPath}${query({ status, locale, ...populate })}`);
+      if (type.localized) populate['populate[localizations][fields][0]'] = 'locale';
+      const { data } = await api<{ data: Doc }>('GET', `${docPath}${query({ status, locale: inLocale, ...populate })}`);
       return data;
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return undefined;
@@ -98,8 +106,16 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   const load = async () => {
     try {
       const d = await readDraft();
-      setMissing(!d && !single);
-      fill(d);
+      // A document missing in this locale may exist in another: the form then creates this locale's version.
+      let other: Doc | undefined;
+      if (!d && type.localized)
+        for (const l of model.locales) if (l.code !== locale && (other = await readDraft(l.code))) break;
+      setMissing(!d && !other && !single);
+      setSource(other);
+      const found = d ?? other;
+      setPresent(found ? [String(found.locale), ...localesOf(found)] : undefined);
+      fill(d ?? (other && sharedOnly(other)));
+      if (!d) loadedAt.current = undefined;
       setStatus(d ? (await statusesOf(type, [d], locale)).get(d.documentId) : undefined);
       setFailure(undefined);
     } catch (err) {
@@ -236,6 +252,25 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
     }
   };
 
+  /** The attributes one locale's version has of its own (the others are shared by all locales). */
+  const localizedNames = editable.filter(([, a]) => a.pluginOptions?.i18n?.localized !== false).map(([n]) => n);
+  const sharedOnly = (d: Doc): Doc => {
+    const out = { ...d };
+    for (const n of localizedNames) delete out[n];
+    return out;
+  };
+  /** Fills this locale's form from the other version: its localized fields are then saved with the form. */
+  const copyFrom = (d: Doc) => {
+    fill(d);
+    loadedAt.current = undefined;
+    setDoc(undefined);
+    setTouched(new Set(localizedNames));
+  };
+  const localeName = (code: string | undefined) => model.locales.find((l) => l.code === code)?.name ?? code;
+  const typeHref = endpoint(type).replace('/api/', '/admin/content/');
+  const here = `${typeHref}${isNew ? '/new' : single ? '' : `/${documentId}`}`;
+  const localeHref = (code: string) => `${here}${query({ locale: code })}`;
+
   const listHref = single
     ? undefined
     : `/admin/content/${type.pluralName}${query({ locale: params.get('locale') ?? undefined })}`;
@@ -258,7 +293,21 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
       <header class="bar">
         <h1 id="editor-title">{title}</h1>
         {type.draftAndPublish && !isNew && status && <span class={`status ${status}`}>{status}</span>}
-        {locale && <span class="locale">Locale: {locale}</span>}
+        {locale && model.locales.length > 1 ? (
+          <label class="locale">
+            Locale{' '}
+            <select value={locale} onChange={(e) => navigate(localeHref(e.currentTarget.value))}>
+              {model.locales.map((l) => (
+                <option value={l.code}>
+                  {l.name}
+                  {present && !present.includes(l.code) ? ' (missing)' : ''}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          locale && <span class="locale">Locale: {locale}</span>
+        )}
         {listHref && <Link href={listHref}>Back to the list</Link>}
       </header>
       {changed && (
@@ -275,6 +324,16 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
           )}
           <button type="button" onClick={() => setChanged(undefined)}>
             Keep editing
+          </button>
+        </div>
+      )}
+      {source && (
+        <div class="notice info">
+          <p>
+            This {type.displayName} has no {localeName(locale)} version yet: saving this form creates it.
+          </p>
+          <button type="button" onClick={() => copyFrom(source)}>
+            Fill it from {localeName(String(source.locale))}
           </button>
         </div>
       )}
