@@ -231,14 +231,14 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     expect(await rows.count()).toBe(20);
     await page.getByRole('button', { name: 'title' }).click();
     await expect.poll(() => page.locator('th[aria-sort="ascending"]').textContent()).toContain('title');
-    await expect.poll(() => rows.first().locator('td').first().textContent()).toBe('Alpha article');
+    await expect.poll(() => rows.first().locator('td').nth(1).textContent()).toBe('Alpha article');
     await page.getByRole('button', { name: 'title' }).click();
-    await expect.poll(() => rows.first().locator('td').first().textContent()).toBe('Written in the Studio');
+    await expect.poll(() => rows.first().locator('td').nth(1).textContent()).toBe('Written in the Studio');
     await page.getByRole('button', { name: 'Next page' }).click();
     await page.getByText('Page 2 of 2 (23 in all)').waitFor();
     expect(await rows.count()).toBe(3);
     expect(page.url()).toContain('page=2');
-    await expect.poll(() => rows.last().locator('td').first().textContent()).toBe('Alpha article');
+    await expect.poll(() => rows.last().locator('td').nth(1).textContent()).toBe('Alpha article');
   });
 
   it('keeps the session over a reload (refresh cookie) and edits a single type', async () => {
@@ -423,5 +423,43 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     expect(locales.fr.draft).toMatchObject({ title: 'Bonjour en français', description: 'An English text' });
     expect(locales.en.draft.title).toBe('Hello in English');
     await expect.poll(() => switcher.locator('option').allTextContents()).toEqual(['English (en)', 'French (fr)']);
+  });
+  it('publishes, unpublishes and deletes documents in bulk from the list', async () => {
+    await page.goto(`${s.url}/admin/content/articles?q=Bulk%202`);
+    const rows = page.locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    const ids = await Promise.all(
+      ['Bulk 2', 'Bulk 20'].map(async (title) => {
+        const found = await s.api(`/api/articles?status=draft&filters[title][$eq]=${encodeURIComponent(title)}`);
+        return found.body.data[0].documentId as string;
+      }),
+    );
+    await page.getByLabel('Select every document on this page').check();
+    await page.getByRole('button', { name: 'Publish selected', exact: true }).click();
+    await page.getByText('Published 2 of 2.').waitFor();
+    await expect.poll(() => rows.locator('.status').allTextContents()).toEqual(['published', 'published']);
+    for (const id of ids) expect((await s.api(`/api/articles/${id}`)).status).toBe(200);
+    await page.getByLabel('Select Bulk 20').check();
+    await page.getByRole('button', { name: 'Unpublish selected' }).click();
+    await page.getByText('Unpublished 1 of 1.').waitFor();
+    expect((await s.api(`/api/articles/${ids[1]}`)).status).toBe(404);
+    await page.getByLabel('Select every document on this page').check();
+    await page.getByRole('button', { name: 'Delete selected' }).click();
+    await page.getByRole('button', { name: 'Delete 2 for good' }).click();
+    await page.getByText('Deleted 2 of 2.').waitFor();
+    await expect.poll(() => rows.count()).toBe(0);
+    for (const id of ids) expect(existsSync(fileOf(id))).toBe(false);
+  });
+
+  it('deletes the open document after a confirmation', async () => {
+    const created = await s.api('/api/articles', { method: 'POST', body: { data: { title: 'Short-lived' } } });
+    const id = created.body.data.documentId;
+    await page.goto(`${s.url}/admin/content/articles/${id}`);
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    expect(existsSync(fileOf(id))).toBe(true);
+    await page.getByRole('button', { name: 'Delete for good' }).click();
+    await page.getByText('Deleted the Article (en).').waitFor();
+    await page.getByRole('heading', { name: 'Article', level: 1 }).waitFor();
+    expect(existsSync(fileOf(id))).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { api, ApiError, query } from './api';
 import { Field, FieldSyntaxError, fromForm, slugify, toForm, type FormValue } from './fields';
 import { onLiveEvent } from './live';
 import { EDITABLE, endpoint, populateParams, type Attribute, type ContentType, type Model } from './model';
+import { flash } from './flash';
 import { ErrorNotice } from './notices';
 import { ComponentField, DynamicZoneField, toInput } from './components';
 import { MediaField, toFiles, type MediaFile } from './media-field';
@@ -22,9 +23,6 @@ const localesOf = (d: Doc): string[] =>
 function Structured(props: Parameters<typeof ComponentField>[0]) {
   return props.attr.type === 'component' ? <ComponentField {...props} /> : <DynamicZoneField {...props} />;
 }
-
-/** What a save that opened a new document's address says there (the new screen starts with it). */
-let carried = '';
 
 /**
  * The form of one document (a collection's, or a single type's): its scalar fields, saved through the REST API
@@ -127,11 +125,15 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
     }
   };
 
+  // The form shows once its document is read, so nothing typed before is overwritten by the read.
+  const [ready, setReady] = useState(false);
   useEffect(() => {
-    if (isNew) fill(undefined);
-    else void load();
-    setMessage(carried);
-    carried = '';
+    setReady(false);
+    if (isNew) {
+      fill(undefined);
+      setReady(true);
+    } else void load().finally(() => setReady(true));
+    setMessage(flash.take());
   }, [type.uid, documentId, locale]);
 
   // A change to this document from elsewhere (another editor, the CLI, its file edited or pulled) is announced;
@@ -205,7 +207,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
       const done = action === 'draft' ? 'Draft saved.' : action === 'publish' ? 'Published.' : 'Saved.';
       setMessage(done);
       if (isNew) {
-        carried = done;
+        flash.set(done);
         navigate(`${endpoint(type).replace('/api/', '/admin/content/')}/${saved.documentId}${query({ locale })}`, true);
       } else await load();
     } catch (err) {
@@ -271,6 +273,24 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   const here = `${typeHref}${isNew ? '/new' : single ? '' : `/${documentId}`}`;
   const localeHref = (code: string) => `${here}${query({ locale: code })}`;
 
+  const [deleting, setDeleting] = useState(false);
+  const remove = async () => {
+    setBusy(true);
+    saving.current = true;
+    try {
+      await api('DELETE', `${docPath}${query({ locale })}`);
+      flash.set(`Deleted the ${type.displayName}${locale ? ` (${locale})` : ''}.`);
+      if (single) await load();
+      else navigate(listHref!);
+    } catch (err) {
+      setFailure({ error: err, what: `delete this ${type.displayName}`, action: `${type.uid}.delete` });
+    } finally {
+      setBusy(false);
+      setDeleting(false);
+      saving.current = false;
+    }
+  };
+
   const listHref = single
     ? undefined
     : `/admin/content/${type.pluralName}${query({ locale: params.get('locale') ?? undefined })}`;
@@ -287,6 +307,8 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
         </p>
       </section>
     );
+
+  if (!ready) return <p>Loading…</p>;
 
   return (
     <section aria-labelledby="editor-title">
@@ -442,6 +464,24 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
             <button type="submit" class="primary" disabled={busy}>
               Save
             </button>
+          )}
+          {!isNew && doc && !source && (
+            <span class="delete">
+              {deleting ? (
+                <>
+                  <button type="button" class="danger" disabled={busy} onClick={() => void remove()}>
+                    Delete for good
+                  </button>
+                  <button type="button" onClick={() => setDeleting(false)}>
+                    Cancel
+                  </button>
+                </>
+              ) : (
+                <button type="button" disabled={busy} onClick={() => setDeleting(true)}>
+                  Delete
+                </button>
+              )}
+            </span>
           )}
         </div>
       </form>

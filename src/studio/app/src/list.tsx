@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, query } from './api';
+import { flash } from './flash';
 import { ErrorNotice } from './notices';
 import { onLiveEvent } from './live';
 import { endpoint, LISTABLE, type ContentType, type Model } from './model';
@@ -39,6 +40,13 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
   const [error, setError] = useState<unknown>();
   const [search, setSearch] = useState(q);
   const [reloads, setReloads] = useState(0);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [confirming, setConfirming] = useState(false);
+  const [bulk, setBulk] = useState<{ message: string; error?: unknown; action?: string } | undefined>(() => {
+    const message = flash.take();
+    return message ? { message } : undefined;
+  });
+  const [working, setWorking] = useState(false);
 
   const columns = Object.entries(type.attributes)
     .filter(([, a]) => LISTABLE.has(a.type) && !a.private)
@@ -72,6 +80,7 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
         if (live) {
           setError(undefined);
           setResult({ docs: answer.data, statuses, ...answer.meta.pagination });
+          setSelected((was) => new Set(answer.data.filter((d) => was.has(d.documentId)).map((d) => d.documentId)));
         }
       } catch (err) {
         if (live) setError(err);
@@ -84,6 +93,41 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
 
   // The list follows the files: another editor, the CLI or a git pull changes what it shows.
   useEffect(() => onLiveEvent((e) => e.uid === type.uid && setReloads((n) => n + 1)), [type.uid]);
+
+  /** Publishes, unpublishes or deletes the selected documents one by one, and says how many it did. */
+  const runBulk = async (what: 'publish' | 'unpublish' | 'delete') => {
+    setWorking(true);
+    setConfirming(false);
+    let done = 0;
+    let failure: unknown;
+    for (const id of selected) {
+      try {
+        if (what === 'publish') await api('PUT', `${endpoint(type)}/${id}${query({ locale })}`, { data: {} });
+        else if (what === 'unpublish')
+          await api('POST', `/_folio/content/${type.pluralName}/${id}/unpublish${query({ locale })}`);
+        else await api('DELETE', `${endpoint(type)}/${id}${query({ locale })}`);
+        done++;
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+    const verb = { publish: 'Published', unpublish: 'Unpublished', delete: 'Deleted' }[what];
+    setBulk({
+      message: `${verb} ${done} of ${selected.size}.`,
+      error: failure,
+      action: `${type.uid}.${what === 'delete' ? 'delete' : 'update'}`,
+    });
+    setSelected(new Set());
+    setWorking(false);
+    setReloads((n) => n + 1);
+  };
+  const toggle = (id: string, on: boolean) =>
+    setSelected((was) => {
+      const next = new Set(was);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
 
   const [sortField, sortDir] = sort.split(':');
   const header = (name: string, label = name) => {
@@ -131,6 +175,39 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
         )}
       </div>
       <ErrorNotice error={error} what={`read ${type.displayName}`} action={`${type.uid}.find`} />
+      <p class="message" role="status">
+        {bulk?.message}
+      </p>
+      <ErrorNotice error={bulk?.error} what={`change every selected ${type.displayName}`} action={bulk?.action} />
+      {selected.size > 0 && (
+        <div class="bulk" role="group" aria-label="Selected documents">
+          <span>{selected.size} selected</span>
+          {type.draftAndPublish && (
+            <>
+              <button type="button" disabled={working} onClick={() => void runBulk('publish')}>
+                Publish selected
+              </button>
+              <button type="button" disabled={working} onClick={() => void runBulk('unpublish')}>
+                Unpublish selected
+              </button>
+            </>
+          )}
+          {confirming ? (
+            <>
+              <button type="button" class="danger" disabled={working} onClick={() => void runBulk('delete')}>
+                Delete {selected.size} for good
+              </button>
+              <button type="button" onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+            </>
+          ) : (
+            <button type="button" disabled={working} onClick={() => setConfirming(true)}>
+              Delete selected
+            </button>
+          )}
+        </div>
+      )}
       {result && (
         <>
           <table>
@@ -139,6 +216,17 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
             </caption>
             <thead>
               <tr>
+                <th scope="col">
+                  <input
+                    type="checkbox"
+                    aria-label="Select every document on this page"
+                    checked={result.docs.length > 0 && result.docs.every((d) => selected.has(d.documentId))}
+                    onChange={(e) => {
+                      const on = e.currentTarget.checked;
+                      setSelected(new Set(on ? result.docs.map((d) => d.documentId) : []));
+                    }}
+                  />
+                </th>
                 {columns.map((c) => header(c))}
                 {type.draftAndPublish && <th scope="col">Status</th>}
                 {type.localized && header('locale', 'Locale')}
@@ -151,6 +239,14 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
                 const status = result.statuses.get(d.documentId) ?? 'draft';
                 return (
                   <tr key={d.documentId}>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${cell(d[columns[0]]) || d.documentId}`}
+                        checked={selected.has(d.documentId)}
+                        onChange={(e) => toggle(d.documentId, e.currentTarget.checked)}
+                      />
+                    </td>
                     {columns.map((c, i) => (
                       <td>{i === 0 ? <Link href={href}>{cell(d[c]) || d.documentId}</Link> : cell(d[c])}</td>
                     ))}
