@@ -13,6 +13,7 @@ type Listener = (e: LiveEvent) => void;
 
 const listeners = new Set<Listener>();
 let stream: AbortController | undefined;
+let closing: ReturnType<typeof setTimeout> | undefined;
 
 /**
  * Hears `/_folio/events` (Server-Sent Events) as the signed-in user, while anything listens. It is read with
@@ -20,16 +21,19 @@ let stream: AbortController | undefined;
  */
 export function onLiveEvent(fn: Listener): () => void {
   listeners.add(fn);
+  clearTimeout(closing);
   if (!stream) {
     stream = new AbortController();
     void run(stream.signal);
   }
   return () => {
     listeners.delete(fn);
-    if (!listeners.size) {
-      stream?.abort();
-      stream = undefined;
-    }
+    // Moving from one screen to the next lets go of the stream and takes it again at once: it stays open.
+    if (!listeners.size)
+      closing = setTimeout(() => {
+        stream?.abort();
+        stream = undefined;
+      }, 5000);
   };
 }
 
