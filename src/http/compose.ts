@@ -44,7 +44,7 @@ export async function serverOptions(
         async () => (await import('./live-events.js')).liveEventsModule,
       ),
       onDemand(isApiDocsPath, async () => (await import('./api-docs.js')).apiDocsModule),
-      onDemand(isStudioPath, async () => (await import('../studio/routes.js')).studioRoutes()),
+      onDemand(isStudioPath, async () => (await import('../studio/routes.js')).studioRoutes(auth)),
       onDemand(
         isContentTypeBuilderPath,
         async () => (await import('./content-type-builder.js')).contentTypeBuilderModule,

@@ -1,10 +1,15 @@
+import type { AuthService } from '../auth/service.js';
 import type { HttpModule } from '../http/app.js';
 import { publicationModule } from '../http/publication.js';
 import { studioModule } from './serve.js';
+import { signInLinkModule } from './sign-in-link.js';
 
-/** Folio Studio's files, and the publication routes that the REST API lacks and the Studio uses. */
-export function studioRoutes(): HttpModule {
-  const modules = [studioModule(), publicationModule];
+/**
+ * Folio Studio's files, the publication routes that the REST API lacks and the Studio uses, and the exchange of
+ * a one-time sign-in link.
+ */
+export function studioRoutes(auth: AuthService): HttpModule {
+  const modules = [studioModule(), publicationModule, signInLinkModule(auth)];
   return {
     async handle(req) {
       for (const mod of modules) {

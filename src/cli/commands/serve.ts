@@ -11,6 +11,7 @@ interface ServeOptions extends GlobalOptions {
   snapshot?: boolean;
   readOnly?: boolean;
   verbose?: boolean;
+  studioAs?: string;
 }
 
 /** How long the server must have been without requests before the start-up warm-up goes on (see below). */
@@ -29,6 +30,7 @@ export function registerServe(program: Command, globals: () => GlobalOptions) {
     )
     .option('--read-only', 'refuse every write (403): for replicas serving one commit')
     .option('--verbose', 'log every request with its status and timing')
+    .option('--studio-as <user>', 'print a one-time Folio Studio sign-in link for this user (username or e-mail)')
     .addHelpText(
       'after',
       `
@@ -54,6 +56,17 @@ Examples:
       const log = (m: string) => process.stderr.write(`${m}\n`);
       keepServing(log);
       const options = await serverOptions(project, { log });
+      // The user a Studio sign-in link is for, checked before the server starts.
+      let studio;
+      if (opts.studioAs) {
+        const link = await import('../../studio/sign-in-link.js');
+        const { AuthService } = await import('../../auth/service.js');
+        try {
+          studio = { link, user: link.studioUser(new AuthService(project.root), opts.studioAs) };
+        } catch (err) {
+          throw new CliError(`--studio-as: ${(err as Error).message}`);
+        }
+      }
       // Requests being answered, and when one last started or ended: the warm-up below gives way to them.
       let inFlight = 0;
       let lastSeen = performance.now();
@@ -117,6 +130,14 @@ Examples:
       process.stdout.write(
         `  ${base}/api  (${project.report.documents} documents, ${types.length} content-types${fromSnapshot})\n`,
       );
+      process.stdout.write(`  ${base}/admin  (Folio Studio)\n`);
+      if (studio) {
+        const code = studio.link.signInCodes(project.root).issue(studio.user.id);
+        const minutes = studio.link.SIGN_IN_TTL_MS / 60000;
+        process.stdout.write(
+          `  ${base}/admin/#sign-in=${code}  (signs ${studio.user.username} in once, within ${minutes} minutes)\n`,
+        );
+      }
       if (!opts.quiet)
         for (const ct of types)
           process.stdout.write(dim(`  ${base}/api/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}\n`));

@@ -57,6 +57,13 @@ class Session {
     this.set(body.jwt, body.user);
   }
 
+  /** Signs in with the one-time code of a link printed by `folio serve --studio-as`. */
+  async signInWithCode(code: string): Promise<void> {
+    const res = await send('POST', '/_folio/studio/sign-in', { code });
+    const body = (await res.json()) as { jwt: string; user: User };
+    this.set(body.jwt, body.user);
+  }
+
   /** A new access token from the refresh cookie: false when there is no session to renew. */
   renew(): Promise<boolean> {
     this.renewing ??= (async () => {

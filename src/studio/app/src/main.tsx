@@ -7,10 +7,10 @@ import { loadModel, MODEL_PERMISSIONS, type Model } from './model';
 import { Link, navigate, useLocation } from './router';
 import './styles.css';
 
-function SignIn() {
+function SignIn({ notice }: { notice: string }) {
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState('');
+  const [error, setError] = useState(notice);
   const [busy, setBusy] = useState(false);
   return (
     <main class="signin">
@@ -150,17 +150,27 @@ function Studio() {
   );
 }
 
+/** Takes a sign-in link's code out of the address (it is for one use, and must not stay in the history). */
+function linkCode(): string | undefined {
+  const m = /^#sign-in=([\w-]+)$/.exec(location.hash);
+  if (m) history.replaceState(null, '', location.pathname + location.search);
+  return m?.[1];
+}
+
 function App() {
   const [ready, setReady] = useState(false);
+  const [notice, setNotice] = useState('');
   const [, setTick] = useState(0);
   useEffect(() => {
     const off = session.onChange(() => setTick((n) => n + 1));
-    // A reload keeps the session: the refresh cookie gives a new access token.
-    void session.renew().finally(() => setReady(true));
+    const code = linkCode();
+    // A sign-in link opens a session; else a reload keeps one: the refresh cookie gives a new access token.
+    const start = code ? session.signInWithCode(code).catch((err: Error) => setNotice(err.message)) : session.renew();
+    void start.finally(() => setReady(true));
     return off;
   }, []);
   if (!ready) return <p>Loading…</p>;
-  return session.jwt ? <Studio /> : <SignIn />;
+  return session.jwt ? <Studio /> : <SignIn notice={notice} />;
 }
 
 render(<App />, document.getElementById('app')!);
