@@ -462,4 +462,20 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     await page.getByRole('heading', { name: 'Article', level: 1 }).waitFor();
     expect(existsSync(fileOf(id))).toBe(false);
   });
+  it('fills a new uid from its target field until it is edited, and previews Markdown, sanitised', async () => {
+    await page.goto(`${s.url}/admin/content/articles/new`);
+    await page.locator('#field-title').fill('Ça marche très bien');
+    expect(await page.locator('#field-slug').inputValue()).toBe('ca-marche-tres-bien');
+    await page.locator('#field-slug').fill('my-own-slug');
+    await page.locator('#field-title').fill('Another title');
+    expect(await page.locator('#field-slug').inputValue()).toBe('my-own-slug');
+    await page.getByLabel('Component to add').selectOption('shared.rich-text');
+    await page.getByRole('button', { name: 'Add to blocks' }).click();
+    await page.locator('#field-blocks\\.0\\.body').fill('Some **bold** <img src=x onerror="window.hacked=1">');
+    await page.getByRole('button', { name: 'Preview body' }).click();
+    const preview = page.getByRole('region', { name: 'Preview of body' });
+    await preview.locator('strong', { hasText: 'bold' }).waitFor();
+    expect(await preview.locator('img').getAttribute('onerror')).toBeNull();
+    expect(await page.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined();
+  });
 });

@@ -56,10 +56,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
 
   const targetOf = (uid: string | undefined) => model.types.find((t) => t.uid === uid);
   const isEditable = (a: Attribute) =>
-    (EDITABLE.has(a.type) && a.type !== 'password') ||
-    STRUCTURED.has(a.type) ||
-    a.type === 'relation' ||
-    a.type === 'media';
+    EDITABLE.has(a.type) || STRUCTURED.has(a.type) || a.type === 'relation' || a.type === 'media';
   const editable = Object.entries(type.attributes).filter(([, a]) => isEditable(a));
   const kept = Object.entries(type.attributes).filter(([, a]) => !isEditable(a));
   const docPath = single ? endpoint(type) : `${endpoint(type)}/${documentId}`;
@@ -160,12 +157,22 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   const change = (name: string, value: FormValue) => {
     setValues((v) => ({ ...v, [name]: value }));
     touch(name);
+    // A new document's uid follows its target field until the editor writes the uid themselves.
+    if (isNew)
+      for (const [uidName, a] of editable)
+        if (a.type === 'uid' && a.targetField === name && !ownUid.current.has(uidName)) {
+          setValues((v) => ({ ...v, [uidName]: slugify(String(value)) }));
+          touch(uidName);
+        }
   };
+  const ownUid = useRef(new Set<string>());
 
   const save = async (action: Action) => {
     const data: Record<string, unknown> = {};
     const problems: Record<string, string> = {};
     for (const name of touched) {
+      // A password is write-only: left empty, it is kept as it is.
+      if (type.attributes[name].type === 'password' && values[name] === '') continue;
       if (type.attributes[name].type === 'relation') {
         data[name] = { set: (relations[name] ?? []).map((r) => r.documentId) };
         continue;
@@ -424,7 +431,10 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
               attr={attr}
               value={values[name] ?? ''}
               error={errors[name]}
-              onChange={(v) => change(name, v)}
+              onChange={(v) => {
+                if (attr.type === 'uid') ownUid.current.add(name);
+                change(name, v);
+              }}
               onGenerate={
                 attr.type === 'uid' && attr.targetField
                   ? () => change(name, slugify(String(values[attr.targetField!] ?? '')))

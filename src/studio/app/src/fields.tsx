@@ -1,3 +1,5 @@
+import { useState } from 'preact/hooks';
+import { MarkdownPreview } from './markdown-preview';
 import type { Attribute } from './model';
 
 /** What a field holds while it is edited: the text of its input, or a checkbox's state. */
@@ -55,7 +57,7 @@ export function fromForm(attr: Attribute, value: FormValue): unknown {
   }
 }
 
-const INPUT_TYPES: Record<string, 'text' | 'email' | 'number' | 'date' | 'time' | 'datetime-local'> = {
+const INPUT_TYPES: Record<string, 'text' | 'email' | 'number' | 'date' | 'time' | 'datetime-local' | 'password'> = {
   string: 'text',
   uid: 'text',
   email: 'email',
@@ -66,6 +68,7 @@ const INPUT_TYPES: Record<string, 'text' | 'email' | 'number' | 'date' | 'time' 
   date: 'date',
   time: 'time',
   datetime: 'datetime-local',
+  password: 'password',
 };
 
 /** A slug from a text, as a uid's default when generated from its target field. */
@@ -90,6 +93,7 @@ export function Field(props: {
 }) {
   const { name, attr, value, error, onChange } = props;
   const id = props.id ?? `field-${name}`;
+  const [preview, setPreview] = useState(false);
   const errorId = `${id}-error`;
   const common = {
     id,
@@ -144,6 +148,8 @@ export function Field(props: {
         max={attr.max}
         maxLength={attr.maxLength}
         value={String(value)}
+        autocomplete={type === 'password' ? 'new-password' : undefined}
+        placeholder={type === 'password' ? 'Unchanged unless you type a new one' : undefined}
         onInput={(e) => onChange(e.currentTarget.value)}
       />
     );
@@ -157,12 +163,18 @@ export function Field(props: {
       </label>
       <div class="control">
         {input}
+        {attr.type === 'richtext' && (
+          <button type="button" aria-pressed={preview} onClick={() => setPreview(!preview)}>
+            Preview<span class="visually-hidden"> {name}</span>
+          </button>
+        )}
         {attr.type === 'uid' && props.onGenerate && (
           <button type="button" onClick={props.onGenerate}>
             Generate from {attr.targetField}
           </button>
         )}
       </div>
+      {preview && attr.type === 'richtext' && <MarkdownPreview text={String(value)} label={`Preview of ${name}`} />}
       {error && (
         <p id={errorId} class="field-error">
           {error}

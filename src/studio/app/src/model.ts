@@ -140,6 +140,7 @@ export const EDITABLE = new Set([
   'time',
   'datetime',
   'json',
+  'password',
 ]);
 
 /** Kinds that fit a list column. */
