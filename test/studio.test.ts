@@ -277,6 +277,29 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     const nav = other.getByRole('navigation', { name: 'Content types' });
     await nav.getByRole('link', { name: 'Article' }).waitFor();
     expect(await nav.getByRole('link').allTextContents()).toEqual(['Article']);
+
+    // A role that may only read sees no write buttons; the API refuses a forged write all the same.
+    await nav.getByRole('link', { name: 'Article' }).click();
+    await other.locator('tbody tr').first().waitFor();
+    expect(await other.getByRole('link', { name: /Create new/ }).count()).toBe(0);
+    expect(await other.locator('tbody input[type=checkbox]').count()).toBe(0);
+    await other.locator('tbody tr').first().getByRole('link').click();
+    await other.getByText('Your role may read this Article but not change it.').waitFor();
+    expect(await other.locator('#field-title').isDisabled()).toBe(true);
+    for (const name of ['Save draft', 'Publish', 'Unpublish', 'Delete'])
+      expect(await other.getByRole('button', { name, exact: true }).count()).toBe(0);
+    const id = /articles\/([a-z0-9]{24})/.exec(other.url())![1];
+    const login = await s.api('/api/auth/local', {
+      method: 'POST',
+      anonymous: true,
+      body: { identifier: 'reader', password: 'reader-pass-1' },
+    });
+    const forged = await s.api(`/api/articles/${id}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${login.body.jwt}` },
+      body: { data: { title: 'Forged' } },
+    });
+    expect(forged.status).toBe(403);
     await context.close();
   });
 

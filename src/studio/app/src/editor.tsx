@@ -281,6 +281,8 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   const localeHref = (code: string) => `${here}${query({ locale: code })}`;
 
   const [deleting, setDeleting] = useState(false);
+  // A new locale's version is written with an update, as is any save of a document that exists.
+  const mayWrite = model.can(`${type.uid}.${isNew ? 'create' : 'update'}`);
   const remove = async () => {
     setBusy(true);
     saving.current = true;
@@ -380,78 +382,85 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
           ))}
         </ul>
       )}
+      {!mayWrite && (
+        <p class="notice info">
+          Your role may read this {type.displayName} but not {isNew ? 'create' : 'change'} it.
+        </p>
+      )}
       <form
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          void save(type.draftAndPublish ? 'draft' : 'save');
+          if (mayWrite) void save(type.draftAndPublish ? 'draft' : 'save');
         }}
       >
-        {editable.map(([name, attr]) =>
-          STRUCTURED.has(attr.type) ? (
-            <Structured
-              key={name}
-              model={model}
-              name={name}
-              attr={attr}
-              value={structured[name]}
-              error={errors[name]}
-              onChange={(v: unknown) => {
-                setStructured((st) => ({ ...st, [name]: v }));
-                touch(name);
-              }}
-            />
-          ) : attr.type === 'media' ? (
-            <MediaField
-              name={name}
-              attr={attr}
-              value={files[name] ?? []}
-              error={errors[name]}
-              onChange={(v) => {
-                setFiles((f) => ({ ...f, [name]: v }));
-                touch(name);
-              }}
-            />
-          ) : attr.type === 'relation' ? (
-            <RelationField
-              name={name}
-              attr={attr}
-              target={targetOf(attr.target)}
-              value={relations[name] ?? []}
-              locale={locale}
-              error={errors[name]}
-              onChange={(v) => {
-                setRelations((r) => ({ ...r, [name]: v }));
-                touch(name);
-              }}
-            />
-          ) : (
-            <Field
-              name={name}
-              attr={attr}
-              value={values[name] ?? ''}
-              error={errors[name]}
-              onChange={(v) => {
-                if (attr.type === 'uid') ownUid.current.add(name);
-                change(name, v);
-              }}
-              onGenerate={
-                attr.type === 'uid' && attr.targetField
-                  ? () => change(name, slugify(String(values[attr.targetField!] ?? '')))
-                  : undefined
-              }
-            />
-          ),
-        )}
-        {kept.length > 0 && (
-          <details class="kept">
-            <summary>Fields this version of the Studio does not edit ({kept.map(([n]) => n).join(', ')})</summary>
-            <p>They are kept as they are when you save. Edit them with the CLI or in the files for now.</p>
-            <pre>{JSON.stringify(Object.fromEntries(kept.map(([n]) => [n, doc?.[n] ?? null])), null, 2)}</pre>
-          </details>
-        )}
+        <fieldset class="plain" disabled={!mayWrite}>
+          {editable.map(([name, attr]) =>
+            STRUCTURED.has(attr.type) ? (
+              <Structured
+                key={name}
+                model={model}
+                name={name}
+                attr={attr}
+                value={structured[name]}
+                error={errors[name]}
+                onChange={(v: unknown) => {
+                  setStructured((st) => ({ ...st, [name]: v }));
+                  touch(name);
+                }}
+              />
+            ) : attr.type === 'media' ? (
+              <MediaField
+                name={name}
+                attr={attr}
+                value={files[name] ?? []}
+                error={errors[name]}
+                onChange={(v) => {
+                  setFiles((f) => ({ ...f, [name]: v }));
+                  touch(name);
+                }}
+              />
+            ) : attr.type === 'relation' ? (
+              <RelationField
+                name={name}
+                attr={attr}
+                target={targetOf(attr.target)}
+                value={relations[name] ?? []}
+                locale={locale}
+                error={errors[name]}
+                onChange={(v) => {
+                  setRelations((r) => ({ ...r, [name]: v }));
+                  touch(name);
+                }}
+              />
+            ) : (
+              <Field
+                name={name}
+                attr={attr}
+                value={values[name] ?? ''}
+                error={errors[name]}
+                onChange={(v) => {
+                  if (attr.type === 'uid') ownUid.current.add(name);
+                  change(name, v);
+                }}
+                onGenerate={
+                  attr.type === 'uid' && attr.targetField
+                    ? () => change(name, slugify(String(values[attr.targetField!] ?? '')))
+                    : undefined
+                }
+              />
+            ),
+          )}
+          {kept.length > 0 && (
+            <details class="kept">
+              <summary>Fields this version of the Studio does not edit ({kept.map(([n]) => n).join(', ')})</summary>
+              <p>They are kept as they are when you save. Edit them with the CLI or in the files for now.</p>
+              <pre>{JSON.stringify(Object.fromEntries(kept.map(([n]) => [n, doc?.[n] ?? null])), null, 2)}</pre>
+            </details>
+          )}
+        </fieldset>
         <div class="actions">
-          {type.draftAndPublish ? (
+          {!mayWrite ? null : type.draftAndPublish ? (
             <>
               <button type="submit" disabled={busy}>
                 Save draft
@@ -475,7 +484,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
               Save
             </button>
           )}
-          {!isNew && doc && !source && (
+          {!isNew && doc && !source && model.can(`${type.uid}.delete`) && (
             <span class="delete">
               {deleting ? (
                 <>

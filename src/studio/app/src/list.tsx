@@ -129,6 +129,10 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
       return next;
     });
 
+  const mayUpdate = model.can(`${type.uid}.update`);
+  const mayDelete = model.can(`${type.uid}.delete`);
+  const selectable = mayDelete || (type.draftAndPublish && mayUpdate);
+
   const [sortField, sortDir] = sort.split(':');
   const header = (name: string, label = name) => {
     const active = sortField === name;
@@ -147,9 +151,11 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
     <section aria-labelledby="list-title">
       <header class="bar">
         <h1 id="list-title">{type.displayName}</h1>
-        <Link href={`${base}/new${query({ locale: params.get('locale') ?? undefined })}`} class="button primary">
-          Create new {type.displayName}
-        </Link>
+        {model.can(`${type.uid}.create`) && (
+          <Link href={`${base}/new${query({ locale: params.get('locale') ?? undefined })}`} class="button primary">
+            Create new {type.displayName}
+          </Link>
+        )}
       </header>
       <div class="tools">
         <form
@@ -182,7 +188,7 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
       {selected.size > 0 && (
         <div class="bulk" role="group" aria-label="Selected documents">
           <span>{selected.size} selected</span>
-          {type.draftAndPublish && (
+          {type.draftAndPublish && mayUpdate && (
             <>
               <button type="button" disabled={working} onClick={() => void runBulk('publish')}>
                 Publish selected
@@ -192,7 +198,7 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
               </button>
             </>
           )}
-          {confirming ? (
+          {!mayDelete ? null : confirming ? (
             <>
               <button type="button" class="danger" disabled={working} onClick={() => void runBulk('delete')}>
                 Delete {selected.size} for good
@@ -216,17 +222,19 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
             </caption>
             <thead>
               <tr>
-                <th scope="col">
-                  <input
-                    type="checkbox"
-                    aria-label="Select every document on this page"
-                    checked={result.docs.length > 0 && result.docs.every((d) => selected.has(d.documentId))}
-                    onChange={(e) => {
-                      const on = e.currentTarget.checked;
-                      setSelected(new Set(on ? result.docs.map((d) => d.documentId) : []));
-                    }}
-                  />
-                </th>
+                {selectable && (
+                  <th scope="col">
+                    <input
+                      type="checkbox"
+                      aria-label="Select every document on this page"
+                      checked={result.docs.length > 0 && result.docs.every((d) => selected.has(d.documentId))}
+                      onChange={(e) => {
+                        const on = e.currentTarget.checked;
+                        setSelected(new Set(on ? result.docs.map((d) => d.documentId) : []));
+                      }}
+                    />
+                  </th>
+                )}
                 {columns.map((c) => header(c))}
                 {type.draftAndPublish && <th scope="col">Status</th>}
                 {type.localized && header('locale', 'Locale')}
@@ -239,14 +247,16 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
                 const status = result.statuses.get(d.documentId) ?? 'draft';
                 return (
                   <tr key={d.documentId}>
-                    <td>
-                      <input
-                        type="checkbox"
-                        aria-label={`Select ${cell(d[columns[0]]) || d.documentId}`}
-                        checked={selected.has(d.documentId)}
-                        onChange={(e) => toggle(d.documentId, e.currentTarget.checked)}
-                      />
-                    </td>
+                    {selectable && (
+                      <td>
+                        <input
+                          type="checkbox"
+                          aria-label={`Select ${cell(d[columns[0]]) || d.documentId}`}
+                          checked={selected.has(d.documentId)}
+                          onChange={(e) => toggle(d.documentId, e.currentTarget.checked)}
+                        />
+                      </td>
+                    )}
                     {columns.map((c, i) => (
                       <td>{i === 0 ? <Link href={href}>{cell(d[c]) || d.documentId}</Link> : cell(d[c])}</td>
                     ))}

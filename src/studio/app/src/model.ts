@@ -1,4 +1,4 @@
-import { api, ApiError, query } from './api';
+import { api } from './api';
 
 export interface Attribute {
   type: string;
@@ -49,6 +49,8 @@ export interface Model {
   components: Map<string, ComponentType>;
   /** The types the signed-in user may read, in the sidebar. */
   readable: ContentType[];
+  /** What the user may do, as permissions.json names actions (`api::article.article.update`…). */
+  can(action: string): boolean;
   locales: Locale[];
 }
 
@@ -76,8 +78,8 @@ interface TypeView {
 export const endpoint = (t: ContentType) => `/api/${t.kind === 'singleType' ? t.singularName : t.pluralName}`;
 
 /**
- * The project's content-types, and those the user may read: a type whose list answers 403 is left out, so
- * the sidebar shows what the role allows and nothing the API would refuse.
+ * The project's content-types, and what the user may do with them (`/_folio/studio/permissions`), so the
+ * sidebar and the buttons show what the role allows and nothing the API would refuse.
  */
 export async function loadModel(): Promise<Model> {
   const { data } = await api<{ data: TypeView[] }>('GET', '/api/content-type-builder/content-types');
@@ -98,17 +100,8 @@ export async function loadModel(): Promise<Model> {
       attributes: t.schema.attributes,
     }))
     .sort((a, b) => a.displayName.localeCompare(b.displayName));
-  const allowed = await Promise.all(
-    types.map(async (t) => {
-      try {
-        await api('GET', `${endpoint(t)}${t.kind === 'collectionType' ? query({ 'pagination[pageSize]': 1 }) : ''}`);
-        return true;
-      } catch (err) {
-        // A single type not written yet answers 404: it is readable, and its form creates it.
-        return err instanceof ApiError && err.status === 404;
-      }
-    }),
-  );
+  const { data: granted } = await api<{ data: string[] }>('GET', '/_folio/studio/permissions');
+  const can = (action: string) => granted.includes(action);
   let locales: Locale[] = [];
   try {
     locales = await api<Locale[]>('GET', '/api/i18n/locales');
@@ -118,7 +111,8 @@ export async function loadModel(): Promise<Model> {
   return {
     types,
     components: new Map(components.data.map((c) => [c.uid, { uid: c.uid, ...c.schema }])),
-    readable: types.filter((_, i) => allowed[i]),
+    readable: types.filter((t) => can(`${t.uid}.find`)),
+    can,
     locales,
   };
 }
