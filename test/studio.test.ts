@@ -501,4 +501,23 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     expect(await preview.locator('img').getAttribute('onerror')).toBeNull();
     expect(await page.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined();
   });
+  it('filters the list on scalar fields, on the server', async () => {
+    await page.goto(`${s.url}/admin/content/articles`);
+    const rows = page.locator('tbody tr');
+    await rows.first().waitFor();
+    await page.getByLabel('Filter on').selectOption('views');
+    await page.getByLabel('Condition').selectOption({ label: 'is more than' });
+    await page.getByLabel('Value').fill('10');
+    await page.getByRole('button', { name: 'Add filter' }).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('Written in the Studio');
+    await page.getByLabel('Filter on').selectOption('title');
+    await page.getByLabel('Condition').selectOption({ label: 'contains' });
+    await page.getByLabel('Value').fill('nothing like this');
+    await page.getByRole('button', { name: 'Add filter' }).click();
+    await expect.poll(() => rows.count()).toBe(0);
+    await page.getByRole('button', { name: 'Remove filter title contains nothing like this' }).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(decodeURIComponent(page.url())).toContain('["views","$gt","10"]');
+  });
 });

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, query } from './api';
+import { filterParams, FilterBar, parseFilters } from './filters';
 import { flash } from './flash';
 import { ErrorNotice } from './notices';
 import { onLiveEvent } from './live';
@@ -34,6 +35,8 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
   const page = Math.max(1, Number(params.get('page')) || 1);
   const sort = params.get('sort') ?? 'updatedAt:desc';
   const q = params.get('q') ?? '';
+  const rawFilters = params.get('f');
+  const filters = parseFilters(rawFilters);
   const defaultLocale = model.locales.find((l) => l.isDefault)?.code;
   const locale = type.localized ? (params.get('locale') ?? defaultLocale) : undefined;
   const [result, setResult] = useState<Page | undefined>();
@@ -54,7 +57,7 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
     .map(([name]) => name);
 
   const go = (changes: Record<string, string | number | undefined>) => {
-    const next = { page, sort, q, locale: params.get('locale') ?? undefined, ...changes };
+    const next = { page, sort, q, f: rawFilters ?? undefined, locale: params.get('locale') ?? undefined, ...changes };
     navigate(`${base}${query({ ...next, page: next.page === 1 ? undefined : next.page })}`);
   };
 
@@ -74,6 +77,7 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
             sort,
             _q: q,
             locale,
+            ...filterParams(filters),
           })}`,
         );
         const statuses = await statusesOf(type, answer.data, locale);
@@ -89,7 +93,7 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
     return () => {
       live = false;
     };
-  }, [type.uid, page, sort, q, locale, reloads]);
+  }, [type.uid, page, sort, q, rawFilters, locale, reloads]);
 
   // The list follows the files: another editor, the CLI or a git pull changes what it shows.
   useEffect(() => onLiveEvent((e) => e.uid === type.uid && setReloads((n) => n + 1)), [type.uid]);
@@ -180,6 +184,11 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
           </label>
         )}
       </div>
+      <FilterBar
+        type={type}
+        filters={filters}
+        onChange={(next) => go({ f: next.length ? JSON.stringify(next) : undefined, page: 1 })}
+      />
       <ErrorNotice error={error} what={`read ${type.displayName}`} action={`${type.uid}.find`} />
       <p class="message" role="status">
         {bulk?.message}
