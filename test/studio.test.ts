@@ -71,6 +71,7 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
       ...MODEL_READ,
       'plugin::upload.content-api.find',
       'plugin::upload.content-api.upload',
+      'plugin::upload.content-api.destroy',
       'plugin::i18n.locales.listLocales',
     ]);
     addRole(made.contentDir, 'reader', [
@@ -519,5 +520,48 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     await page.getByRole('button', { name: 'Remove filter title contains nothing like this' }).click();
     await expect.poll(() => rows.count()).toBe(1);
     expect(decodeURIComponent(page.url())).toContain('["views","$gt","10"]');
+  });
+  it('manages the media library: upload by picking and by dropping, alt text and caption, delete', async () => {
+    await page.goto(`${s.url}/admin`);
+    await page.getByRole('link', { name: 'Media library' }).click();
+    await page.getByRole('heading', { name: 'Media library' }).waitFor();
+    await page.getByLabel('Upload files (or drop them here)').setInputFiles({
+      name: 'picked.png',
+      mimeType: 'image/png',
+      buffer: png(20, 20),
+    });
+    const card = page.locator('.card', { hasText: 'picked.png' });
+    await card.waitFor();
+    // A drop on the zone uploads too.
+    const drop = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(
+        new File([new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x34, 0x0a])], 'dropped.pdf', {
+          type: 'application/pdf',
+        }),
+      );
+      return dt;
+    });
+    await page.locator('.dropzone').dispatchEvent('drop', { dataTransfer: drop });
+    await page.locator('.card', { hasText: 'dropped.pdf' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await card.getByLabel('Alt text').fill('A small red square');
+    await card.getByLabel('Caption').fill('Red');
+    await card.getByRole('button', { name: 'Save picked.png' }).click();
+    await card.getByText('Saved.').waitFor();
+    const files = (await s.api('/api/upload/files')).body as {
+      id: number;
+      name: string;
+      alternativeText: string;
+      caption: string;
+    }[];
+    const picked = files.find((f) => f.name === 'picked.png')!;
+    expect(picked).toMatchObject({ alternativeText: 'A small red square', caption: 'Red' });
+
+    await card.getByRole('button', { name: 'Delete picked.png' }).click();
+    await card.getByRole('button', { name: 'Delete picked.png for good' }).click();
+    await expect.poll(() => page.locator('.card', { hasText: 'picked.png' }).count()).toBe(0);
+    expect((await s.api(`/api/upload/files/${picked.id}`)).status).toBe(404);
   });
 });

@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, session } from './api';
 import { Editor } from './editor';
+import { MediaLibrary } from './media-library';
 import { CollectionList } from './list';
 import { loadModel, MODEL_PERMISSIONS, type Model } from './model';
 import { Link, navigate, useLocation } from './router';
@@ -95,6 +96,7 @@ function Studio() {
         </p>
       );
   } else if (!model) screen = <p>Loading…</p>;
+  else if (path === '/admin/media') screen = <MediaLibrary model={model} />;
   else if (!slug) screen = <p>Choose a type in the menu.</p>;
   else if (!type) screen = <p>There is no type “{slug}” that your role may read.</p>;
   else if (type.kind === 'singleType') screen = <Editor type={type} model={model} params={params} />;
@@ -122,6 +124,18 @@ function Studio() {
                   </li>
                 ))}
             </ul>
+            {model.can('plugin::upload.content-api.find') && (
+              <>
+                <h2>Media</h2>
+                <ul>
+                  <li>
+                    <Link href="/admin/media" aria-current={path === '/admin/media' ? 'page' : undefined}>
+                      Media library
+                    </Link>
+                  </li>
+                </ul>
+              </>
+            )}
             <h2>Single types</h2>
             <ul>
               {model.readable
