@@ -564,4 +564,37 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     await expect.poll(() => page.locator('.card', { hasText: 'picked.png' }).count()).toBe(0);
     expect((await s.api(`/api/upload/files/${picked.id}`)).status).toBe(404);
   });
+  it('edits blocks (paragraphs, headings, lists), keeping the formatting of blocks it does not change', async () => {
+    const bold = { type: 'paragraph', children: [{ type: 'text', text: 'Strong words', bold: true }] };
+    const created = await s.api('/api/articles?status=draft', {
+      method: 'POST',
+      body: { data: { title: 'With blocks', body: [bold] } },
+    });
+    const id = created.body.data.documentId;
+    await page.goto(`${s.url}/admin/content/articles/${id}`);
+    await page.getByText('This block has formatting or links').waitFor();
+    for (const [kind, text] of [
+      ['Heading 2', 'A heading'],
+      ['Bulleted list', 'one\ntwo'],
+    ]) {
+      await page.getByLabel('Block to add').selectOption({ label: kind });
+      await page.getByRole('button', { name: 'Add a block to body' }).click();
+      await page.locator('fieldset.blocks textarea').last().fill(text);
+    }
+    await page.getByRole('button', { name: 'Move up block 2' }).click();
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Draft saved.').waitFor();
+    expect(JSON.parse(readFileSync(fileOf(id), 'utf8')).locales.en.draft.body).toEqual([
+      { type: 'heading', level: 2, children: [{ type: 'text', text: 'A heading' }] },
+      bold,
+      {
+        type: 'list',
+        format: 'unordered',
+        children: [
+          { type: 'list-item', children: [{ type: 'text', text: 'one' }] },
+          { type: 'list-item', children: [{ type: 'text', text: 'two' }] },
+        ],
+      },
+    ]);
+  });
 });

@@ -5,6 +5,7 @@ import { onLiveEvent } from './live';
 import { EDITABLE, endpoint, populateParams, type Attribute, type ContentType, type Model } from './model';
 import { flash } from './flash';
 import { ErrorNotice } from './notices';
+import { BlocksField } from './blocks-field';
 import { ComponentField, DynamicZoneField, toInput } from './components';
 import { MediaField, toFiles, type MediaFile } from './media-field';
 import { RelationField, toRefs, type RelationRef } from './relation-field';
@@ -13,14 +14,15 @@ import { statusesOf, type Doc, type Status } from './status';
 
 type Action = 'draft' | 'publish' | 'save';
 
-const STRUCTURED = new Set(['component', 'dynamiczone']);
+const STRUCTURED = new Set(['component', 'dynamiczone', 'blocks']);
 
 /** The locales of a document's other versions, from its populated `localizations`. */
 const localesOf = (d: Doc): string[] =>
   Array.isArray(d.localizations) ? d.localizations.map((l: { locale: string }) => l.locale) : [];
 
-/** A component or a dynamic zone field. */
+/** A component, dynamic zone or blocks field. */
 function Structured(props: Parameters<typeof ComponentField>[0]) {
+  if (props.attr.type === 'blocks') return <BlocksField {...props} />;
   return props.attr.type === 'component' ? <ComponentField {...props} /> : <DynamicZoneField {...props} />;
 }
 
