@@ -43,6 +43,19 @@ function listBuild(dir: string): Set<string> {
   return files;
 }
 
+/**
+ * The page runs its own scripts and styles only, so content shown in it (a Markdown preview) can run nothing;
+ * images and media may come from anywhere, as a document's Markdown may link them.
+ */
+const CSP = [
+  "default-src 'self'",
+  "img-src 'self' data: blob: https:",
+  "media-src 'self' blob: https:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 const NOT_BUILT = `<!doctype html><html lang="en">
 <head><meta charset="utf-8"><title>Folio Studio</title></head>
 <body><main><h1>Folio Studio is not built</h1>
@@ -75,7 +88,10 @@ export function studioModule(dir = STUDIO_BUILD_DIR): HttpModule {
       res.setHeader('content-type', TYPES[extname(name)] ?? 'application/octet-stream');
       res.setHeader('x-content-type-options', 'nosniff');
       res.setHeader('cache-control', name.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-      if (name === 'index.html') res.setHeader('x-frame-options', 'DENY');
+      if (name === 'index.html') {
+        res.setHeader('x-frame-options', 'DENY');
+        res.setHeader('content-security-policy', CSP);
+      }
       const body = await readFile(join(dir, name));
       return method === 'HEAD' ? null : body;
     },
