@@ -216,6 +216,7 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     expect(await page.getByLabel('title').inputValue()).toBe('Written in the Studio');
     const discarded = JSON.parse(readFileSync(fileOf(id), 'utf8')).locales.en;
     expect(discarded.draft.title).toBe(discarded.published.title);
+    await page.locator('header .status', { hasText: 'published' }).waitFor();
     await page.getByRole('button', { name: 'Unpublish' }).click();
     await page.getByText('Unpublished: the draft is kept.').waitFor();
     await page.locator('header .status', { hasText: 'draft' }).waitFor();
