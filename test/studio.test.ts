@@ -272,6 +272,7 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     const other = await context.newPage();
     other.setDefaultTimeout(10_000);
     await other.goto(`${s.url}/admin`);
+    await other.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await axeViolations(other)).toEqual([]);
     await other.keyboard.press('Tab');
     await other.keyboard.type('reader');
@@ -599,5 +600,21 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
         ],
       },
     ]);
+  });
+  it('links from the other side of a relation (an author’s articles)', async () => {
+    const author = await s.api('/api/authors', { method: 'POST', body: { data: { name: 'Other Side' } } });
+    const article = await s.api('/api/articles?status=draft', {
+      method: 'POST',
+      body: { data: { title: 'Linked from the author' } },
+    });
+    await page.goto(`${s.url}/admin/content/authors/${author.body.data.documentId}`);
+    await page.getByLabel('Add a Article').fill('Linked from');
+    await page.getByRole('button', { name: 'Linked from the author' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved.').waitFor();
+    const id = article.body.data.documentId;
+    await expect
+      .poll(async () => (await s.api(`/api/articles/${id}?status=draft&populate=author`)).body.data.author?.name)
+      .toBe('Other Side');
   });
 });

@@ -183,7 +183,13 @@ function App() {
     void start.finally(() => setReady(true));
     return off;
   }, []);
-  if (!ready) return <p>Loading…</p>;
+  if (!ready)
+    return (
+      <main>
+        <h1>Folio Studio</h1>
+        <p role="status">Loading…</p>
+      </main>
+    );
   return session.jwt ? <Studio /> : <SignIn notice={notice} />;
 }
 
