@@ -27,6 +27,7 @@ export async function printReady(project: Project, base: string, opts: { json?: 
   if (opts.json) {
     printJson({
       url: base,
+      studio: `${base}/admin`,
       contentDir: project.contentDir,
       documents: project.report.documents,
       contentTypes: routes.map((r) => ({ ...r, url: `${base}${r.route}` })),
@@ -40,6 +41,7 @@ export async function printReady(project: Project, base: string, opts: { json?: 
       `  ${base}/api  (${project.report.documents} documents, ${routes.length} content-types${fromSnapshot})\n`,
     );
     if (!opts.quiet) {
+      process.stdout.write(`  ${base}/admin  Folio Studio, the editor in the browser\n`);
       process.stdout.write(dim(`  ${base}/  the types and their routes, for a browser\n`));
       process.stdout.write(dim(`  ${base}/documentation  the OpenAPI reference\n`));
       for (const r of routes.filter((x) => x.public)) process.stdout.write(dim(`  ${base}${r.route}\n`));

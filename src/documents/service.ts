@@ -396,11 +396,11 @@ export class DocumentService {
   async discardDraft(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
     return this.lifecycle(ctName, documentId, opts.locale, (_ct, _doc, slot) => {
       if (!slot.published) return undefined;
+      // The published version's updatedAt stays, as in Strapi: the draft reads as unmodified.
       slot.draft = copyVersion(slot.published, {
         id: 0,
         status: 'draft',
         publishedAt: null,
-        updatedAt: now(),
         data: structuredClone(slot.published.data),
       });
       return { event: 'entry.draft-discard', version: slot.draft };

@@ -69,7 +69,7 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
         if (
           opts.readOnly &&
           !['GET', 'HEAD', 'OPTIONS'].includes((req.method ?? 'GET').toUpperCase()) &&
-          (req.url ?? '').startsWith('/api')
+          /^\/(api|_folio\/)/i.test(req.url ?? '')
         ) {
           throw new FolioError(403, 'ForbiddenError', 'This server is read-only: writes are refused', {});
         }

@@ -6,7 +6,8 @@ import { AuthService } from '../auth/service.js';
 import { PermissionsPolicy } from '../auth/access.js';
 import { accountRoutes, rolesRoutes } from '../auth/routes.js';
 import { uploadRoutes } from '../upload/routes.js';
-import { apiDocsRoutes, contentTypeBuilderRoutes, liveEventsRoutes } from './routes.js';
+import { studioRoutes } from '../studio/routes.js';
+import { apiDocsRoutes, contentTypeBuilderRoutes, liveEventsRoutes, publicationRoutes } from './routes.js';
 
 /**
  * The one place that assembles a server for a project: its access policy and route modules (the content API
@@ -32,6 +33,8 @@ export async function serverOptions(
       liveEventsRoutes,
       apiDocsRoutes,
       contentTypeBuilderRoutes,
+      publicationRoutes,
+      studioRoutes(auth),
     ],
   };
 }

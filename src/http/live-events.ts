@@ -60,7 +60,12 @@ export const liveEventsHandlers: Record<'stream', RouteHandler> = {
     });
     // A first message sends the headers at once, so clients know the stream is open.
     stream.push({ event: 'ready', data: JSON.stringify({ event: 'ready' }) }).catch(() => undefined);
-    return stream.send();
+    // Answered once the stream ends, however it ends: null, not undefined, which would pass the request on to the
+    // other routes, and their answer to a response already sent.
+    return stream.send().then(
+      () => null,
+      () => null,
+    );
   },
 };
 

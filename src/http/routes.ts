@@ -72,3 +72,12 @@ export const contentTypeBuilderRoutes = defineRoutes({
   ],
   load: async () => (await import('./content-type-builder.js')).contentTypeBuilderHandlers,
 });
+
+/** Folio's unpublish and discard-draft (Strapi's REST API has neither), under `/_folio/content/` (publication.ts). */
+export const publicationRoutes = defineRoutes({
+  routes: [
+    { method: 'POST', path: '/_folio/content/:type/:action', handler: 'publication', exactCase: true },
+    { method: 'POST', path: '/_folio/content/:type/:documentId/:action', handler: 'publication', exactCase: true },
+  ],
+  load: async () => (await import('./publication.js')).publicationHandlers,
+});

@@ -12,6 +12,7 @@ interface ServeOptions extends GlobalOptions {
   snapshot?: boolean;
   readOnly?: boolean;
   verbose?: boolean;
+  studioAs?: string;
 }
 
 /** How long the server must have been without requests before the start-up warm-up goes on (see below). */
@@ -30,6 +31,7 @@ export function registerServe(program: Command, globals: () => GlobalOptions) {
     )
     .option('--read-only', 'refuse every write (403): for replicas serving one commit')
     .option('--verbose', 'log every request with its status and timing')
+    .option('--studio-as <user>', 'print a one-time Folio Studio sign-in link for this user (username or e-mail)')
     .addHelpText(
       'after',
       `
@@ -55,6 +57,17 @@ Examples:
       const log = (m: string) => process.stderr.write(`${m}\n`);
       keepServing(log);
       const options = await serverOptions(project, { log });
+      // The user a Studio sign-in link is for, checked before the server starts.
+      let studio;
+      if (opts.studioAs) {
+        const link = await import('../../studio/sign-in-link.js');
+        const { AuthService } = await import('../../auth/service.js');
+        try {
+          studio = { link, user: link.studioUser(new AuthService(project.root), opts.studioAs) };
+        } catch (err) {
+          throw new CliError(`--studio-as: ${(err as Error).message}`);
+        }
+      }
       // Requests being answered, and when one last started or ended: the warm-up below gives way to them.
       let inFlight = 0;
       let lastSeen = performance.now();
@@ -111,6 +124,13 @@ Examples:
       process.once('SIGTERM', () => void shutdown('SIGTERM'));
       const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${listener.port}`;
       await printReady(project, base, opts);
+      if (studio && !opts.json) {
+        const code = studio.link.signInCodes(project.root).issue(studio.user.id);
+        const minutes = studio.link.SIGN_IN_TTL_MS / 60000;
+        process.stdout.write(
+          `  ${base}/admin/#sign-in=${code}  (signs ${studio.user.username} in once, within ${minutes} minutes)\n`,
+        );
+      }
       // After the first answer is possible: decode what is still waiting, then record a new snapshot. It
       // runs while no request is being answered and none came in the last QUIET_MS: its slices, and the
       // garbage collection its decoding brings, would otherwise delay the first requests after start.

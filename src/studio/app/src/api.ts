@@ -1,0 +1,150 @@
+/** The Studio's only way to the content: Folio's public REST API, as any Strapi v5 client calls it. */
+
+export interface FieldProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+/** An answer in Strapi's error envelope (or a network failure, status 0). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly name: string,
+    message: string,
+    readonly problems: FieldProblem[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export interface User {
+  id: number;
+  username: string;
+  email: string;
+}
+
+type Listener = () => void;
+
+/**
+ * The signed-in session: a short-lived access JWT kept in memory, renewed with the refresh token, which the
+ * server keeps in an httpOnly cookie (`x-strapi-refresh-cookie: httpOnly`), so no script can read it.
+ */
+class Session {
+  jwt: string | undefined;
+  user: User | undefined;
+  private listeners = new Set<Listener>();
+  private renewing: Promise<boolean> | undefined;
+
+  onChange(fn: Listener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private set(jwt: string | undefined, user: User | undefined) {
+    this.jwt = jwt;
+    this.user = user;
+    for (const fn of this.listeners) fn();
+  }
+
+  async signIn(identifier: string, password: string): Promise<void> {
+    const res = await send(
+      'POST',
+      '/api/auth/local',
+      { identifier, password },
+      { 'x-strapi-refresh-cookie': 'httpOnly' },
+    );
+    const body = (await res.json()) as { jwt: string; user: User };
+    this.set(body.jwt, body.user);
+  }
+
+  /** Signs in with the one-time code of a link printed by `folio serve --studio-as`. */
+  async signInWithCode(code: string): Promise<void> {
+    const res = await send('POST', '/_folio/studio/sign-in', { code });
+    const body = (await res.json()) as { jwt: string; user: User };
+    this.set(body.jwt, body.user);
+  }
+
+  /** A new access token from the refresh cookie: false when there is no session to renew. */
+  renew(): Promise<boolean> {
+    this.renewing ??= (async () => {
+      try {
+        const res = await send('POST', '/api/auth/refresh', {}, { 'x-strapi-refresh-cookie': 'httpOnly' });
+        const { jwt } = (await res.json()) as { jwt: string };
+        const me = await send('GET', '/api/users/me', undefined, { authorization: `Bearer ${jwt}` });
+        this.set(jwt, (await me.json()) as User);
+        return true;
+      } catch {
+        this.set(undefined, undefined);
+        return false;
+      } finally {
+        this.renewing = undefined;
+      }
+    })();
+    return this.renewing;
+  }
+
+  async signOut(): Promise<void> {
+    try {
+      if (this.jwt) await send('POST', '/api/auth/logout', {}, { authorization: `Bearer ${this.jwt}` });
+    } catch {
+      // Signed out here whatever the server says: the access token expires on its own.
+    }
+    this.set(undefined, undefined);
+  }
+}
+
+export const session = new Session();
+
+async function send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'NetworkError', 'The Folio server cannot be reached');
+  }
+  if (!res.ok) throw await errorOf(res);
+  return res;
+}
+
+async function errorOf(res: Response): Promise<ApiError> {
+  try {
+    const body = (await res.json()) as {
+      error?: { status?: number; name?: string; message?: string; details?: { errors?: FieldProblem[] } };
+    };
+    const e = body.error ?? {};
+    return new ApiError(res.status, e.name ?? 'Error', e.message ?? res.statusText, e.details?.errors ?? []);
+  } catch {
+    return new ApiError(res.status, 'Error', res.statusText || `HTTP ${res.status}`);
+  }
+}
+
+/** A call as the signed-in user; an expired access token is renewed once and the call made again. */
+export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const call = () => send(method, path, body, session.jwt ? { authorization: `Bearer ${session.jwt}` } : {});
+  let res: Response;
+  try {
+    res = await call();
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 401 || !(await session.renew())) throw err;
+    res = await call();
+  }
+  if (res.status === 204) return undefined as T;
+  return (await res.json()) as T;
+}
+
+/** A query string in Strapi's bracket syntax, from a flat list of keys and values. */
+export function query(params: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.append(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}

@@ -1,0 +1,180 @@
+import { api } from './api';
+
+export interface Attribute {
+  type: string;
+  required?: boolean;
+  private?: boolean;
+  enum?: string[];
+  targetField?: string;
+  min?: number;
+  max?: number;
+  minLength?: number;
+  maxLength?: number;
+  multiple?: boolean;
+  component?: string;
+  components?: string[];
+  repeatable?: boolean;
+  target?: string;
+  relation?: string;
+  allowedTypes?: string[];
+  default?: unknown;
+  pluginOptions?: { i18n?: { localized?: boolean } };
+}
+
+export interface ContentType {
+  uid: string;
+  kind: 'collectionType' | 'singleType';
+  displayName: string;
+  singularName: string;
+  pluralName: string;
+  draftAndPublish: boolean;
+  localized: boolean;
+  attributes: Record<string, Attribute>;
+}
+
+export interface Locale {
+  code: string;
+  name: string;
+  isDefault: boolean;
+}
+
+export interface ComponentType {
+  uid: string;
+  displayName: string;
+  attributes: Record<string, Attribute>;
+}
+
+export interface Model {
+  types: ContentType[];
+  components: Map<string, ComponentType>;
+  /** The types the signed-in user may read, in the sidebar. */
+  readable: ContentType[];
+  /** What the user may do, as permissions.json names actions (`api::article.article.update`…). */
+  can(action: string): boolean;
+  locales: Locale[];
+}
+
+/** The permissions the Studio needs to read the model, named as in content/permissions.json. */
+export const MODEL_PERMISSIONS = [
+  'plugin::content-type-builder.content-types.getContentTypes',
+  'plugin::content-type-builder.components.getComponents',
+];
+
+interface TypeView {
+  uid: string;
+  plugin?: string;
+  schema: {
+    kind: 'collectionType' | 'singleType';
+    displayName: string;
+    singularName: string;
+    pluralName: string;
+    draftAndPublish?: boolean;
+    pluginOptions?: { i18n?: { localized?: boolean } };
+    attributes: Record<string, Attribute>;
+  };
+}
+
+/** Where a type's documents are: `/api/<pluralName>` for a collection, `/api/<singularName>` for a single type. */
+export const endpoint = (t: ContentType) => `/api/${t.kind === 'singleType' ? t.singularName : t.pluralName}`;
+
+/**
+ * The project's content-types, and what the user may do with them (`/_folio/studio/permissions`), so the
+ * sidebar and the buttons show what the role allows and nothing the API would refuse.
+ */
+export async function loadModel(): Promise<Model> {
+  const { data } = await api<{ data: TypeView[] }>('GET', '/api/content-type-builder/content-types');
+  const components = await api<{ data: { uid: string; schema: Omit<ComponentType, 'uid'> }[] }>(
+    'GET',
+    '/api/content-type-builder/components',
+  );
+  const types: ContentType[] = data
+    .filter((t) => t.uid.startsWith('api::'))
+    .map((t) => ({
+      uid: t.uid,
+      kind: t.schema.kind,
+      displayName: t.schema.displayName,
+      singularName: t.schema.singularName,
+      pluralName: t.schema.pluralName,
+      draftAndPublish: t.schema.draftAndPublish === true,
+      localized: t.schema.pluginOptions?.i18n?.localized === true,
+      attributes: t.schema.attributes,
+    }))
+    .sort((a, b) => a.displayName.localeCompare(b.displayName));
+  const { data: granted } = await api<{ data: string[] }>('GET', '/_folio/studio/permissions');
+  const can = (action: string) => granted.includes(action);
+  let locales: Locale[] = [];
+  try {
+    locales = await api<Locale[]>('GET', '/api/i18n/locales');
+  } catch {
+    // Without the locales permission the Studio works in the default locale only.
+  }
+  return {
+    types,
+    components: new Map(components.data.map((c) => [c.uid, { uid: c.uid, ...c.schema }])),
+    readable: types.filter((t) => can(`${t.uid}.find`)),
+    can,
+    locales,
+  };
+}
+
+/** Attribute kinds the editor has a field for; the others are kept as they are and shown read-only. */
+export const EDITABLE = new Set([
+  'string',
+  'text',
+  'email',
+  'uid',
+  'richtext',
+  'integer',
+  'biginteger',
+  'float',
+  'decimal',
+  'boolean',
+  'enumeration',
+  'date',
+  'time',
+  'datetime',
+  'json',
+  'password',
+]);
+
+/** Kinds that fit a list column. */
+export const LISTABLE = new Set([
+  'string',
+  'email',
+  'uid',
+  'integer',
+  'biginteger',
+  'float',
+  'decimal',
+  'boolean',
+  'enumeration',
+  'date',
+  'time',
+  'datetime',
+]);
+
+/**
+ * The populate parameters that read everything the editor shows and sends back whole: relations and media, and
+ * components and dynamic zones with what they hold, at any depth (a component is always sent in full).
+ */
+export function populateParams(model: Model, attributes: Record<string, Attribute>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (attrs: Record<string, Attribute>, prefix: string, seen: Set<string>) => {
+    for (const [name, a] of Object.entries(attrs)) {
+      if (a.private) continue;
+      const key = `${prefix}[${name}]`;
+      if (a.type === 'relation' || a.type === 'media') out[key] = 'true';
+      else if (a.type === 'component' && a.component) nested(a.component, key, seen);
+      else if (a.type === 'dynamiczone') for (const uid of a.components ?? []) nested(uid, `${key}[on][${uid}]`, seen);
+    }
+  };
+  const nested = (uid: string, key: string, seen: Set<string>) => {
+    const c = model.components.get(uid);
+    const before = Object.keys(out).length;
+    // A component that holds itself would populate without end: it is read one level deep there.
+    if (c && !seen.has(uid)) walk(c.attributes, `${key}[populate]`, new Set(seen).add(uid));
+    if (Object.keys(out).length === before) out[key] = 'true';
+  };
+  walk(attributes, 'populate', new Set());
+  return out;
+}

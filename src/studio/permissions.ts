@@ -1,0 +1,31 @@
+import type { RouteHandler } from '../http-kit/route.js';
+import { sendJson } from '../http-kit/respond.js';
+
+/** Where the Studio reads what its user may do (as written). */
+export const PERMISSIONS_PATH = '/_folio/studio/permissions';
+
+const DOCUMENT_ACTIONS = ['find', 'findOne', 'create', 'update', 'delete'];
+const OTHER_ACTIONS = [
+  'plugin::upload.content-api.find',
+  'plugin::upload.content-api.upload',
+  'plugin::upload.content-api.destroy',
+  'plugin::i18n.locales.listLocales',
+  'plugin::content-type-builder.content-types.getContentTypes',
+  'plugin::content-type-builder.components.getComponents',
+];
+
+/**
+ * `GET /_folio/studio/permissions`: the actions the caller may take on the project's content-types and media,
+ * as permissions.json names them (`{ data: ["api::article.article.find", …] }`), so the Studio shows only what
+ * the role allows. It says nothing the caller could not learn by trying; the API still checks every request.
+ */
+export const permissionsHandlers: Record<'permissions', RouteHandler> = {
+  async permissions({ event, project, access, principal }) {
+    const caller = await principal();
+    const candidates = [
+      ...[...project.schemas.contentTypes.keys()].flatMap((uid) => DOCUMENT_ACTIONS.map((a) => `${uid}.${a}`)),
+      ...OTHER_ACTIONS,
+    ];
+    return sendJson(event, 200, { data: candidates.filter((a) => access.can(caller, a)) });
+  },
+};

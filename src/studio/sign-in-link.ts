@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { applicationError, notFound, validationError } from '../errors.js';
+import { sanitizeUser, type AuthService } from '../auth/service.js';
+import type { UserRecord } from '../auth/state.js';
+import type { RouteHandler } from '../http-kit/route.js';
+import { sendJson } from '../http-kit/respond.js';
+
+/** Where the Studio exchanges a one-time code for a session (as written). */
+export const SIGN_IN_PATH = '/_folio/studio/sign-in';
+
+/** How long a sign-in link works. */
+export const SIGN_IN_TTL_MS = 5 * 60_000;
+
+/**
+ * One-time sign-in codes of one project, held in the server's memory only: `folio serve --studio-as` makes one
+ * and prints the link; the first exchange ends it, and so does its expiry or a restart.
+ */
+export class SignInCodes {
+  private codes = new Map<string, { userId: number; expires: number }>();
+
+  issue(userId: number, ttlMs = SIGN_IN_TTL_MS): string {
+    const code = randomBytes(32).toString('base64url');
+    this.codes.set(code, { userId, expires: Date.now() + ttlMs });
+    return code;
+  }
+
+  take(code: string): number | undefined {
+    const found = this.codes.get(code);
+    this.codes.delete(code);
+    for (const [c, v] of this.codes) if (v.expires < Date.now()) this.codes.delete(c);
+    return found && found.expires >= Date.now() ? found.userId : undefined;
+  }
+}
+
+const byProject = new Map<string, SignInCodes>();
+
+/** The codes of the project at `root`, shared by `folio serve` and its server in one process. */
+export function signInCodes(root: string): SignInCodes {
+  let codes = byProject.get(root);
+  if (!codes) byProject.set(root, (codes = new SignInCodes()));
+  return codes;
+}
+
+/** The user a `--studio-as` value names (username or e-mail), signed-in-able. */
+export function studioUser(auth: AuthService, who: string): UserRecord {
+  const user = auth.listUsers().find((u) => u.username === who || u.email === who.toLowerCase());
+  if (!user) throw notFound(`No user ${who}: create one with folio users create`);
+  if (!user.confirmed || user.blocked) throw applicationError(`User ${who} is not confirmed or is blocked`);
+  return user;
+}
+
+/**
+ * `POST /_folio/studio/sign-in` with `{ "code": "…" }`: the one-time code of a sign-in link exchanged for a
+ * session, answered as `POST /api/auth/local` answers a sign-in with the refresh token in its httpOnly cookie.
+ */
+export function signInLinkHandlers(auth: AuthService): Record<'signIn', RouteHandler> {
+  return {
+    async signIn({ event, body, project }) {
+      const code = (body as { code?: unknown } | undefined)?.code;
+      if (typeof code !== 'string' || !code) throw validationError('code is a required field');
+      const userId = signInCodes(project.root).take(code);
+      const user = userId === undefined ? undefined : auth.userById(userId);
+      if (!user || user.blocked || !user.confirmed)
+        throw applicationError('This sign-in link has expired or was used already: ask for a new one');
+      const issued = await auth.issue(user, String(event.node.req.headers['user-agent'] ?? '') || null);
+      if (issued.refreshToken) {
+        // The cookie of POST /api/auth/local in httpOnly mode (auth/http.ts), which the refresh route reads.
+        const secure = (event.node.req.socket as { encrypted?: boolean }).encrypted ? '; Secure' : '';
+        const maxAge = auth.config.refreshTtlDays * 86400;
+        const flags = `Path=/api/auth; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
+        event.node.res.setHeader('set-cookie', `strapi_up_refresh=${issued.refreshToken}; ${flags}`);
+      }
+      return sendJson(event, 200, { jwt: issued.jwt, user: sanitizeUser(user) });
+    },
+  };
+}
