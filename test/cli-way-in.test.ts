@@ -13,19 +13,18 @@ const folio = (args: string[]) =>
     child.stdin!.end();
   });
 
-describe('a landing page at / and an index at /api', () => {
+describe('/ leads to the Studio, /api lists the types', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();
   });
   afterAll(() => server.stop());
 
-  it('GET / lists the types and their routes as a page', async () => {
-    const r = await server.api('/', { anonymous: true });
-    expect(r.status).toBe(200);
-    expect(r.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(r.text).toContain('<a href="/api/articles"><code>/api/articles</code></a> Article');
-    expect(r.text).toContain('<a href="/api/global">');
+  it('GET / redirects to Folio Studio, as Strapi redirects to its admin', async () => {
+    const r = await fetch(`${server.url}/`, { redirect: 'manual' });
+    expect(r.status).toBe(302);
+    expect(r.headers.get('location')).toBe('/admin');
+    expect(await r.text()).toBe('Redirecting to /admin.');
   });
 
   it('GET /api (and /api/) lists them as JSON', async () => {

@@ -42,7 +42,6 @@ export async function printReady(project: Project, base: string, opts: { json?: 
     );
     if (!opts.quiet) {
       process.stdout.write(`  ${base}/admin  Folio Studio, the editor in the browser\n`);
-      process.stdout.write(dim(`  ${base}/  the types and their routes, for a browser\n`));
       process.stdout.write(dim(`  ${base}/documentation  the OpenAPI reference\n`));
       for (const r of routes.filter((x) => x.public)) process.stdout.write(dim(`  ${base}${r.route}\n`));
       const closed = routes.filter((x) => !x.public).map((x) => x.route);

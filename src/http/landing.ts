@@ -21,46 +21,26 @@ export function typeRoutes(project: Project): TypeRoute[] {
   }));
 }
 
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-function page(types: TypeRoute[]): string {
-  const rows = types
-    .map(
-      (t) =>
-        `<li><a href="${escape(t.route)}"><code>${escape(t.route)}</code></a> ${escape(t.displayName)} ` +
-        `<small>(${t.kind === 'singleType' ? 'single type' : 'collection'})</small></li>`,
-    )
-    .join('\n');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Folio</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem}</style>
-</head><body><h1>Folio</h1>
-<p>This server answers the Strapi v5 REST API over the files of its <code>content/</code> folder.</p>
-<h2>Content-types</h2>
-<ul>
-${rows || '<li>None yet: add one with <code>folio types create</code>.</li>'}
-</ul>
-<p><a href="/api">/api</a> (this list as JSON) · <a href="/documentation">/documentation</a> (OpenAPI) ·
-<a href="/api/i18n/locales">/api/i18n/locales</a></p>
-</body></html>
-`;
-}
-
 /**
- * `GET /`: a small page listing the content-types and their routes; `GET /api`: the same as JSON. Strapi
- * answers neither (it redirects `/` to its admin), so they are only a way in: every other unknown path
- * keeps Strapi's 404.
+ * `GET /` redirects to Folio Studio, as Strapi redirects to its admin; `GET /api` lists the content-types and their
+ * routes as JSON (Strapi answers 404 there: it is only a way in). Every other unknown path keeps Strapi's 404.
  */
-export const landingHandlers: Record<'page' | 'index' | 'notFound', RouteHandler> = {
-  page: ({ event, project }) => {
-    event.node.res.setHeader('content-type', 'text/html; charset=utf-8');
-    return page(typeRoutes(project));
+export const landingHandlers: Record<'home' | 'index' | 'notFound', RouteHandler> = {
+  home: ({ event }) => {
+    event.node.res.statusCode = 302;
+    event.node.res.setHeader('location', '/admin');
+    event.node.res.setHeader('content-type', 'text/plain; charset=utf-8');
+    return 'Redirecting to /admin.';
   },
   index: ({ event, project }) =>
     sendJson(event, 200, {
       data: typeRoutes(project),
-      meta: { documentation: '/documentation', openapi: '/api/openapi.json', locales: '/api/i18n/locales' },
+      meta: {
+        studio: '/admin',
+        documentation: '/documentation',
+        openapi: '/api/openapi.json',
+        locales: '/api/i18n/locales',
+      },
     }),
   notFound: () => {
     throw notFound();

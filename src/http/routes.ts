@@ -6,10 +6,10 @@ export const localesRoutes = defineRoutes({
   load: async () => (await import('./locales.js')).localesHandlers,
 });
 
-/** `GET /` and `GET /api`: the types and their routes, as a page and as JSON (a way in; see landing.ts). */
+/** `GET /` (to Folio Studio) and `GET /api` (the types and their routes as JSON): ways in, see landing.ts. */
 export const landingRoutes = defineRoutes({
   routes: [
-    { method: 'GET', path: '/', handler: 'page' },
+    { method: 'GET', path: '/', handler: 'home' },
     { method: 'GET', path: '/api', handler: 'index' },
     // Strapi has no route at either: other methods answer its 404, not a 405.
     { method: '*', path: '/', handler: 'notFound' },
