@@ -3,9 +3,8 @@ import { FolioError } from '../../errors.js';
 import type { Project } from '../../project.js';
 import type { ContentType } from '../../schema/types.js';
 import { isScalar } from '../../schema/types.js';
-import type { ReadContext } from '../../query/context.js';
 import { parseQueryString } from '../../query/parse-qs.js';
-import { parseReadQuery, runFind, shapeOne } from '../../query/read.js';
+import { Reader } from '../../query/reader.js';
 import type { Version } from '../../documents/model.js';
 import { loadProject, readStdin, type GlobalOptions } from '../context.js';
 import { CliError, dim, printJson, printTable } from '../output.js';
@@ -56,16 +55,6 @@ function queryOf(o: ReadOptions): Record<string, unknown> {
     };
   }
   return q;
-}
-
-function readContext(project: Project): Omit<ReadContext, 'status'> {
-  return {
-    schemas: project.schemas,
-    index: project.documents.index,
-    config: project.config,
-    media: project.documents.media,
-    canFind: () => true,
-  };
 }
 
 function typeOf(project: Project, name: string): ContentType {
@@ -190,12 +179,9 @@ function missingVersion(project: Project, ct: ContentType, id: string, status: s
   return `${ct.singularName} ${id} has no ${status} version${locale ? ` in ${locale}` : ''}`;
 }
 
-function shapeWritten(project: Project, ct: ContentType, v: Version, o: WriteOptions) {
-  const q: Record<string, unknown> = { status: v.status === 'draft' && ct.draftAndPublish ? 'draft' : 'published' };
-  if (o.populate) q.populate = o.populate;
-  const { query, context } = parseReadQuery(readContext(project), ct, q, 'write');
-  return shapeOne(context, ct, v, query);
-}
+/** A written version as the REST API answers the write, with the command's --populate. */
+const shapeWritten = (project: Project, ct: ContentType, v: Version, o: WriteOptions) =>
+  new Reader(project).written(ct, v, o.populate ? { populate: o.populate } : {});
 
 function writeStatus(o: WriteOptions) {
   if (o.status !== undefined && o.status !== 'draft' && o.status !== 'published')
@@ -231,8 +217,7 @@ Examples:
       const opts = { ...globals(), ...o };
       const project = await loadProject(opts);
       const ct = typeOf(project, type);
-      const { query, context } = parseReadQuery(readContext(project), ct, queryOf(opts), 'find');
-      const result = runFind(context, ct, query);
+      const { query, ...result } = new Reader(project).find(ct, queryOf(opts));
       if (opts.json) return printJson(result);
       const rows = result.data.map((d) => {
         const row = [String(d.documentId)];
@@ -274,12 +259,9 @@ Examples:
             ? `${ct.singularName} has no content yet`
             : 'A documentId is required for a collection type',
         );
-      const { query, context } = parseReadQuery(readContext(project), ct, queryOf(opts), 'findOne');
-      const v =
-        query.locale === '*'
-          ? undefined
-          : project.documents.findVersion(ct, id, query.status, query.locale ?? undefined);
-      const data = shapeOne(context, ct, v, query);
+      const read = new Reader(project).prepare(ct, queryOf(opts), 'findOne');
+      const { query } = read;
+      const data = read.one(id);
       if (!data) throw new CliError(missingVersion(project, ct, id, query.status, query.locale ?? undefined));
       printJson(opts.json ? { data, meta: {} } : data);
     });
