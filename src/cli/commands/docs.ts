@@ -66,6 +66,10 @@ function typeOf(project: Project, name: string): ContentType {
   return ct;
 }
 
+/** The documentId a command names: the one given, or a single type's document when none is. */
+const addressed = (project: Project, ct: ContentType, documentId: string | undefined) =>
+  documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
+
 /** The attribute shown as a document's label in tables: the first plain string attribute. */
 function labelOf(ct: ContentType, row: Record<string, unknown>): string {
   for (const [name, a] of Object.entries(ct.attributes)) {
@@ -191,6 +195,12 @@ function writeStatus(o: WriteOptions) {
 
 export function registerDocs(program: Command, globals: () => GlobalOptions) {
   const docs = program.command('docs').description('list, read and write documents (the same rules as the REST API)');
+  /** What every command starts with: its options over the global ones, the project, the content-type it names. */
+  const opened = async <O extends object>(type: string, o: O) => {
+    const opts = { ...globals(), ...o };
+    const project = await loadProject(opts);
+    return { opts, project, ct: typeOf(project, type) };
+  };
 
   const readFlags = (c: Command) =>
     c
@@ -214,9 +224,7 @@ Examples:
   folio docs list articles --locale fr --status draft --populate author`,
     )
     .action(async (type: string, o: ReadOptions) => {
-      const opts = { ...globals(), ...o };
-      const project = await loadProject(opts);
-      const ct = typeOf(project, type);
+      const { opts, project, ct } = await opened(type, o);
       const { query, ...result } = new Reader(project).find(ct, queryOf(opts));
       if (opts.json) return printJson(result);
       const rows = result.data.map((d) => {
@@ -248,11 +256,8 @@ Examples:
   folio docs get global`,
     )
     .action(async (type: string, documentId: string | undefined, o: ReadOptions) => {
-      const opts = { ...globals(), ...o };
-      const project = await loadProject(opts);
-      const ct = typeOf(project, type);
-      const id =
-        documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
+      const { opts, project, ct } = await opened(type, o);
+      const id = addressed(project, ct, documentId);
       if (!id)
         throw new CliError(
           ct.kind === 'singleType'
@@ -283,9 +288,7 @@ Examples:
   folio docs create articles --status draft --data '{"title":"WIP"}'`,
     )
     .action(async (type: string, o: WriteOptions) => {
-      const opts = { ...globals(), ...o };
-      const project = await loadProject(opts);
-      const ct = typeOf(project, type);
+      const { opts, project, ct } = await opened(type, o);
       const data = await parseData(opts, ct);
       const v = await explained(project, ct, data, opts.locale, () =>
         ct.kind === 'singleType' && project.documents.singleDocument(ct)
@@ -314,11 +317,8 @@ Examples:
   folio docs update articles <documentId> --locale fr --data '{"title":"Bonjour"}'`,
     )
     .action(async (type: string, documentId: string | undefined, o: WriteOptions) => {
-      const opts = { ...globals(), ...o };
-      const project = await loadProject(opts);
-      const ct = typeOf(project, type);
-      const id =
-        documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
+      const { opts, project, ct } = await opened(type, o);
+      const id = addressed(project, ct, documentId);
       const data = await parseData(opts);
       // An empty single type: its first update creates it, as PUT /api/<singular> does.
       const v = await explained(project, ct, data, opts.locale, () =>
@@ -342,11 +342,8 @@ Examples:
     .description('delete a document in one locale (--locale "*": all)')
     .option('--locale <code>', 'locale to delete (default: the default locale; "*" for all)')
     .action(async (type: string, documentId: string | undefined, o: GlobalOptions & { locale?: string }) => {
-      const opts = { ...globals(), ...o };
-      const project = await loadProject(opts);
-      const ct = typeOf(project, type);
-      const id =
-        documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
+      const { opts, project, ct } = await opened(type, o);
+      const id = addressed(project, ct, documentId);
       if (!id) throw new CliError('A documentId is required');
       const n = await project.documents.delete(ct.uid, id, { locale: opts.locale });
       if (!n)
@@ -365,11 +362,8 @@ Examples:
       .description(describe)
       .option('--locale <code>', 'locale (localized types)')
       .action(async (type: string, documentId: string | undefined, o: GlobalOptions & { locale?: string }) => {
-        const opts = { ...globals(), ...o };
-        const project = await loadProject(opts);
-        const ct = typeOf(project, type);
-        const id =
-          documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
+        const { opts, project, ct } = await opened(type, o);
+        const id = addressed(project, ct, documentId);
         if (!id) throw new CliError('A documentId is required');
         const fn = name === 'publish' ? 'publish' : name === 'unpublish' ? 'unpublish' : 'discardDraft';
         let v: Version | undefined;
