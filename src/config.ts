@@ -74,6 +74,9 @@ export interface WebhookConfig {
   enabled: boolean;
 }
 
+/** A locale code (BCP 47's form: a language, then subtags) as folio.json, document files and `?locale=` write it. */
+export const LOCALE_CODE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
+
 export const DEFAULT_CONFIG: FolioConfig = {
   locales: [{ code: 'en', name: 'English (en)' }],
   defaultLocale: 'en',
@@ -130,7 +133,7 @@ export function loadConfig(contentDir: string): FolioConfig {
     if (!Array.isArray(raw.locales) || raw.locales.length === 0)
       throw new ConfigError(`${file}: "locales" must be a non-empty array`);
     cfg.locales = raw.locales.map((l, i) => {
-      if (!isObject(l) || typeof l.code !== 'string' || !/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(l.code)) {
+      if (!isObject(l) || typeof l.code !== 'string' || !LOCALE_CODE.test(l.code)) {
         throw new ConfigError(`${file}: locales[${i}] needs a BCP 47 "code"`);
       }
       return { code: l.code, name: typeof l.name === 'string' ? l.name : `${l.code}` };

@@ -67,6 +67,15 @@ export function pluginPaths(errors: Errors): Json {
     passwordConfirmation: { type: 'string', format: 'password' },
   };
   const user = ok(ref('User'));
+  /** What a create or an update of a user may send. */
+  const userFields = {
+    username: str,
+    email: { type: 'string', format: 'email' },
+    password: password.password,
+    role: { type: 'integer' },
+    confirmed: { type: 'boolean' },
+    blocked: { type: 'boolean' },
+  };
   const credentials = { ...ok(ref('AuthResponse')), ...errors([400, 401, 403]) };
   const role = {
     type: 'object',
@@ -205,17 +214,7 @@ export function pluginPaths(errors: Errors): Json {
       post: {
         tags: users,
         operationId: 'createUser',
-        requestBody: body(
-          {
-            username: str,
-            email: { type: 'string', format: 'email' },
-            password: password.password,
-            role: { type: 'integer' },
-            confirmed: { type: 'boolean' },
-            blocked: { type: 'boolean' },
-          },
-          ['username', 'email', 'password'],
-        ),
+        requestBody: body(userFields, ['username', 'email', 'password']),
         responses: { 201: { description: 'Created', content: json(ref('User')) }, ...errors([400, 401, 403]) },
       },
     },
@@ -230,17 +229,7 @@ export function pluginPaths(errors: Errors): Json {
         tags: users,
         operationId: 'updateUser',
         parameters: [id()],
-        requestBody: body(
-          {
-            username: str,
-            email: { type: 'string', format: 'email' },
-            password: password.password,
-            role: { type: 'integer' },
-            confirmed: { type: 'boolean' },
-            blocked: { type: 'boolean' },
-          },
-          [],
-        ),
+        requestBody: body(userFields, []),
         responses: { ...user, ...errors([400, 401, 403, 404]) },
       },
       delete: {

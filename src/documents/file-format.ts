@@ -1,3 +1,4 @@
+import { LOCALE_CODE } from '../config.js';
 import type { ContentType } from '../schema/types.js';
 import {
   type DocumentRecord,
@@ -36,8 +37,8 @@ export function versionKeys(ct: ContentType): string[] {
   return [...VERSION_HEAD, ...storedAttributes(ct), ...VERSION_TAIL];
 }
 
-/** A locale code as a file holds it under `locales`. */
-export const LOCALE_CODE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
+/** A locale code as a file holds it under `locales`: the form folio.json's codes have. */
+export { LOCALE_CODE };
 
 /** The timestamp form Folio writes (ISO 8601 UTC with milliseconds); `0` stands for a digit. */
 export const ISO_MS_FORM = '0000-00-00T00:00:00.000Z';

@@ -294,6 +294,28 @@ function parseComponentObject(
   return result;
 }
 
+/**
+ * Whether a repeatable component's or a dynamic zone's value is a list; the problem when it is not (then it is
+ * left out) or when it holds more than `max` items (then it is still read, so its items are checked too).
+ */
+function isList(path: string[], raw: unknown, max: number | undefined, problems: FieldProblem[]): raw is unknown[] {
+  if (!Array.isArray(raw)) {
+    problems.push({
+      path,
+      message: `${path.join('.')} must be a \`array\` type, but the final value was: \`${printValue(raw)}\`.`,
+      value: raw,
+    });
+    return false;
+  }
+  if (max !== undefined && raw.length > max)
+    problems.push({
+      path,
+      message: `${path.join('.')} field must have less than or equal to ${max} items`,
+      value: raw,
+    });
+  return true;
+}
+
 function parseComponentValue(
   reg: SchemaRegistry,
   key: string,
@@ -303,21 +325,7 @@ function parseComponentValue(
   problems: FieldProblem[],
 ) {
   if (attr.repeatable) {
-    if (raw === null) return [];
-    if (!Array.isArray(raw)) {
-      problems.push({
-        path,
-        message: `${path.join('.')} must be a \`array\` type, but the final value was: \`${printValue(raw)}\`.`,
-        value: raw,
-      });
-      return [];
-    }
-    if (attr.max !== undefined && raw.length > attr.max)
-      problems.push({
-        path,
-        message: `${path.join('.')} field must have less than or equal to ${attr.max} items`,
-        value: raw,
-      });
+    if (raw === null || !isList(path, raw, attr.max, problems)) return [];
     return raw.map((item, i) =>
       parseComponentObject(reg, key, [...path, String(i)], attr.component, item, problems, false),
     );
@@ -334,21 +342,7 @@ function parseZone(
   raw: unknown,
   problems: FieldProblem[],
 ) {
-  if (raw === null) return [];
-  if (!Array.isArray(raw)) {
-    problems.push({
-      path,
-      message: `${path.join('.')} must be a \`array\` type, but the final value was: \`${printValue(raw)}\`.`,
-      value: raw,
-    });
-    return [];
-  }
-  if (attr.max !== undefined && raw.length > attr.max)
-    problems.push({
-      path,
-      message: `${path.join('.')} field must have less than or equal to ${attr.max} items`,
-      value: raw,
-    });
+  if (raw === null || !isList(path, raw, attr.max, problems)) return [];
   const items: Record<string, unknown>[] = [];
   raw.forEach((item, i) => {
     const p = [...path, String(i)];

@@ -9,6 +9,47 @@ export interface MediaFile {
   [key: string]: unknown;
 }
 
+/** Key order of a file object, on disk and on the wire. */
+export const FILE_OBJECT_KEYS = [
+  'id',
+  'documentId',
+  'name',
+  'alternativeText',
+  'caption',
+  'focalPoint',
+  'width',
+  'height',
+  'formats',
+  'hash',
+  'ext',
+  'mime',
+  'size',
+  'url',
+  'previewUrl',
+  'provider',
+  'provider_metadata',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
+] as const;
+
+/** The keys of a file object that hold objects: they can be selected, not filtered or sorted on. */
+const OBJECT_KEYS: ReadonlySet<string> = new Set(['focalPoint', 'formats', 'provider_metadata']);
+
+/** The file keys a query may name through a media field: in its filters, sorts and populate `fields`. */
+export const FILE_FILTER_KEYS: readonly string[] = FILE_OBJECT_KEYS.filter((k) => !OBJECT_KEYS.has(k));
+
+/**
+ * A file as Strapi answers it, in its key order, missing keys as null; with `fields`, only those (and `id`,
+ * `documentId`).
+ */
+export function fileObject(f: Record<string, unknown>, fields?: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const want = fields ? new Set(['id', 'documentId', ...fields]) : undefined;
+  for (const k of FILE_OBJECT_KEYS) if (!want || want.has(k)) out[k] = f[k] ?? null;
+  return out;
+}
+
 export interface MediaLibrary {
   /** A file by numeric id or documentId, or undefined when there is none. */
   resolve(ref: string | number): MediaFile | undefined;

@@ -121,10 +121,12 @@ export function copyVersion(v: Version, patch: Partial<Version> = {}): Version {
 
 export const NO_LOCALE = '';
 
-/** 24 lowercase alphanumerics starting with a letter, like cuid2's `createId()` that Strapi uses. */
-export function newDocumentId(): string {
+/** A new documentId: 24 lowercase alphanumerics starting with a letter, like cuid2's `createId()` that Strapi uses. */
+export const newDocumentId = (): string => documentIdFrom(randomBytes(24));
+
+/** The documentId form made from 24 bytes (random, or a digest for ids that must stay the same). */
+export function documentIdFrom(bytes: Uint8Array): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = randomBytes(24);
   let out = alphabet[bytes[0] % 26];
   for (let i = 1; i < 24; i++) out += alphabet[bytes[i] % 36];
   return out;

@@ -1,6 +1,6 @@
 import { forbidden, notFound } from '../errors.js';
 import { parseQueryString } from '../query/parse-qs.js';
-import type { ReadContext } from '../query/context.js';
+import { Reader } from '../query/reader.js';
 import type { ContentType } from '../schema/types.js';
 import { methodNotAllowed, sendEmpty, sendJson } from '../http-kit/respond.js';
 import { defineRoutes, type RouteModule, type RouteRequest } from '../http-kit/route.js';
@@ -77,13 +77,7 @@ export function contentRoutes(opts: { cache?: boolean } = {}): RouteModule {
       }
     }
     const query = parseQueryString(req.rawQuery);
-    const read: Omit<ReadContext, 'status'> = {
-      schemas: project.schemas,
-      index: project.documents.index,
-      config: project.config,
-      media: project.documents.media,
-      canFind: (uid) => access.can(caller, `${uid}.find`),
-    };
+    const read = new Reader(project, (uid) => access.can(caller, `${uid}.find`));
     const input: RouteInput = { event, ct, documentId, query, body: async () => req.body, read };
     const routes = new ContentRoutes(project.documents);
     const result: RouteResult = await (routes[action] as (i: RouteInput) => Promise<RouteResult> | RouteResult).call(

@@ -1,10 +1,9 @@
 import type { H3Event } from 'h3';
 import { invalidKey, notFound, validationError } from '../errors.js';
 import type { DocumentService } from '../documents/service.js';
-import type { Version } from '../documents/model.js';
 import type { ContentType } from '../schema/types.js';
-import type { ReadContext } from '../query/context.js';
-import { parseReadQuery, runFind, shapeOne, type RouteKind } from '../query/read.js';
+import type { Reader } from '../query/reader.js';
+import type { RouteKind } from '../query/read.js';
 import { dataOf } from '../http-kit/body.js';
 
 export interface RouteInput {
@@ -13,7 +12,8 @@ export interface RouteInput {
   documentId?: string;
   query: Record<string, unknown>;
   body: () => Promise<unknown>;
-  read: Omit<ReadContext, 'status'>;
+  /** The caller's reads: every query of the route is checked and run through it. */
+  read: Reader;
 }
 
 export interface RouteResult {
@@ -49,39 +49,36 @@ export class ContentRoutes {
   constructor(private docs: DocumentService) {}
 
   find({ ct, query, read }: RouteInput): RouteResult {
-    const { query: q, context } = parseReadQuery(read, ct, query, 'find');
-    return { status: 200, body: runFind(context, ct, q) };
+    return { status: 200, body: read.prepare(ct, query, 'find').find() };
   }
 
   findOne({ ct, documentId, query, read }: RouteInput): RouteResult {
-    const { query: q, context } = parseReadQuery(read, ct, query, 'findOne');
-    const locale = q.locale ?? undefined;
-    const v = locale === '*' ? undefined : this.docs.findVersion(ct, documentId!, q.status, locale);
-    const data = shapeOne(context, ct, v, q);
+    const data = read.prepare(ct, query, 'findOne').one(documentId!);
     if (!data) throw notFound();
     return single(data);
   }
 
   /** Single types: the one document of the type in the addressed locale and status. */
   findSingle({ ct, query, read }: RouteInput): RouteResult {
-    const doc = this.docs.singleDocument(ct);
-    return this.findOne({ ct, documentId: doc?.documentId ?? '', query, read } as RouteInput);
+    const data = read.prepare(ct, query, 'findOne').single();
+    if (!data) throw notFound();
+    return single(data);
   }
 
   async create(input: RouteInput): Promise<RouteResult> {
     const { ct, query, read } = input;
-    parseReadQuery(read, ct, query, 'write');
+    read.prepare(ct, query, 'write');
     const data = dataOf(await input.body());
     checkRelationPermissions(read, ct, data);
     const v = await this.docs.create(ct.uid, data, { status: writeStatus(query), locale: writeLocale(query) });
-    const shaped = this.shapeWritten(read, ct, v, query);
+    const shaped = read.written(ct, v, query);
     delete (shaped as Record<string, unknown>).id; // Folio: the create response carries no id
     return { status: 201, body: { data: shaped, meta: {} } };
   }
 
   async update(input: RouteInput): Promise<RouteResult> {
     const { ct, documentId, query, read } = input;
-    parseReadQuery(read, ct, query, 'write');
+    read.prepare(ct, query, 'write');
     const data = dataOf(await input.body());
     checkRelationPermissions(read, ct, data);
     const v = await this.docs.update(ct.uid, documentId!, data, {
@@ -89,13 +86,13 @@ export class ContentRoutes {
       locale: writeLocale(query),
     });
     if (!v) throw notFound();
-    return single(this.shapeWritten(read, ct, v, query));
+    return single(read.written(ct, v, query));
   }
 
   /** Single types: PUT creates the document when there is none (still 200), else updates it. */
   async upsertSingle(input: RouteInput): Promise<RouteResult> {
     const { ct, query, read } = input;
-    parseReadQuery(read, ct, query, 'write');
+    read.prepare(ct, query, 'write');
     const data = dataOf(await input.body());
     checkRelationPermissions(read, ct, data);
     const doc = this.docs.singleDocument(ct);
@@ -104,7 +101,7 @@ export class ContentRoutes {
       ? await this.docs.update(ct.uid, doc.documentId, data, opts)
       : await this.docs.create(ct.uid, data, opts);
     if (!v) throw notFound();
-    return single(this.shapeWritten(read, ct, v, query));
+    return single(read.written(ct, v, query));
   }
 
   async delete({ ct, documentId, query, read }: RouteInput): Promise<RouteResult> {
@@ -114,7 +111,7 @@ export class ContentRoutes {
           'DELETE without status removes every version of the locale',
       );
     }
-    parseReadQuery(read, ct, { ...query, status: undefined }, 'delete');
+    read.prepare(ct, { ...query, status: undefined }, 'delete');
     checkWriteLocale(read, ct, query);
     await this.docs.delete(ct.uid, documentId!, { locale: writeLocale(query) });
     return { status: 204 };
@@ -125,13 +122,6 @@ export class ContentRoutes {
     const doc = this.docs.singleDocument(input.ct);
     if (!doc) return { status: 204 };
     return this.delete({ ...input, documentId: doc.documentId });
-  }
-
-  /** A written version shaped with the request's `fields` and `populate`, read in the version's own status. */
-  private shapeWritten(read: RouteInput['read'], ct: ContentType, v: Version, query: Record<string, unknown>) {
-    const rq = { ...query, status: v.status === 'draft' && ct.draftAndPublish ? 'draft' : 'published' };
-    const { query: q, context } = parseReadQuery(read, ct, rq, 'write');
-    return shapeOne(context, ct, v, { ...q, filter: undefined })!;
   }
 }
 

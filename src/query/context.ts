@@ -107,24 +107,3 @@ export function mediaFiles(ctx: ReadContext, value: unknown): MediaFile[] {
   }
   return out;
 }
-
-/** Attributes of an upload file record, for deep filters and sorts through media fields. */
-export const FILE_FIELDS = [
-  'id',
-  'documentId',
-  'name',
-  'alternativeText',
-  'caption',
-  'width',
-  'height',
-  'hash',
-  'ext',
-  'mime',
-  'size',
-  'url',
-  'previewUrl',
-  'provider',
-  'createdAt',
-  'updatedAt',
-  'publishedAt',
-];

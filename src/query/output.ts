@@ -6,6 +6,7 @@ import { pickVersion } from '../documents/doc-index.js';
 import { type ReadContext, mediaFiles, relatedVersions, targetsByIds } from './context.js';
 import type { PopulateNode, PopulateTree } from './populate.js';
 import { valueBytes } from './bounds.js';
+import { fileObject } from '../documents/media.js';
 
 export interface Selection {
   fields?: string[];
@@ -104,7 +105,7 @@ function populateAttribute(
     case 'media': {
       const files = mediaFiles(ctx, value);
       const result = finishList(ctx, files, node, (f) => {
-        const file = shapeFile(f as Record<string, unknown>, node.fields);
+        const file = fileObject(f as Record<string, unknown>, node.fields);
         ctx.budget?.bytes(valueBytes(f));
         return file;
       });
@@ -164,36 +165,5 @@ function shapeComponent(
   for (const name of populateOrder(node.populate, attrs)) {
     out[name] = populateAttribute(ctx, attrs[name], value[name], node.populate.get(name)!, { name });
   }
-  return out;
-}
-
-const FILE_KEYS = [
-  'id',
-  'documentId',
-  'name',
-  'alternativeText',
-  'caption',
-  'focalPoint',
-  'width',
-  'height',
-  'formats',
-  'hash',
-  'ext',
-  'mime',
-  'size',
-  'url',
-  'previewUrl',
-  'provider',
-  'provider_metadata',
-  'createdAt',
-  'updatedAt',
-  'publishedAt',
-];
-
-/** An upload file as populated inside an entry (Strapi's file object without `isUrlSigned`). */
-export function shapeFile(f: Record<string, unknown>, fields?: string[]) {
-  const out: Record<string, unknown> = {};
-  const want = fields ? new Set(['id', 'documentId', ...fields]) : undefined;
-  for (const k of FILE_KEYS) if (!want || want.has(k)) out[k] = f[k] ?? null;
   return out;
 }

@@ -1,3 +1,4 @@
+import { LOCALE_CODE } from '../config.js';
 import { paginationError, validationError } from '../errors.js';
 import type { Status, Version } from '../documents/model.js';
 import type { RowList } from '../documents/doc-index.js';
@@ -32,7 +33,6 @@ export const ROOT_PARAMS = new Set([
   'count',
   'ordering',
 ]);
-const LOCALE_FORMAT = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
 const PUBLICATION_FILTERS = [
   'never-published',
   'has-published-version',
@@ -117,7 +117,7 @@ export function parseReadQuery(
   if (ct.localized && q.locale !== undefined) {
     const locales = Array.isArray(q.locale) ? q.locale : [q.locale];
     const code = String(locales[0]);
-    if (code !== '*' && !LOCALE_FORMAT.test(code)) {
+    if (code !== '*' && !LOCALE_CODE.test(code)) {
       throw validationError(
         `Invalid parameter at 'locale'. Locale must be a valid BCP 47 format (e.g. en, en-US, zh-Hans).`,
       );

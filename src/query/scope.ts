@@ -3,7 +3,8 @@ import type { ReadLimits } from '../config.js';
 import type { Version } from '../documents/model.js';
 import type { Attribute, ContentType } from '../schema/types.js';
 import { isScalar } from '../schema/types.js';
-import { type ReadContext, FILE_FIELDS, NULL_ROW, mediaFiles, relatedVersions, targetsByIds } from './context.js';
+import { FILE_FILTER_KEYS } from '../documents/media.js';
+import { type ReadContext, NULL_ROW, mediaFiles, relatedVersions, targetsByIds } from './context.js';
 
 /**
  * What a key inside `filters` or `sort` names, on a document, a component or a media file: a scalar
@@ -138,7 +139,7 @@ export function componentScope(ctx: ReadContext, attributes: Record<string, Attr
 export function mediaScope(): Scope {
   return {
     field(key, path, param) {
-      if (!FILE_FIELDS.includes(key)) throw invalidKey(key, { path: path.join('.'), source: 'query', param });
+      if (!FILE_FILTER_KEYS.includes(key)) throw invalidKey(key, { path: path.join('.'), source: 'query', param });
       const type = ['id', 'width', 'height', 'size'].includes(key)
         ? 'float'
         : key.endsWith('At')

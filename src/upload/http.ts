@@ -7,7 +7,8 @@ import { compileFilters } from '../query/filters.js';
 import { parseQueryString } from '../query/parse-qs.js';
 import { mediaScope } from '../query/scope.js';
 import { compareValues, compileSort, parseSort } from '../query/sort.js';
-import { FILE_OBJECT_KEYS, type FileRecord, type LocalMediaLibrary } from './library.js';
+import { FILE_OBJECT_KEYS, fileObject as shapeFile } from '../documents/media.js';
+import type { FileRecord, LocalMediaLibrary } from './library.js';
 import { contentTypeHeader } from './mime.js';
 import { isMultipart, parseMultipart, type MultipartBody } from './multipart.js';
 import { UploadService, localLibrary, parseFileInfo, type FileInfo, type LinkTarget } from './service.js';
@@ -57,11 +58,7 @@ function query(req: RouteRequest, allowed: Set<string>): Record<string, unknown>
 
 /** A file object as the upload routes answer it: the selected keys, then `isUrlSigned: false`. */
 function fileObject(record: FileRecord, fields?: string[]): Record<string, unknown> {
-  const want = fields ? new Set(['id', 'documentId', ...fields]) : undefined;
-  const out: Record<string, unknown> = {};
-  for (const k of FILE_OBJECT_KEYS) if (!want || want.has(k)) out[k] = record[k] ?? null;
-  out.isUrlSigned = false;
-  return out;
+  return { ...shapeFile(record, fields), isUrlSigned: false };
 }
 
 function parseFileFields(raw: unknown): string[] | undefined {

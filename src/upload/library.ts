@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MediaFile, MediaLibrary } from '../documents/media.js';
+import { FILE_OBJECT_KEYS, type MediaFile, type MediaLibrary } from '../documents/media.js';
 import { newDocumentId, now } from '../documents/model.js';
 import { KeyedLock, removeStrayTemps, writeFileAtomic } from '../store/atomic.js';
 import { loadUploadConfig, type UploadConfig } from './config.js';
@@ -50,29 +50,6 @@ export interface FileRecord extends MediaFile {
   publishedAt: string;
 }
 
-/** Key order of a file object, on disk and on the wire. */
-export const FILE_OBJECT_KEYS = [
-  'id',
-  'documentId',
-  'name',
-  'alternativeText',
-  'caption',
-  'focalPoint',
-  'width',
-  'height',
-  'formats',
-  'hash',
-  'ext',
-  'mime',
-  'size',
-  'url',
-  'previewUrl',
-  'provider',
-  'provider_metadata',
-  'createdAt',
-  'updatedAt',
-  'publishedAt',
-] as const;
 const FORMAT_KEYS = ['name', 'hash', 'ext', 'mime', 'path', 'width', 'height', 'size', 'sizeInBytes', 'url'] as const;
 
 /** A file ready to be stored: its content in temp files, its metadata checked. */

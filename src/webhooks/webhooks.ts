@@ -1,8 +1,6 @@
 import type { DocumentEvent } from '../documents/events.js';
 import type { Project } from '../project.js';
-import { shapeDocument } from '../query/output.js';
-import { parsePopulate } from '../query/populate.js';
-import type { ReadContext } from '../query/context.js';
+import { Reader } from '../query/reader.js';
 import { deliver } from './deliver.js';
 
 /**
@@ -36,17 +34,8 @@ export class WebhookDispatcher {
     if (!this.project.config.webhooks.some((h) => h.enabled && h.events.includes(e.event))) return;
     const ct = this.project.schemas.contentTypes.get(e.uid);
     if (!ct) return;
-    const ctx: ReadContext = {
-      schemas: this.project.schemas,
-      index: this.project.documents.index,
-      config: this.project.config,
-      media: this.project.documents.media,
-      status: e.version.status,
-      canFind: () => true,
-    };
     // The entry as it is now, populated one level and without private fields; deleted entries as they were.
-    const populate = e.event === 'entry.delete' ? new Map() : parsePopulate(ctx, { kind: 'document', ct }, '*');
-    const entry = shapeDocument(ctx, ct, e.version, { populate });
+    const entry = new Reader(this.project).entry(ct, e.version, { populate: e.event !== 'entry.delete' });
     if (e.version.status === 'draft') entry.publishedAt = null;
     this.send(e.event, { event: e.event, createdAt: new Date().toISOString(), model: e.model, uid: e.uid, entry });
   }

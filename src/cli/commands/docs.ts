@@ -3,9 +3,8 @@ import { FolioError } from '../../errors.js';
 import type { Project } from '../../project.js';
 import type { ContentType } from '../../schema/types.js';
 import { isScalar } from '../../schema/types.js';
-import type { ReadContext } from '../../query/context.js';
 import { parseQueryString } from '../../query/parse-qs.js';
-import { parseReadQuery, runFind, shapeOne } from '../../query/read.js';
+import { Reader } from '../../query/reader.js';
 import type { Version } from '../../documents/model.js';
 import { loadProject, readStdin, type GlobalOptions } from '../context.js';
 import { CliError, dim, printJson, printTable } from '../output.js';
@@ -58,16 +57,6 @@ function queryOf(o: ReadOptions): Record<string, unknown> {
   return q;
 }
 
-function readContext(project: Project): Omit<ReadContext, 'status'> {
-  return {
-    schemas: project.schemas,
-    index: project.documents.index,
-    config: project.config,
-    media: project.documents.media,
-    canFind: () => true,
-  };
-}
-
 function typeOf(project: Project, name: string): ContentType {
   const ct = project.schemas.find(name);
   if (!ct) {
@@ -76,6 +65,10 @@ function typeOf(project: Project, name: string): ContentType {
   }
   return ct;
 }
+
+/** The documentId a command names: the one given, or a single type's document when none is. */
+const addressed = (project: Project, ct: ContentType, documentId: string | undefined) =>
+  documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
 
 /** The attribute shown as a document's label in tables: the first plain string attribute. */
 function labelOf(ct: ContentType, row: Record<string, unknown>): string {
@@ -190,12 +183,9 @@ function missingVersion(project: Project, ct: ContentType, id: string, status: s
   return `${ct.singularName} ${id} has no ${status} version${locale ? ` in ${locale}` : ''}`;
 }
 
-function shapeWritten(project: Project, ct: ContentType, v: Version, o: WriteOptions) {
-  const q: Record<string, unknown> = { status: v.status === 'draft' && ct.draftAndPublish ? 'draft' : 'published' };
-  if (o.populate) q.populate = o.populate;
-  const { query, context } = parseReadQuery(readContext(project), ct, q, 'write');
-  return shapeOne(context, ct, v, query);
-}
+/** A written version as the REST API answers the write, with the command's --populate. */
+const shapeWritten = (project: Project, ct: ContentType, v: Version, o: WriteOptions) =>
+  new Reader(project).written(ct, v, o.populate ? { populate: o.populate } : {});
 
 function writeStatus(o: WriteOptions) {
   if (o.status !== undefined && o.status !== 'draft' && o.status !== 'published')
@@ -205,6 +195,12 @@ function writeStatus(o: WriteOptions) {
 
 export function registerDocs(program: Command, globals: () => GlobalOptions) {
   const docs = program.command('docs').description('list, read and write documents (the same rules as the REST API)');
+  /** What every command starts with: its options over the global ones, the project, the content-type it names. */
+  const opened = async <O extends object>(type: string, o: O) => {
+    const opts = { ...globals(), ...o };
+    const project = await loadProject(opts);
+    return { opts, project, ct: typeOf(project, type) };
+  };
 
   const readFlags = (c: Command) =>
     c
@@ -228,11 +224,8 @@ Examples:
   folio docs list articles --locale fr --status draft --populate author`,
     )
     .action(async (type: string, o: ReadOptions) => {
-      const opts = { ...globals(), ...o };
-      const project = await loadProject(opts);
-      const ct = typeOf(project, type);
-      const { query, context } = parseReadQuery(readContext(project), ct, queryOf(opts), 'find');
-      const result = runFind(context, ct, query);
+      const { opts, project, ct } = await opened(type, o);
+      const { query, ...result } = new Reader(project).find(ct, queryOf(opts));
       if (opts.json) return printJson(result);
       const rows = result.data.map((d) => {
         const row = [String(d.documentId)];
@@ -263,23 +256,17 @@ Examples:
   folio docs get global`,
     )
     .action(async (type: string, documentId: string | undefined, o: ReadOptions) => {
-      const opts = { ...globals(), ...o };
-      const project = await loadProject(opts);
-      const ct = typeOf(project, type);
-      const id =
-        documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
+      const { opts, project, ct } = await opened(type, o);
+      const id = addressed(project, ct, documentId);
       if (!id)
         throw new CliError(
           ct.kind === 'singleType'
             ? `${ct.singularName} has no content yet`
             : 'A documentId is required for a collection type',
         );
-      const { query, context } = parseReadQuery(readContext(project), ct, queryOf(opts), 'findOne');
-      const v =
-        query.locale === '*'
-          ? undefined
-          : project.documents.findVersion(ct, id, query.status, query.locale ?? undefined);
-      const data = shapeOne(context, ct, v, query);
+      const read = new Reader(project).prepare(ct, queryOf(opts), 'findOne');
+      const { query } = read;
+      const data = read.one(id);
       if (!data) throw new CliError(missingVersion(project, ct, id, query.status, query.locale ?? undefined));
       printJson(opts.json ? { data, meta: {} } : data);
     });
@@ -301,9 +288,7 @@ Examples:
   folio docs create articles --status draft --data '{"title":"WIP"}'`,
     )
     .action(async (type: string, o: WriteOptions) => {
-      const opts = { ...globals(), ...o };
-      const project = await loadProject(opts);
-      const ct = typeOf(project, type);
+      const { opts, project, ct } = await opened(type, o);
       const data = await parseData(opts, ct);
       const v = await explained(project, ct, data, opts.locale, () =>
         ct.kind === 'singleType' && project.documents.singleDocument(ct)
@@ -332,11 +317,8 @@ Examples:
   folio docs update articles <documentId> --locale fr --data '{"title":"Bonjour"}'`,
     )
     .action(async (type: string, documentId: string | undefined, o: WriteOptions) => {
-      const opts = { ...globals(), ...o };
-      const project = await loadProject(opts);
-      const ct = typeOf(project, type);
-      const id =
-        documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
+      const { opts, project, ct } = await opened(type, o);
+      const id = addressed(project, ct, documentId);
       const data = await parseData(opts);
       // An empty single type: its first update creates it, as PUT /api/<singular> does.
       const v = await explained(project, ct, data, opts.locale, () =>
@@ -360,11 +342,8 @@ Examples:
     .description('delete a document in one locale (--locale "*": all)')
     .option('--locale <code>', 'locale to delete (default: the default locale; "*" for all)')
     .action(async (type: string, documentId: string | undefined, o: GlobalOptions & { locale?: string }) => {
-      const opts = { ...globals(), ...o };
-      const project = await loadProject(opts);
-      const ct = typeOf(project, type);
-      const id =
-        documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
+      const { opts, project, ct } = await opened(type, o);
+      const id = addressed(project, ct, documentId);
       if (!id) throw new CliError('A documentId is required');
       const n = await project.documents.delete(ct.uid, id, { locale: opts.locale });
       if (!n)
@@ -383,11 +362,8 @@ Examples:
       .description(describe)
       .option('--locale <code>', 'locale (localized types)')
       .action(async (type: string, documentId: string | undefined, o: GlobalOptions & { locale?: string }) => {
-        const opts = { ...globals(), ...o };
-        const project = await loadProject(opts);
-        const ct = typeOf(project, type);
-        const id =
-          documentId ?? (ct.kind === 'singleType' ? project.documents.singleDocument(ct)?.documentId : undefined);
+        const { opts, project, ct } = await opened(type, o);
+        const id = addressed(project, ct, documentId);
         if (!id) throw new CliError('A documentId is required');
         const fn = name === 'publish' ? 'publish' : name === 'unpublish' ? 'unpublish' : 'discardDraft';
         let v: Version | undefined;

@@ -4,7 +4,8 @@ import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { FolioError } from '../../errors.js';
 import type { Project } from '../../project.js';
-import { FILE_OBJECT_KEYS, type FileRecord, type LocalMediaLibrary } from '../../upload/library.js';
+import { fileObject } from '../../documents/media.js';
+import type { FileRecord, LocalMediaLibrary } from '../../upload/library.js';
 import { UploadService, localLibrary, parseFileInfo } from '../../upload/service.js';
 import { removeTemps, spoolToTemp, type IncomingFile } from '../../upload/spool.js';
 import { loadProject, type GlobalOptions } from '../context.js';
@@ -20,13 +21,6 @@ function libraryOf(project: Project): LocalMediaLibrary {
   const lib = localLibrary(project);
   if (!lib) throw new CliError('This project has no local media library');
   return lib;
-}
-
-/** A file object in Strapi's key order (what `GET /api/upload/files/:id` shows, without `isUrlSigned`). */
-function fileObject(r: FileRecord): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of FILE_OBJECT_KEYS) out[k] = r[k] ?? null;
-  return out;
 }
 
 const kb = (size: number) => `${size} KB`;
@@ -95,7 +89,7 @@ Examples:
             throw new CliError(`${err.message}${incoming.length > 1 ? ' (nothing was added)' : ''}`);
           throw err;
         }
-        if (opts.json) return printJson(stored.map(fileObject));
+        if (opts.json) return printJson(stored.map((r) => fileObject(r)));
         for (const r of stored) {
           const dims = r.width && r.height ? `, ${r.width}x${r.height}` : '';
           const formats = r.formats ? `, formats: ${Object.keys(r.formats).join(' ')}` : '';
@@ -120,7 +114,7 @@ Examples:
       const opts = { ...globals(), ...o };
       const project = await loadProject(opts);
       const files = libraryOf(project).list();
-      if (opts.json) return printJson(files.map(fileObject));
+      if (opts.json) return printJson(files.map((r) => fileObject(r)));
       printTable(
         ['id', 'documentId', 'name', 'mime', 'size', 'url'],
         files.map((r) => [String(r.id), r.documentId, r.name, r.mime, kb(r.size), r.url]),

@@ -5,8 +5,7 @@ import type { Readable } from 'node:stream';
 import { writeFileAtomic } from '../../store/atomic.js';
 import { serialize } from '../../store/serialize.js';
 import { loadSchemas } from '../../schema/registry.js';
-import { parseReadQuery, runFind, shapeOne } from '../../query/read.js';
-import type { ReadContext } from '../../query/context.js';
+import { Reader } from '../../query/reader.js';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, printJson } from '../output.js';
 import { startProgress, withProgress } from '../progress.js';
@@ -32,13 +31,7 @@ Example:
       const opts = globals();
       const project = await loadProject(opts);
       const out = resolve(o.out);
-      const base: Omit<ReadContext, 'status'> = {
-        schemas: project.schemas,
-        index: project.documents.index,
-        config: project.config,
-        media: project.documents.media,
-        canFind: () => true,
-      };
+      const reader = new Reader(project);
       const tasks: Array<() => Promise<void>> = [];
       const write = (file: string, body: unknown) =>
         tasks.push(() => writeFileAtomic(join(out, 'api', file), serialize(body)));
@@ -48,15 +41,8 @@ Example:
           const suffix = locale && locale !== project.config.defaultLocale ? locale : undefined;
           const q = (extra: Record<string, unknown>) => ({ populate: '*', ...(locale ? { locale } : {}), ...extra });
           if (ct.kind === 'singleType') {
-            const doc = project.documents.singleDocument(ct);
-            if (!doc) continue;
-            const { query, context } = parseReadQuery(base, ct, q({}), 'findOne');
-            const data = shapeOne(
-              context,
-              ct,
-              project.documents.findVersion(ct, doc.documentId, 'published', locale),
-              query,
-            );
+            if (!project.documents.singleDocument(ct)) continue;
+            const data = reader.prepare(ct, q({}), 'findOne').single();
             if (data) write(`${ct.singularName}${suffix ? `.${suffix}` : ''}.json`, { data, meta: {} });
             continue;
           }
@@ -64,21 +50,15 @@ Example:
           let page = 1,
             pageCount: number;
           do {
-            const { query, context } = parseReadQuery(base, ct, q({ pagination: { page: String(page) } }), 'find');
-            const result = runFind(context, ct, query);
+            const result = reader.prepare(ct, q({ pagination: { page: String(page) } }), 'find').find();
             pageCount = Math.max(1, Number((result.meta.pagination as Record<string, number>).pageCount));
             if (page === 1) write(`${prefix}/index.json`, result);
             write(`${prefix}/page/${page}.json`, result);
             page++;
           } while (page <= pageCount);
-          const { query, context } = parseReadQuery(base, ct, q({}), 'findOne');
+          const one = reader.prepare(ct, q({}), 'findOne');
           for (const doc of project.documents.index.documents(ct.uid)) {
-            const data = shapeOne(
-              context,
-              ct,
-              project.documents.findVersion(ct, doc.documentId, 'published', locale),
-              query,
-            );
+            const data = one.one(doc.documentId);
             if (data) write(`${prefix}/${doc.documentId}.json`, { data, meta: {} });
           }
         }
