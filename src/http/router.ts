@@ -69,18 +69,23 @@ export function moduleRouter(module: RouteModule): ModuleRouter {
     );
   }
 
-  // The fixed start of each path (up to its first parameter): a request under none of them is not asked of the
-  // router, whose misses cost an error object each, on every request to the content API.
+  // A request is asked of the router only when a route may have its path: a path without parameters must be
+  // equal to it, one with parameters start with its fixed part. The router's misses cost an error object each, on
+  // every request to the content API.
+  const exact = new Set<string>();
   const heads: string[] = [];
-  const starts = [...byPath.keys()].map((path) => {
+  const starts: string[] = [];
+  for (const path of byPath.keys()) {
     const parts = path.split('/');
     const param = parts.findIndex((p) => p.startsWith(':') || p.startsWith('*'));
-    return (param === -1 ? parts : parts.slice(0, param)).join('/');
-  });
+    if (param === -1) exact.add(path);
+    else starts.push(parts.slice(0, param).join('/'));
+  }
   for (const start of starts.sort((a, b) => a.length - b.length))
     if (!heads.some((head) => start === head || start.startsWith(`${head}/`))) heads.push(start);
   const under = heads.map((head) => `${head}/`);
   const mayHave = (path: string) => {
+    if (exact.has(path)) return true;
     for (let i = 0; i < heads.length; i++) if (path === heads[i] || path.startsWith(under[i])) return true;
     return false;
   };
