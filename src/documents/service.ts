@@ -245,18 +245,7 @@ export class DocumentService {
       const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new SlotMap() };
       const slot: Slot = {};
       doc.slots.set(locale ?? NO_LOCALE, slot);
-      const base = this.initialData(ct);
-      const t = now();
-      const draft: Version = {
-        id: 0,
-        documentId,
-        locale,
-        status: ct.draftAndPublish ? 'draft' : 'published',
-        createdAt: t,
-        updatedAt: t,
-        publishedAt: ct.draftAndPublish ? null : t,
-        data: base,
-      };
+      const draft = this.firstVersion(ct, documentId, locale, now());
       const touched = workingSet(doc);
       this.applyInput(ct, doc, draft, input, touched);
       const publishing = !ct.draftAndPublish || opts.status !== 'draft';
@@ -305,16 +294,7 @@ export class DocumentService {
         slot = {};
         doc.slots.set(key, slot);
         created = true;
-        const v: Version = {
-          id: 0,
-          documentId,
-          locale,
-          status: ct.draftAndPublish ? 'draft' : 'published',
-          createdAt: t,
-          updatedAt: t,
-          publishedAt: ct.draftAndPublish ? null : t,
-          data: this.initialData(ct),
-        };
+        const v = this.firstVersion(ct, documentId, locale, t);
         // Shared (non-localized) fields come from an existing locale, the published version preferred.
         const source = [...current.slots.values()].map((s) => s.published ?? s.draft).find(Boolean);
         if (source)
@@ -554,6 +534,20 @@ export class DocumentService {
       );
     }
     return code;
+  }
+
+  /** A locale's first version, before any input: the draft on draft & publish types, else the published one. */
+  private firstVersion(ct: ContentType, documentId: string, locale: string | null, t: string): Version {
+    return {
+      id: 0,
+      documentId,
+      locale,
+      status: ct.draftAndPublish ? 'draft' : 'published',
+      createdAt: t,
+      updatedAt: t,
+      publishedAt: ct.draftAndPublish ? null : t,
+      data: this.initialData(ct),
+    };
   }
 
   private initialData(ct: ContentType): Record<string, unknown> {
