@@ -2,25 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from './helpers/project.js';
+import { USER_KEYS } from './helpers/auth.js';
 
 /**
  * Account management as Strapi's users-permissions plugin answers it: users created, changed and
  * deleted over REST, forgotten passwords, e-mail confirmation, and OAuth providers (all off).
  * Folio sends no e-mail: the messages go to the server's log, which these tests read.
  */
-
-const USER_KEYS = [
-  'blocked',
-  'confirmed',
-  'createdAt',
-  'documentId',
-  'email',
-  'id',
-  'provider',
-  'publishedAt',
-  'updatedAt',
-  'username',
-];
 
 const logIn = (s: TestServer, identifier: string, password: string) =>
   s.api('/api/auth/local', { anonymous: true, method: 'POST', body: { identifier, password } });

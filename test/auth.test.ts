@@ -2,25 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
-import { bearer, expiredJwt, expiredToken, filesHolding, jwtPayload, writePermissions } from './helpers/auth.js';
+import {
+  USER_KEYS,
+  bearer,
+  expiredJwt,
+  expiredToken,
+  filesHolding,
+  jwtPayload,
+  writePermissions,
+} from './helpers/auth.js';
 import { AuthService, createApiToken } from '../src/auth/service.js';
 import { PermissionsPolicy } from '../src/auth/access.js';
 import { openProject } from '../src/project.js';
 
 type Res = Awaited<ReturnType<TestServer['api']>>;
 
-const USER_KEYS = [
-  'blocked',
-  'confirmed',
-  'createdAt',
-  'documentId',
-  'email',
-  'id',
-  'provider',
-  'publishedAt',
-  'updatedAt',
-  'username',
-];
 const UNAUTHORIZED = { status: 401, name: 'UnauthorizedError', message: 'Missing or invalid credentials', details: {} };
 const FORBIDDEN = { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} };
 

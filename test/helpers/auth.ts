@@ -4,6 +4,20 @@ import { SignJWT } from 'jose';
 import { AuthService } from '../../src/auth/service.js';
 import type { TokenRecord } from '../../src/auth/state.js';
 
+/** The keys of a user as Strapi 5 answers it (sorted), without its role. */
+export const USER_KEYS = [
+  'blocked',
+  'confirmed',
+  'createdAt',
+  'documentId',
+  'email',
+  'id',
+  'provider',
+  'publishedAt',
+  'updatedAt',
+  'username',
+];
+
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Writes content/permissions.json with these roles (name and description filled in). */
