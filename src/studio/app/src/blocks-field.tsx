@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Attribute } from './model';
+import { FieldError } from './field-error';
 
 /** A node of Strapi's blocks format (paragraphs, headings, lists, quotes, code, images, and their inline nodes). */
 interface Node {
@@ -150,11 +151,7 @@ export function BlocksField(props: {
           Add a block to {name}
         </button>
       </div>
-      {error && (
-        <p id={`field-${name}-error`} class="field-error">
-          {error}
-        </p>
-      )}
+      <FieldError id={`field-${name}-error`} error={error} />
     </fieldset>
   );
 }

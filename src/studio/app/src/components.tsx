@@ -1,6 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { Field, FieldSyntaxError, fromForm, toForm, type FormValue } from './fields';
 import { EDITABLE, type Attribute, type ComponentType, type Model } from './model';
+import { FieldError } from './field-error';
 
 type Item = Record<string, unknown>;
 
@@ -172,11 +173,7 @@ export function ComponentField(props: {
       </span>
     </legend>
   );
-  const errorLine = error && (
-    <p id={`field-${path}-error`} class="field-error">
-      {error}
-    </p>
-  );
+  const errorLine = <FieldError id={`field-${path}-error`} error={error} />;
   if (!attr.repeatable) {
     const item = value as Item | null | undefined;
     return (
@@ -278,11 +275,7 @@ export function DynamicZoneField(props: {
           Add to {name}
         </button>
       </div>
-      {error && (
-        <p id={`field-${name}-error`} class="field-error">
-          {error}
-        </p>
-      )}
+      <FieldError id={`field-${name}-error`} error={error} />
     </fieldset>
   );
 }

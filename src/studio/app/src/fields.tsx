@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { MarkdownPreview } from './markdown-preview';
 import type { Attribute } from './model';
+import { FieldError } from './field-error';
 
 /** What a field holds while it is edited: the text of its input, or a checkbox's state. */
 export type FormValue = string | boolean;
@@ -175,11 +176,7 @@ export function Field(props: {
         )}
       </div>
       {preview && attr.type === 'richtext' && <MarkdownPreview text={String(value)} label={`Preview of ${name}`} />}
-      {error && (
-        <p id={errorId} class="field-error">
-          {error}
-        </p>
-      )}
+      <FieldError id={errorId} error={error} />
     </div>
   );
 }

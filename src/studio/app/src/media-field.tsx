@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, session } from './api';
 import type { Attribute } from './model';
+import { FieldError } from './field-error';
 
 /** A file of the media library, as the upload API answers it. */
 export interface MediaFile {
@@ -164,11 +165,7 @@ export function MediaField(props: {
         )}
       </div>
       {problem && <p class="field-error">{problem}</p>}
-      {error && (
-        <p id={`${id}-error`} class="field-error">
-          {error}
-        </p>
-      )}
+      <FieldError id={`${id}-error`} error={error} />
     </fieldset>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, query } from './api';
 import { endpoint, type Attribute, type ContentType } from './model';
+import { FieldError } from './field-error';
 
 /** A related document as the field shows it. */
 export interface RelationRef {
@@ -153,11 +154,7 @@ export function RelationField(props: {
           {problem && <p class="field-error">{problem}</p>}
         </div>
       )}
-      {error && (
-        <p id={`${id}-error`} class="field-error">
-          {error}
-        </p>
-      )}
+      <FieldError id={`${id}-error`} error={error} />
     </fieldset>
   );
 }
