@@ -114,3 +114,10 @@ export function inverseEditsAcrossLocales(
   for (const t of connect) edits.push({ ...t, link: true });
   return edits;
 }
+
+/** The documentIds a stored relation (or media) value names: one, a list, or none. */
+export function targetList(v: unknown): string[] {
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === 'string');
+  return [];
+}

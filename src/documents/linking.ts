@@ -1,0 +1,239 @@
+import { validationError } from '../errors.js';
+import type { FolioConfig } from '../config.js';
+import type { SchemaRegistry } from '../schema/registry.js';
+import {
+  type Attribute,
+  type ContentType,
+  type RelationAttribute,
+  isOwningSide,
+  isRelation,
+  isToMany,
+} from '../schema/types.js';
+import type { DocumentIndex } from './doc-index.js';
+import type { DocumentWrites } from './document-writes.js';
+import type { ParsedInput, RelationOp, RelationRef } from './input.js';
+import type { MediaLibrary } from './media.js';
+import { resolveMedia } from './media-links.js';
+import { type DocumentRecord, type Version, versions } from './model.js';
+import { applyRelationOp, inverseEditsAcrossLocales, targetList } from './relations.js';
+
+/**
+ * Writes a parsed body into a version: values, media and relations, the latter on both sides. The
+ * documents a write changes besides the one written (the other side of a relation) are working copies
+ * in `touched`, committed with it.
+ */
+export class Linking {
+  constructor(
+    private readonly schemas: SchemaRegistry,
+    private readonly config: FolioConfig,
+    private readonly index: DocumentIndex,
+    private readonly writes: DocumentWrites,
+    private readonly media: MediaLibrary,
+    private readonly contentType: (name: string) => ContentType,
+  ) {}
+
+  /** Writes scalar, component, media and relation values of a parsed body into `version`. */
+  applyInput(
+    ct: ContentType,
+    doc: DocumentRecord,
+    version: Version,
+    input: ParsedInput,
+    touched: Map<string, DocumentRecord>,
+  ) {
+    for (const [name, value] of Object.entries(input.values)) {
+      version.data[name] = this.resolveNested(ct.attributes[name], value, version);
+    }
+    for (const [name, refs] of Object.entries(input.media)) {
+      version.data[name] = resolveMedia(this.media, refs, [name], ct.attributes[name], input.entry);
+    }
+    for (const [name, op] of Object.entries(input.relations)) {
+      const attr = ct.attributes[name] as RelationAttribute;
+      if (isOwningSide(attr)) {
+        const current = targetList(version.data[name]);
+        const next = this.applyOp(attr, current, op, version);
+        version.data[name] = isToMany(attr) ? next : (next[0] ?? null);
+        this.enforceExclusive(ct, name, attr, doc.documentId, next, version, touched);
+      } else {
+        this.writeInverse(ct, attr, doc.documentId, version, op, touched);
+      }
+    }
+  }
+
+  /** Removes `documentId` of `ct` from every owning relation that points at it. */
+  detachEverywhere(ct: ContentType, documentId: string): Map<string, DocumentRecord> {
+    const touched = new Map<string, DocumentRecord>();
+    for (const source of this.schemas.contentTypes.values()) {
+      for (const [name, attr] of Object.entries(source.attributes)) {
+        if (!isRelation(attr) || !isOwningSide(attr) || attr.target !== ct.uid) continue;
+        for (const sourceId of this.index.referrers(source.uid, name, documentId)) {
+          if (source.uid === ct.uid && sourceId === documentId) continue;
+          const d = this.writes.touch(source, sourceId, touched);
+          for (const v of versions(d)) {
+            const list = targetList(v.data[name]).filter((x) => x !== documentId);
+            v.data[name] = isToMany(attr) ? list : (list[0] ?? null);
+          }
+        }
+      }
+    }
+    return touched;
+  }
+
+  /** Resolves relation operations inside components (stored as plain target lists) recursively. */
+  private resolveNested(attr: Attribute, value: unknown, version: Version): unknown {
+    if (Array.isArray(value)) return value.map((v) => this.resolveNested(attr, v, version));
+    if (!value || typeof value !== 'object') return value;
+    const obj = value as Record<string, unknown>;
+    if (attr.type !== 'component' && attr.type !== 'dynamiczone') return value;
+    const compUid = attr.type === 'component' ? attr.component : (obj.__component as string);
+    const comp = this.schemas.components.get(compUid);
+    if (!comp) return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(obj)) {
+      const sub = comp.attributes[k];
+      if (sub && isRelation(sub) && v && typeof v === 'object' && '$relation' in (v as object)) {
+        const next = this.applyOp(sub, [], (v as { $relation: RelationOp }).$relation, version);
+        out[k] = isToMany(sub) ? next : (next[0] ?? null);
+      } else if (sub && sub.type === 'media') {
+        out[k] = resolveMedia(this.media, v as never, [k], sub);
+      } else if (sub && sub.type === 'component') {
+        out[k] = this.resolveNested(sub, v, version);
+      } else out[k] = v;
+    }
+    return out;
+  }
+
+  private applyOp(attr: RelationAttribute, current: string[], op: RelationOp, version: Version): string[] {
+    const target = this.contentType(attr.target);
+    const resolve = (ref: RelationRef) => this.resolveTarget(target, ref, version);
+    const label = (id: string) => {
+      const doc = this.index.get(target.uid, id);
+      const v = doc ? versions(doc)[0] : undefined;
+      return v ? String(v.id) : id;
+    };
+    return applyRelationOp(attr, current, op, resolve, label);
+  }
+
+  /** Maps a relation reference from a body to an existing target documentId (400 when there is none). */
+  private resolveTarget(target: ContentType, ref: RelationRef, source: Version): string {
+    const locale = target.localized ? (source.locale ?? ref.locale ?? this.config.defaultLocale) : null;
+    if (ref.documentId !== undefined) {
+      const doc = this.index.get(target.uid, ref.documentId);
+      if (doc && (locale === null || doc.slots.has(locale))) return ref.documentId;
+      throw validationError(`Document with id "${ref.documentId}", locale "${locale ?? 'null'}" not found`);
+    }
+    const v = ref.id !== undefined ? this.index.byId(target.uid, ref.id) : undefined;
+    if (!v) {
+      const message = `1 relation(s) of type ${target.uid} associated with this entity do not exist`;
+      throw validationError(message, { errors: [{ path: [], message, name: 'ValidationError' }] });
+    }
+    return v.documentId;
+  }
+
+  /**
+   * One-to-one and one-to-many owners hold their targets exclusively when bidirectional: linking a target
+   * here unlinks it from any other source document.
+   */
+  private enforceExclusive(
+    ct: ContentType,
+    name: string,
+    attr: RelationAttribute,
+    documentId: string,
+    targets: string[],
+    version: Version,
+    touched: Map<string, DocumentRecord>,
+  ) {
+    if (!attr.inversedBy || (attr.relation !== 'oneToOne' && attr.relation !== 'oneToMany')) return;
+    for (const target of targets) {
+      for (const sourceId of this.index.referrers(ct.uid, name, target)) {
+        if (sourceId === documentId) continue;
+        const other = this.writes.touch(ct, sourceId, touched);
+        for (const v of versions(other)) {
+          if (v.status !== version.status || v.locale !== version.locale) continue;
+          const list = targetList(v.data[name]).filter((x) => x !== target);
+          v.data[name] = isToMany(attr) ? list : (list[0] ?? null);
+        }
+      }
+    }
+  }
+
+  /**
+   * A write on the inverse (mappedBy) side rewrites the owning side of each affected target document:
+   * every version of the target in the matching locale (both draft and published, as Strapi links both
+   * when the writer has no draft & publish of its own).
+   */
+  private writeInverse(
+    ct: ContentType,
+    attr: RelationAttribute,
+    documentId: string,
+    version: Version,
+    op: RelationOp,
+    touched: Map<string, DocumentRecord>,
+  ) {
+    const owner = this.contentType(attr.target);
+    const ownerAttrName = attr.mappedBy!;
+    const ownerAttr = owner.attributes[ownerAttrName] as RelationAttribute;
+    const locale = owner.localized ? (version.locale ?? this.config.defaultLocale) : null;
+    const sameStatus = (v: Version) => !ct.draftAndPublish || !owner.draftAndPublish || v.status === version.status;
+    if (!ct.localized && owner.localized) {
+      this.writeInverseAcrossLocales(ct, owner, ownerAttrName, attr, documentId, version, op, sameStatus, touched);
+      return;
+    }
+    const matches = (v: Version) => (locale === null || v.locale === locale) && sameStatus(v);
+    const current: string[] = [];
+    for (const sourceId of this.index.referrers(owner.uid, ownerAttrName, documentId)) {
+      const d = touched.get(`${owner.uid}/${sourceId}`) ?? this.index.get(owner.uid, sourceId);
+      if (d && versions(d).some((v) => matches(v) && targetList(v.data[ownerAttrName]).includes(documentId)))
+        current.push(sourceId);
+    }
+    const next = this.applyOp(attr, current, op, version);
+    const nextSet = new Set(next);
+    const affected = new Set([...current, ...next]);
+    for (const targetId of affected) {
+      const d = this.writes.touch(owner, targetId, touched);
+      for (const v of versions(d)) {
+        if (!matches(v)) continue;
+        let list = targetList(v.data[ownerAttrName]).filter((x) => x !== documentId);
+        if (nextSet.has(targetId)) list = isToMany(ownerAttr) ? [...list, documentId] : [documentId];
+        v.data[ownerAttrName] = isToMany(ownerAttr) ? list : (list[0] ?? null);
+      }
+    }
+  }
+
+  /**
+   * `writeInverse` from a type without locales to a localized owner: every locale's version of an owner is
+   * linked on its own; an entry's `locale` (default: the default locale) and `status` pick which.
+   */
+  private writeInverseAcrossLocales(
+    ct: ContentType,
+    owner: ContentType,
+    ownerAttrName: string,
+    attr: RelationAttribute,
+    documentId: string,
+    version: Version,
+    op: RelationOp,
+    sameStatus: (v: Version) => boolean,
+    touched: Map<string, DocumentRecord>,
+  ) {
+    const ownerAttr = owner.attributes[ownerAttrName] as RelationAttribute;
+    const current = new Map<string, { documentId: string; locale: string }>();
+    for (const sourceId of this.index.referrers(owner.uid, ownerAttrName, documentId)) {
+      const d = touched.get(`${owner.uid}/${sourceId}`) ?? this.index.get(owner.uid, sourceId);
+      for (const v of d ? versions(d) : [])
+        if (sameStatus(v) && v.locale && targetList(v.data[ownerAttrName]).includes(documentId))
+          current.set(`${sourceId}/${v.locale}`, { documentId: sourceId, locale: v.locale });
+    }
+    const edits = inverseEditsAcrossLocales(attr, [...current.values()], op, (ref) => ({
+      documentId: this.resolveTarget(owner, ref, version),
+      locale: ref.locale ?? this.config.defaultLocale,
+      status: !ct.draftAndPublish && owner.draftAndPublish ? ref.status : undefined,
+    }));
+    for (const e of edits) {
+      for (const v of versions(this.writes.touch(owner, e.documentId, touched))) {
+        if (v.locale !== e.locale || !(e.status ? v.status === e.status : sameStatus(v))) continue;
+        let list = targetList(v.data[ownerAttrName]).filter((x) => x !== documentId);
+        if (e.link) list = isToMany(ownerAttr) ? [...list, documentId] : [documentId];
+        v.data[ownerAttrName] = isToMany(ownerAttr) ? list : (list[0] ?? null);
+      }
+    }
+  }
+}
