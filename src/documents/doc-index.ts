@@ -1,6 +1,7 @@
 import type { ContentType, RelationAttribute } from '../schema/types.js';
 import { isRelation, isOwningSide } from '../schema/types.js';
 import { IdTable, grown } from './id-table.js';
+import { linkDocumentId } from './file-format.js';
 import { readableSummary } from './summary.js';
 import { type DocumentRecord, NO_LOCALE, type Status, type Version, versions } from './model.js';
 
@@ -559,8 +560,8 @@ function relationTargets(doc: DocumentRecord, attr: string): string[] {
   const out: string[] = [];
   for (const v of versions(doc)) {
     const value = v.data[attr];
-    if (typeof value === 'string') out.push(value);
-    else if (Array.isArray(value)) for (const x of value) if (typeof x === 'string') out.push(x);
+    if (typeof value === 'string') out.push(linkDocumentId(value));
+    else if (Array.isArray(value)) for (const x of value) if (typeof x === 'string') out.push(linkDocumentId(x));
   }
   return out;
 }

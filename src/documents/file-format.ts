@@ -19,6 +19,10 @@ import {
  *
  * A version is `{ id, <attributes in schema order>, createdAt, updatedAt, publishedAt }`.
  * Types without draft & publish hold only `published`.
+ *
+ * A relation holds target documentIds (`"author": "abc"`, `"tags": ["abc", "def"]`). A type without locales
+ * linking a localized type links one locale's version of each target: the default locale's is the bare
+ * documentId, another locale's is written `"<documentId>@<locale>"` (`"favourites": ["abc", "def@fr"]`).
  */
 
 /** The keys of a document file and of its locales. */
@@ -39,6 +43,48 @@ export function versionKeys(ct: ContentType): string[] {
 
 /** A locale code as a file holds it under `locales`: the form folio.json's codes have. */
 export { LOCALE_CODE };
+
+/** Between a documentId and a locale in a link to a version of another locale than the default one. */
+export const LINK_LOCALE = '@';
+
+/** A stored link as its parts: the target's documentId, and the locale it names (undefined: none). */
+export function linkParts(entry: string): { documentId: string; locale: string | undefined } {
+  const at = entry.indexOf(LINK_LOCALE);
+  return at < 0
+    ? { documentId: entry, locale: undefined }
+    : { documentId: entry.slice(0, at), locale: entry.slice(at + 1) };
+}
+
+/** The documentId a stored link points at. */
+export function linkDocumentId(entry: string): string {
+  const at = entry.indexOf(LINK_LOCALE);
+  return at < 0 ? entry : entry.slice(0, at);
+}
+
+/**
+ * How a link to `documentId` is stored: with `locale` when it is given and not `defaultLocale` (only links
+ * from a type without locales to a localized one give it), else as the bare documentId.
+ */
+export function linkEntry(documentId: string, locale: string | null | undefined, defaultLocale: string): string {
+  return locale && locale !== defaultLocale ? `${documentId}${LINK_LOCALE}${locale}` : documentId;
+}
+
+/** A stored link in the form Folio writes it: a default-locale link naming its locale is the bare documentId. */
+export function canonicalLink(entry: string, defaultLocale: string): string {
+  const { documentId, locale } = linkParts(entry);
+  return linkEntry(documentId, locale, defaultLocale);
+}
+
+/** Whether a stored relation value (one link or a list) holds `entry` (a link in the form Folio writes). */
+export function linksTo(value: unknown, entry: string, defaultLocale: string): boolean {
+  const same = (x: unknown) => typeof x === 'string' && (x === entry || canonicalLink(x, defaultLocale) === entry);
+  return Array.isArray(value) ? value.some(same) : same(value);
+}
+
+/** Whether links from `source` to `target` name a locale: from a type without locales to a localized one. */
+export function linksNameLocale(source: { localized: boolean }, target: { localized: boolean }): boolean {
+  return !source.localized && target.localized;
+}
 
 /** The timestamp form Folio writes (ISO 8601 UTC with milliseconds); `0` stands for a digit. */
 export const ISO_MS_FORM = '0000-00-00T00:00:00.000Z';

@@ -15,7 +15,8 @@ export interface RelationRef {
   id?: number;
   locale?: string;
   status?: 'draft' | 'published';
-  position?: { before?: string | number; after?: string | number; start?: boolean; end?: boolean };
+  /** `locale`: the anchor's locale (`before`/`after`), when a type without locales links a localized one. */
+  position?: { before?: string | number; after?: string | number; start?: boolean; end?: boolean; locale?: string };
 }
 
 export type RelationOp =
@@ -218,6 +219,7 @@ function parsePosition(key: string, p: Record<string, unknown>): RelationRef['po
   for (const [k, v] of Object.entries(p)) {
     if ((k === 'before' || k === 'after') && (typeof v === 'string' || typeof v === 'number')) pos[k] = v;
     else if ((k === 'start' || k === 'end') && typeof v === 'boolean') pos[k] = v;
+    else if (k === 'locale' && typeof v === 'string') pos.locale = v;
     else if (k === 'locale' || k === 'status') continue;
     else throw invalidKey(k, { path: `${key}.position.${k}`, source: 'body' });
   }

@@ -16,6 +16,7 @@ import type { MediaLibrary } from './media.js';
 import { resolveMedia } from './media-links.js';
 import { type DocumentRecord, type Version, versions } from './model.js';
 import { applyRelationOp, inverseEditsAcrossLocales, targetList } from './relations.js';
+import { canonicalLink, linkDocumentId, linkEntry, linkParts, linksNameLocale, linksTo } from './file-format.js';
 
 /**
  * Writes a parsed body into a version: values, media and relations, the latter on both sides. The
@@ -49,7 +50,7 @@ export class Linking {
     for (const [name, op] of Object.entries(input.relations)) {
       const attr = ct.attributes[name] as RelationAttribute;
       if (isOwningSide(attr)) {
-        const current = targetList(version.data[name]);
+        const current = this.storedLinks(ct, attr, version.data[name]);
         const next = this.applyOp(attr, current, op, version);
         version.data[name] = isToMany(attr) ? next : (next[0] ?? null);
         this.enforceExclusive(ct, name, attr, doc.documentId, next, version, touched);
@@ -59,7 +60,7 @@ export class Linking {
     }
   }
 
-  /** Removes `documentId` of `ct` from every owning relation that points at it. */
+  /** Removes `documentId` of `ct` from every owning relation that points at it (in any locale). */
   detachEverywhere(ct: ContentType, documentId: string): Map<string, DocumentRecord> {
     const touched = new Map<string, DocumentRecord>();
     for (const source of this.schemas.contentTypes.values()) {
@@ -69,7 +70,7 @@ export class Linking {
           if (source.uid === ct.uid && sourceId === documentId) continue;
           const d = this.writes.touch(source, sourceId, touched);
           for (const v of versions(d)) {
-            const list = targetList(v.data[name]).filter((x) => x !== documentId);
+            const list = targetList(v.data[name]).filter((x) => linkDocumentId(x) !== documentId);
             v.data[name] = isToMany(attr) ? list : (list[0] ?? null);
           }
         }
@@ -102,15 +103,40 @@ export class Linking {
     return out;
   }
 
+  /**
+   * The links a stored relation value holds, each in the form Folio writes it (see file-format.ts), so one
+   * link is spelled one way whatever a hand-written file said.
+   */
+  private storedLinks(ct: ContentType, attr: RelationAttribute, value: unknown): string[] {
+    const list = targetList(value);
+    if (!linksNameLocale(ct, this.contentType(attr.target))) return list;
+    return list.map((x) => canonicalLink(x, this.config.defaultLocale));
+  }
+
+  /** Applies a relation operation to a list of stored links; each reference in it resolves to a link. */
   private applyOp(attr: RelationAttribute, current: string[], op: RelationOp, version: Version): string[] {
     const target = this.contentType(attr.target);
-    const resolve = (ref: RelationRef) => this.resolveTarget(target, ref, version);
-    const label = (id: string) => {
-      const doc = this.index.get(target.uid, id);
-      const v = doc ? versions(doc)[0] : undefined;
-      return v ? String(v.id) : id;
+    const resolve = (ref: RelationRef) => this.resolveLink(target, ref, version);
+    const label = (link: string) => {
+      const { documentId, locale } = linkParts(link);
+      const doc = this.index.get(target.uid, documentId);
+      const slot = locale ? doc?.slots.get(locale) : undefined;
+      const v = slot ? (slot.draft ?? slot.published) : doc ? versions(doc)[0] : undefined;
+      return v ? String(v.id) : documentId;
     };
     return applyRelationOp(attr, current, op, resolve, label);
+  }
+
+  /**
+   * Maps a relation reference from a body to the link `source` stores (400 when there is no such target):
+   * the target's documentId, with the locale of the version linked when `source`'s type has no locales
+   * and the target's has (the entry's `locale`, else the default locale; see file-format.ts).
+   */
+  private resolveLink(target: ContentType, ref: RelationRef, source: Version): string {
+    const documentId = this.resolveTarget(target, ref, source);
+    if (source.locale !== null || !target.localized) return documentId;
+    const locale = ref.documentId !== undefined ? ref.locale : this.index.byId(target.uid, ref.id!)?.locale;
+    return linkEntry(documentId, locale ?? this.config.defaultLocale, this.config.defaultLocale);
   }
 
   /** Maps a relation reference from a body to an existing target documentId (400 when there is none). */
@@ -144,12 +170,12 @@ export class Linking {
   ) {
     if (!attr.inversedBy || (attr.relation !== 'oneToOne' && attr.relation !== 'oneToMany')) return;
     for (const target of targets) {
-      for (const sourceId of this.index.referrers(ct.uid, name, target)) {
+      for (const sourceId of this.index.referrers(ct.uid, name, linkDocumentId(target))) {
         if (sourceId === documentId) continue;
         const other = this.writes.touch(ct, sourceId, touched);
         for (const v of versions(other)) {
           if (v.status !== version.status || v.locale !== version.locale) continue;
-          const list = targetList(v.data[name]).filter((x) => x !== target);
+          const list = targetList(v.data[name]).filter((x) => !linksTo(x, target, this.config.defaultLocale));
           v.data[name] = isToMany(attr) ? list : (list[0] ?? null);
         }
       }
@@ -179,11 +205,15 @@ export class Linking {
       return;
     }
     const matches = (v: Version) => (locale === null || v.locale === locale) && sameStatus(v);
+    // An owner without locales links this locale's version of a localized document (see file-format.ts).
+    const link = linksNameLocale(owner, ct)
+      ? linkEntry(documentId, version.locale, this.config.defaultLocale)
+      : documentId;
+    const linked = (value: unknown) => linksTo(value, link, this.config.defaultLocale);
     const current: string[] = [];
     for (const sourceId of this.index.referrers(owner.uid, ownerAttrName, documentId)) {
       const d = touched.get(`${owner.uid}/${sourceId}`) ?? this.index.get(owner.uid, sourceId);
-      if (d && versions(d).some((v) => matches(v) && targetList(v.data[ownerAttrName]).includes(documentId)))
-        current.push(sourceId);
+      if (d && versions(d).some((v) => matches(v) && linked(v.data[ownerAttrName]))) current.push(sourceId);
     }
     const next = this.applyOp(attr, current, op, version);
     const nextSet = new Set(next);
@@ -192,8 +222,8 @@ export class Linking {
       const d = this.writes.touch(owner, targetId, touched);
       for (const v of versions(d)) {
         if (!matches(v)) continue;
-        let list = targetList(v.data[ownerAttrName]).filter((x) => x !== documentId);
-        if (nextSet.has(targetId)) list = isToMany(ownerAttr) ? [...list, documentId] : [documentId];
+        let list = targetList(v.data[ownerAttrName]).filter((x) => !linked(x));
+        if (nextSet.has(targetId)) list = isToMany(ownerAttr) ? [...list, link] : [link];
         v.data[ownerAttrName] = isToMany(ownerAttr) ? list : (list[0] ?? null);
       }
     }

@@ -53,7 +53,9 @@ export function applyRelationOp(
         continue;
       }
       const anchorRef = (pos.before ?? pos.after)!;
-      const anchor = resolve(typeof anchorRef === 'number' ? { id: anchorRef } : { documentId: anchorRef });
+      const anchor = resolve(
+        typeof anchorRef === 'number' ? { id: anchorRef } : { documentId: anchorRef, locale: pos.locale },
+      );
       const at = result.indexOf(anchor);
       if (at === -1) {
         // Strapi names rows by their numeric ids in this message, the position included.

@@ -1,6 +1,7 @@
 import type { FolioConfig } from '../config.js';
 import type { DocumentIndex } from '../documents/doc-index.js';
 import { pickVersion } from '../documents/doc-index.js';
+import { linkEntry, linkParts, linksNameLocale, linksTo } from '../documents/file-format.js';
 import type { MediaFile, MediaLibrary } from '../documents/media.js';
 import { NO_LOCALE, type Status, type Version } from '../documents/model.js';
 import type { SchemaRegistry } from '../schema/registry.js';
@@ -41,9 +42,9 @@ export function relatedVersions(
   const target = ctx.schemas.contentTypes.get(attr.target);
   if (!target || source === NULL_ROW) return [];
   const locale = target.localized ? (source.locale ?? ctx.config.defaultLocale) : NO_LOCALE;
-  const pick = (documentId: string): Version | undefined => {
+  const pick = (documentId: string, code = locale): Version | undefined => {
     const doc = ctx.index.get(target.uid, documentId);
-    const slot = doc?.slots.get(locale);
+    const slot = doc?.slots.get(code);
     return slot ? pickVersion(target, slot, ctx.status) : undefined;
   };
   const out: Version[] = [];
@@ -51,20 +52,27 @@ export function relatedVersions(
     const value = source.data[name];
     const ids = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
     ctx.budget?.rows(ids.length);
+    // From a type without locales each link names the locale of the version it links (see file-format.ts).
+    const named = linksNameLocale(ct, target);
     for (const id of ids) {
-      const v = typeof id === 'string' ? pick(id) : undefined;
+      if (typeof id !== 'string') continue;
+      const link = linkParts(id);
+      const v = named ? pick(link.documentId, link.locale ?? locale) : pick(link.documentId);
       if (v) out.push(v);
     }
     return out;
   }
   // Inverse side: the owners whose matching version points back at this document. From a source without
-  // locales every locale's version of a localized owner is linked on its own, so each one is listed.
+  // locales every locale's version of a localized owner is linked on its own, so each one is listed; to a
+  // localized source, an owner without locales links one locale's version, which its links name.
   const ownerAttr = attr.mappedBy!;
   const everyLocale = target.localized && !ct.localized;
   const referrers = ctx.index.referrers(target.uid, ownerAttr, source.documentId);
   ctx.budget?.rows(referrers.size);
+  const back = linksNameLocale(target, ct) ? linkEntry(source.documentId, source.locale, ctx.config.defaultLocale) : '';
   const pointsBack = (v: Version) => {
     const value = v.data[ownerAttr];
+    if (back) return linksTo(value, back, ctx.config.defaultLocale);
     return value === source.documentId || (Array.isArray(value) && value.includes(source.documentId));
   };
   for (const ownerId of referrers) {
@@ -90,7 +98,10 @@ export function targetsByIds(ctx: ReadContext, target: ContentType, value: unkno
   const code = target.localized ? (locale ?? ctx.config.defaultLocale) : NO_LOCALE;
   const out: Version[] = [];
   for (const id of ids) {
-    const slot = typeof id === 'string' ? ctx.index.get(target.uid, id)?.slots.get(code) : undefined;
+    // A link that names a locale (in a component of a type without locales) links that locale's version.
+    const link = typeof id === 'string' ? linkParts(id) : undefined;
+    const at = target.localized && link?.locale ? link.locale : code;
+    const slot = link ? ctx.index.get(target.uid, link.documentId)?.slots.get(at) : undefined;
     const v = slot ? pickVersion(target, slot, ctx.status) : undefined;
     if (v) out.push(v);
   }

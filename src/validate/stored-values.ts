@@ -1,6 +1,7 @@
 import type { FolioConfig } from '../config.js';
 import { FolioError } from '../errors.js';
 import { parseInput } from '../documents/input.js';
+import { linkParts, linksNameLocale } from '../documents/file-format.js';
 import type { SchemaRegistry } from '../schema/registry.js';
 import { type Attribute, type ContentType, isOwningSide, isRelation, isScalar, isToMany } from '../schema/types.js';
 import { coerceScalar } from '../documents/values.js';
@@ -42,6 +43,7 @@ export function storedValueProblems(
   body: Record<string, unknown>,
 ): ValueProblem[] {
   const problems: ValueProblem[] = [];
+  const named = (attr: Attribute, link: string) => linkLocaleProblem(schemas, locales, ct, attr, link);
   const slots: Array<[string, unknown]> = ct.localized
     ? Object.entries(isObject(body.locales) ? body.locales : {}).map(([code, slot]) => {
         if (!locales.has(code))
@@ -53,7 +55,7 @@ export function storedValueProblems(
     if (!isObject(slot)) continue;
     for (const status of ['draft', 'published']) {
       const version = slot[status];
-      if (isObject(version)) versionProblems(schemas, ct.attributes, version, `${prefix}${status}`, problems);
+      if (isObject(version)) versionProblems(schemas, ct.attributes, version, `${prefix}${status}`, problems, named);
     }
   }
   return problems;
@@ -65,6 +67,7 @@ function versionProblems(
   version: Record<string, unknown>,
   where: string,
   problems: ValueProblem[],
+  linkProblem: (attr: Attribute, link: string) => string | undefined,
 ) {
   const id = version.id;
   if (id !== undefined && id !== null && !(typeof id === 'number' && Number.isSafeInteger(id) && id > 0))
@@ -82,6 +85,11 @@ function versionProblems(
           path: `${where}.${name}`,
           message: many ? `${name} must be a list of documentIds` : `${name} must be a documentId`,
         });
+      else
+        for (const link of many ? (value as string[]) : [value as string]) {
+          const message = linkProblem(attr, link);
+          if (message) problems.push({ path: `${where}.${name}`, message });
+        }
     } else if (attr.type === 'media') {
       const many = attr.multiple === true;
       const ok = many ? Array.isArray(value) && value.every((x) => typeof x === 'string') : typeof value === 'string';
@@ -107,6 +115,24 @@ function versionProblems(
     if (list) for (const x of list) problems.push({ path: `${where}.${x.path.join('.')}`, message: x.message });
     else problems.push({ path: `${where}.${name}`, message: err.message });
   }
+}
+
+/** What is wrong with the locale a stored link names (see file-format.ts), if it names one. */
+function linkLocaleProblem(
+  schemas: SchemaRegistry,
+  locales: ReadonlySet<string>,
+  ct: ContentType,
+  attr: Attribute,
+  link: string,
+): string | undefined {
+  const { locale } = linkParts(link);
+  if (locale === undefined || attr.type !== 'relation') return undefined;
+  const target = schemas.contentTypes.get(attr.target);
+  if (!target || !linksNameLocale(ct, target))
+    return `${JSON.stringify(link)} names a locale: only links from a type without locales to a localized one do`;
+  if (!locales.has(locale))
+    return `${JSON.stringify(link)} names locale "${locale}", which is not configured in folio.json`;
+  return undefined;
 }
 
 function parseFails(

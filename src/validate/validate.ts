@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Project } from '../project.js';
 import { parseInput } from '../documents/input.js';
+import { linkParts } from '../documents/file-format.js';
 import { versions, NO_LOCALE, type Status, type Version } from '../documents/model.js';
 import { isOwningSide, type Attribute, type ContentType } from '../schema/types.js';
 import { FolioError } from '../errors.js';
@@ -113,7 +114,11 @@ function checkLinks(
   if (attr.type === 'relation') {
     const target = project.schemas.contentTypes.get(attr.target);
     if (!target || !isOwningSide(attr)) return;
-    for (const id of Array.isArray(value) ? value : [value]) {
+    for (const link of Array.isArray(value) ? value : [value]) {
+      // A link from a type without locales may name the locale of the version it links (see file-format.ts).
+      const named = typeof link === 'string' ? linkParts(link) : undefined;
+      const id = named?.documentId ?? link;
+      const at = locale ?? (target.localized ? (named?.locale ?? project.config.defaultLocale) : null);
       const doc = typeof id === 'string' ? project.documents.index.get(target.uid, id) : undefined;
       if (!doc)
         problems.push({
@@ -123,11 +128,11 @@ function checkLinks(
             ? `points at ${target.singularName} ${JSON.stringify(id)}, whose file has problems (listed for it)`
             : `points at ${target.singularName} ${JSON.stringify(id)}, which does not exist`,
         });
-      else if (target.localized && locale && !doc.slots.has(locale))
+      else if (target.localized && at && !doc.slots.has(at))
         problems.push({
           file,
           path,
-          message: `points at ${target.singularName} ${id}, which has no ${locale} version`,
+          message: `points at ${target.singularName} ${id}, which has no ${at} version`,
         });
     }
   } else if (attr.type === 'media') {
