@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
@@ -275,6 +276,36 @@ describe('document files naming the locale of a link', () => {
     } finally {
       await s.stop();
       project.cleanup();
+    }
+  });
+
+  it('folio import strapi keeps the locale of each linked version', async () => {
+    const project = projectWithOwningAuthor();
+    const s = await startTestServer({ dir: project.dir });
+    const into = mkdtempSync(join(tmpdir(), 'folio-import-'));
+    try {
+      const post = async (path: string, data: Record<string, unknown>) => {
+        const r = await s.api(path, { method: 'POST', body: { data } });
+        expect(r.status, r.text).toBe(201);
+        return r.body.data.documentId as string;
+      };
+      const a = await post('/api/articles', { title: 'A en' });
+      await s.api(`/api/articles/${a}?locale=fr`, { method: 'PUT', body: { data: { title: 'A fr' } } });
+      const ann = await post('/api/authors', {
+        name: 'Ann',
+        favourites: [{ documentId: a, locale: 'fr' }, a],
+        pick: { documentId: a, locale: 'fr' },
+      });
+      expect((await runFolio(['init', into, '-q'])).code).toBe(0);
+      const r = await runFolio(['import', 'strapi', '--url', s.url, '--token', s.token, '--dir', into]);
+      expect(r.code, r.stderr).toBe(0);
+      const file = JSON.parse(readFileSync(join(into, 'content', 'documents', 'authors', `${ann}.json`), 'utf8'));
+      expect(file.published.favourites).toEqual([`${a}@fr`, a]);
+      expect(file.published.pick).toBe(`${a}@fr`);
+    } finally {
+      await s.stop();
+      project.cleanup();
+      rmSync(into, { recursive: true, force: true });
     }
   });
 });

@@ -8,6 +8,7 @@ import { FileStore } from '../store/store.js';
 import { loadSchemas, type SchemaRegistry } from '../schema/registry.js';
 import { isOwningSide, type Attribute, type ContentType } from '../schema/types.js';
 import { storedAttributes } from '../documents/model.js';
+import { linkEntry, linksNameLocale } from '../documents/file-format.js';
 
 type Json = Record<string, unknown>;
 
@@ -89,12 +90,17 @@ function cleanAttributes(attributes: Json): Json {
   return out;
 }
 
-/** The populate that returns what a stored version holds: documentIds of links and media, components deep. */
-export function populateFor(attributes: Record<string, Attribute>, reg: SchemaRegistry): Json {
+/**
+ * The populate that returns what a stored version holds: documentIds of links and media, components deep, and
+ * the locale of each version linked from a type without locales (`ct`) to a localized one.
+ */
+export function populateFor(attributes: Record<string, Attribute>, reg: SchemaRegistry, ct?: ContentType): Json {
   const p: Json = {};
   for (const [name, a] of Object.entries(attributes)) {
     if (a.type === 'relation') {
-      if (isOwningSide(a) && !a.relation.startsWith('morph')) p[name] = { fields: ['documentId'] };
+      const target = reg.contentTypes.get(a.target);
+      const fields = ct && target && linksNameLocale(ct, target) ? ['documentId', 'locale'] : ['documentId'];
+      if (isOwningSide(a) && !a.relation.startsWith('morph')) p[name] = { fields };
     } else if (a.type === 'media') p[name] = { fields: ['documentId'] };
     else if (a.type === 'component') {
       const inner = populateFor(reg.components.get(a.component)?.attributes ?? {}, reg);
@@ -111,10 +117,17 @@ export function populateFor(attributes: Record<string, Attribute>, reg: SchemaRe
   return p;
 }
 
-/** A value as the REST API returns it, as a document file stores it (links and media by documentId). */
-function storedValue(a: Attribute, v: unknown, reg: SchemaRegistry): unknown {
+/**
+ * A value as the REST API returns it, as a document file stores it (links and media by documentId, a link to
+ * another locale than `defaultLocale` with its locale: see file-format.ts).
+ */
+function storedValue(a: Attribute, v: unknown, reg: SchemaRegistry, defaultLocale = ''): unknown {
   if (v === null || v === undefined) return v;
-  const idOf = (x: unknown) => (x && typeof x === 'object' ? (x as Json).documentId : x);
+  const idOf = (x: unknown) => {
+    if (!x || typeof x !== 'object') return x;
+    const { documentId, locale } = x as Json;
+    return typeof locale === 'string' ? linkEntry(String(documentId), locale, defaultLocale) : documentId;
+  };
   if (a.type === 'relation' || a.type === 'media') return Array.isArray(v) ? v.map(idOf) : idOf(v);
   if (a.type === 'component') {
     const comp = reg.components.get(a.component);
@@ -136,9 +149,10 @@ function storedObject(attributes: Record<string, Attribute>, raw: Json, reg: Sch
 }
 
 /** One version from a REST answer, in the file format's key order (id, attributes, timestamps). */
-function storedVersion(ct: ContentType, raw: Json, reg: SchemaRegistry): Json {
+function storedVersion(ct: ContentType, raw: Json, reg: SchemaRegistry, defaultLocale: string): Json {
   const out: Json = { id: raw.id };
-  for (const name of storedAttributes(ct)) out[name] = storedValue(ct.attributes[name], raw[name], reg) ?? null;
+  for (const name of storedAttributes(ct))
+    out[name] = storedValue(ct.attributes[name], raw[name], reg, defaultLocale) ?? null;
   out.createdAt = raw.createdAt;
   out.updatedAt = raw.updatedAt;
   out.publishedAt = raw.publishedAt ?? null;
@@ -261,7 +275,7 @@ export async function importFromStrapi(
     const statuses = ct.draftAndPublish ? (['draft', 'published'] as const) : (['published'] as const);
     const perLocale = ct.localized ? codes : [undefined];
     const bodies = new Map<string, Json>();
-    const populate = populateFor(ct.attributes, reg);
+    const populate = populateFor(ct.attributes, reg, ct);
     progress.step(`copying ${ct.pluralName}`, perLocale.length * statuses.length);
     for (const locale of perLocale) {
       for (const status of statuses) {
@@ -295,7 +309,7 @@ export async function importFromStrapi(
           bodies.set(documentId, body);
           const slotHolder = ct.localized ? (body.locales as Json) : undefined;
           const slot = slotHolder ? ((slotHolder[locale!] as Json | undefined) ?? (slotHolder[locale!] = {})) : body;
-          (slot as Json)[status] = storedVersion(ct, row, reg);
+          (slot as Json)[status] = storedVersion(ct, row, reg, String(config.defaultLocale));
           summary.versions++;
         }
       }
