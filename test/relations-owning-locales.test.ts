@@ -11,7 +11,8 @@ const shownOne = (r: Row) => `${r.title} [${r.locale}]`;
 
 /**
  * The blog model with a type without locales (author) that owns relations to a localized one (article):
- * `favourites` (manyToMany, whose inverse side is the article's `fans`) and `pick` (manyToOne, one-way).
+ * `favourites` (manyToMany, whose inverse side is the article's `fans`), `pick` (manyToOne, one-way) and
+ * `spotlight` (oneToOne, whose inverse side is the article's `spotlightOf`).
  */
 function projectWithOwningAuthor() {
   const p = makeProject();
@@ -24,9 +25,11 @@ function projectWithOwningAuthor() {
   edit('author', {
     favourites: { type: 'relation', relation: 'manyToMany', target: 'api::article.article', inversedBy: 'fans' },
     pick: { type: 'relation', relation: 'manyToOne', target: 'api::article.article' },
+    spotlight: { type: 'relation', relation: 'oneToOne', target: 'api::article.article', inversedBy: 'spotlightOf' },
   });
   edit('article', {
     fans: { type: 'relation', relation: 'manyToMany', target: 'api::author.author', mappedBy: 'favourites' },
+    spotlightOf: { type: 'relation', relation: 'oneToOne', target: 'api::author.author', mappedBy: 'spotlight' },
   });
   return p;
 }
@@ -148,6 +151,22 @@ describe('owning relations from a type without locales to a localized type', () 
     expect(stored(bob).published.pick).toBe(`${frOnly}@fr`);
     await put(bob, { pick: enFr });
     expect(stored(bob).published.pick).toBe(enFr);
+  });
+
+  it('a one-to-one owner holds the version it links alone, the other locales staying linked elsewhere', async () => {
+    const spotlightOf = async (locale: string) =>
+      (await json(`/api/articles/${enFr}?locale=${locale}&populate=spotlightOf`)).data.spotlightOf?.name ?? null;
+    await put(ann, { spotlight: { documentId: enFr, locale: 'fr' } });
+    await put(bob, { spotlight: enFr });
+    expect([await spotlightOf('en'), await spotlightOf('fr')]).toEqual(['Bob', 'Ann']);
+    await put(bob, { spotlight: { connect: [{ documentId: enFr, locale: 'fr' }] } });
+    expect(stored(ann).published.spotlight).toBeNull();
+    expect(stored(bob).published.spotlight).toBe(`${enFr}@fr`);
+    expect([await spotlightOf('en'), await spotlightOf('fr')]).toEqual([null, 'Bob']);
+    // From the inverse side of the en version: Ann links it, Bob keeps the fr one.
+    await json(`/api/articles/${enFr}?locale=en`, { method: 'PUT', body: { data: { spotlightOf: ann } } });
+    expect([await spotlightOf('en'), await spotlightOf('fr')]).toEqual(['Ann', 'Bob']);
+    expect(stored(ann).published.spotlight).toBe(enFr);
   });
 
   it('a locale the target lacks is a 400, as Strapi answers it', async () => {
