@@ -12,7 +12,8 @@ const shownOne = (r: Row) => `${r.title} [${r.locale}]`;
 /**
  * The blog model with a type without locales (author) that owns relations to a localized one (article):
  * `favourites` (manyToMany, whose inverse side is the article's `fans`), `pick` (manyToOne, one-way) and
- * `spotlight` (oneToOne, whose inverse side is the article's `spotlightOf`).
+ * `spotlight` (oneToOne, whose inverse side is the article's `spotlightOf`); and a component (`card`) whose
+ * `articles` relation links articles too.
  */
 function projectWithOwningAuthor() {
   const p = makeProject();
@@ -26,7 +27,18 @@ function projectWithOwningAuthor() {
     favourites: { type: 'relation', relation: 'manyToMany', target: 'api::article.article', inversedBy: 'fans' },
     pick: { type: 'relation', relation: 'manyToOne', target: 'api::article.article' },
     spotlight: { type: 'relation', relation: 'oneToOne', target: 'api::article.article', inversedBy: 'spotlightOf' },
+    card: { type: 'component', component: 'shared.card', repeatable: false },
   });
+  const card = {
+    collectionName: 'components_shared_cards',
+    info: { displayName: 'Card' },
+    options: {},
+    attributes: {
+      label: { type: 'string' },
+      articles: { type: 'relation', relation: 'oneToMany', target: 'api::article.article' },
+    },
+  };
+  writeFileSync(join(p.contentDir, 'components', 'shared', 'card.json'), `${JSON.stringify(card, null, 2)}\n`);
   edit('article', {
     fans: { type: 'relation', relation: 'manyToMany', target: 'api::author.author', mappedBy: 'favourites' },
     spotlightOf: { type: 'relation', relation: 'oneToOne', target: 'api::author.author', mappedBy: 'spotlight' },
@@ -167,6 +179,18 @@ describe('owning relations from a type without locales to a localized type', () 
     await json(`/api/articles/${enFr}?locale=en`, { method: 'PUT', body: { data: { spotlightOf: ann } } });
     expect([await spotlightOf('en'), await spotlightOf('fr')]).toEqual(['Ann', 'Bob']);
     expect(stored(ann).published.spotlight).toBe(enFr);
+  });
+
+  it("a component's relation links the version of the locale given", async () => {
+    await put(bob, {
+      card: {
+        label: 'Picks',
+        articles: { connect: [{ documentId: enFr, locale: 'fr' }, { documentId: frOnly, locale: 'fr' }, enFr] },
+      },
+    });
+    expect(stored(bob).published.card.articles).toEqual([`${enFr}@fr`, `${frOnly}@fr`, enFr]);
+    const got = await json(`/api/authors/${bob}?populate[card][populate]=articles`);
+    expect(shown(got.data.card.articles)).toEqual(['Fr one [fr]', 'Fr only [fr]', 'En one [en]']);
   });
 
   it('a locale the target lacks is a 400, as Strapi answers it', async () => {

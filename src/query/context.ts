@@ -1,7 +1,7 @@
 import type { FolioConfig } from '../config.js';
 import type { DocumentIndex } from '../documents/doc-index.js';
 import { pickVersion } from '../documents/doc-index.js';
-import { linkEntry, linkParts, linksNameLocale, linksTo } from '../documents/file-format.js';
+import { LINK_LOCALE, linkEntry, linkParts, linksNameLocale, linksTo } from '../documents/file-format.js';
 import type { MediaFile, MediaLibrary } from '../documents/media.js';
 import { NO_LOCALE, type Status, type Version } from '../documents/model.js';
 import type { SchemaRegistry } from '../schema/registry.js';
@@ -56,8 +56,8 @@ export function relatedVersions(
     const named = linksNameLocale(ct, target);
     for (const id of ids) {
       if (typeof id !== 'string') continue;
-      const link = linkParts(id);
-      const v = named ? pick(link.documentId, link.locale ?? locale) : pick(link.documentId);
+      const link = named ? linkParts(id) : undefined;
+      const v = link ? pick(link.documentId, link.locale ?? locale) : pick(id);
       if (v) out.push(v);
     }
     return out;
@@ -99,9 +99,11 @@ export function targetsByIds(ctx: ReadContext, target: ContentType, value: unkno
   const out: Version[] = [];
   for (const id of ids) {
     // A link that names a locale (in a component of a type without locales) links that locale's version.
-    const link = typeof id === 'string' ? linkParts(id) : undefined;
-    const at = target.localized && link?.locale ? link.locale : code;
-    const slot = link ? ctx.index.get(target.uid, link.documentId)?.slots.get(at) : undefined;
+    const link = typeof id === 'string' && target.localized && id.includes(LINK_LOCALE) ? linkParts(id) : undefined;
+    const slot =
+      typeof id === 'string'
+        ? ctx.index.get(target.uid, link?.documentId ?? id)?.slots.get(link?.locale ?? code)
+        : undefined;
     const v = slot ? pickVersion(target, slot, ctx.status) : undefined;
     if (v) out.push(v);
   }
