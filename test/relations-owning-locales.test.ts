@@ -230,6 +230,13 @@ describe('owning relations from a type without locales to a localized type', () 
     await cli(['docs', 'update', 'authors', bob, '--data', data]);
     const got = await cli(['docs', 'get', 'authors', bob, '--populate', 'favourites']);
     expect(shown(got.data?.favourites ?? got.favourites)).toEqual(['Fr one [fr]', 'Fr only [fr]']);
+    // A refused link is explained with the locale its entry names.
+    const enOnly = (await json('/api/articles', { method: 'POST', body: { data: { title: 'En only' } } })).data
+      .documentId;
+    const refused = JSON.stringify({ favourites: { connect: [{ documentId: enOnly, locale: 'fr' }] } });
+    const r = await runFolio(['docs', 'update', 'authors', bob, '--data', refused, '--dir', project.dir]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`favourites: article "${enOnly}" has no fr version (it has en)`);
   });
 
   it('deleting an article removes its links of every locale', async () => {

@@ -26,12 +26,20 @@ export function forPeople(message: string): string {
 
 /** Every documentId or id a relation or media value of a write body names (any of the REST syntaxes). */
 function refsOf(value: unknown): Array<string | number> {
-  if (typeof value === 'string' || typeof value === 'number') return [value];
-  if (Array.isArray(value)) return value.flatMap(refsOf);
+  return entriesOf(value).map((e) => e.ref);
+}
+
+/** `refsOf`, each with the `locale` its entry names, if any. */
+function entriesOf(value: unknown): Array<{ ref: string | number; locale?: string }> {
+  if (typeof value === 'string' || typeof value === 'number') return [{ ref: value }];
+  if (Array.isArray(value)) return value.flatMap(entriesOf);
   if (value && typeof value === 'object') {
     const o = value as Record<string, unknown>;
-    if ('documentId' in o || 'id' in o) return refsOf(o.documentId ?? o.id);
-    return ['connect', 'set'].flatMap((k) => refsOf(o[k]));
+    if ('documentId' in o || 'id' in o) {
+      const locale = typeof o.locale === 'string' ? o.locale : undefined;
+      return entriesOf(o.documentId ?? o.id).map((e) => ({ ...e, locale }));
+    }
+    return ['connect', 'set'].flatMap((k) => entriesOf(o[k]));
   }
   return [];
 }
@@ -64,8 +72,10 @@ export function explainWriteError(
     } else if (attr.type === 'relation') {
       const target = project.schemas.contentTypes.get(attr.target);
       if (!target) continue;
-      const want = target.localized ? (locale ?? project.config.defaultLocale) : undefined;
-      for (const ref of refsOf(data[field])) {
+      for (const { ref, locale: named } of entriesOf(data[field])) {
+        // A type without locales links the version of the locale its entry names (see file-format.ts).
+        const linked = ct.localized ? locale : (named ?? locale);
+        const want = target.localized ? (linked ?? project.config.defaultLocale) : undefined;
         const doc =
           typeof ref === 'string'
             ? project.documents.index.get(target.uid, ref)
