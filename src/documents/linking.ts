@@ -79,6 +79,34 @@ export class Linking {
     return touched;
   }
 
+  /**
+   * Removes the links to the versions of `documentId` in `locale`, one locale of a localized `ct` being deleted
+   * while others stay: in that locale's versions of localized sources, and where a source without locales
+   * names that locale. Links to the other locales stay, as in Strapi, whose join rows go with the rows deleted.
+   */
+  detachLocale(ct: ContentType, documentId: string, locale: string, touched: Map<string, DocumentRecord>) {
+    const named = linkEntry(documentId, locale, this.config.defaultLocale);
+    for (const source of this.schemas.contentTypes.values()) {
+      const namesLocale = linksNameLocale(source, ct);
+      const linked = (x: string) =>
+        namesLocale ? canonicalLink(x, this.config.defaultLocale) === named : x === documentId;
+      for (const [name, attr] of Object.entries(source.attributes)) {
+        if (!isRelation(attr) || !isOwningSide(attr) || attr.target !== ct.uid) continue;
+        const holds = (v: Version) => (namesLocale || v.locale === locale) && targetList(v.data[name]).some(linked);
+        for (const sourceId of [...this.index.referrers(source.uid, name, documentId)]) {
+          // Only the documents that link a deleted version are rewritten.
+          const seen = touched.get(`${source.uid}/${sourceId}`) ?? this.writes.current(source, sourceId);
+          if (!seen || !versions(seen).some(holds)) continue;
+          for (const v of versions(this.writes.touch(source, sourceId, touched))) {
+            if (!holds(v)) continue;
+            const list = targetList(v.data[name]).filter((x) => !linked(x));
+            v.data[name] = isToMany(attr) ? list : (list[0] ?? null);
+          }
+        }
+      }
+    }
+  }
+
   /** Resolves relation operations inside components (stored as plain target lists) recursively. */
   private resolveNested(attr: Attribute, value: unknown, version: Version): unknown {
     if (Array.isArray(value)) return value.map((v) => this.resolveNested(attr, v, version));

@@ -260,9 +260,9 @@ export class DocumentService {
   }
 
   /**
-   * Deletes every version of the addressed locale (`'*'`: all locales). Relations that pointed at a
-   * document that is gone entirely are removed from their sources in the same write. Returns the number of
-   * versions removed.
+   * Deletes every version of the addressed locale (`'*'`: all locales). Relations that pointed at the
+   * versions removed (every version, when the document is gone entirely) are removed from their sources in
+   * the same write. Returns the number of versions removed.
    */
   async delete(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<number> {
     const ct = this.contentType(ctName);
@@ -285,7 +285,9 @@ export class DocumentService {
           documentId,
         });
       } else {
-        await this.writes.commit(ct, doc, new Map());
+        const touched = workingSet(doc);
+        if (locale !== null && locale !== '*') this.linking.detachLocale(ct, documentId, locale, touched);
+        await this.writes.commit(ct, doc, touched);
       }
       for (const v of removed) this.emit('entry.delete', ct, v);
       return removed.length;
