@@ -384,7 +384,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
           ))}
         </ul>
       )}
-      {!mayWrite && (
+      {!mayWrite && !model.readOnly && (
         <p class="notice info">
           Your role may read this {type.displayName} but not {isNew ? 'create' : 'change'} it.
         </p>
