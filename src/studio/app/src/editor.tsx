@@ -406,6 +406,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
                 attr={attr}
                 value={structured[name]}
                 error={errors[name]}
+                locale={locale}
                 onChange={(v: unknown) => {
                   setStructured((st) => ({ ...st, [name]: v }));
                   touch(name);
