@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { Field, FieldSyntaxError, fromForm, toForm, type FormValue } from './fields';
 import { EDITABLE, type Attribute, type ComponentType, type Model } from './model';
 import { FieldError } from './field-error';
+import { BlocksField } from './blocks-field';
 import { MediaField, toFiles } from './media-field';
 import { fromRefs, RelationField, toRefs } from './relation-field';
 
@@ -71,6 +72,8 @@ function ItemFields(props: {
               onChange={set}
             />
           );
+        if (attr.type === 'blocks')
+          return <BlocksField name={name} path={sub} attr={attr} value={item[name]} onChange={set} />;
         // Kept as the API read them (populated), so toInput writes what is shown: file ids and `{ set }`.
         if (attr.type === 'media')
           return (
