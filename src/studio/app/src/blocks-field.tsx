@@ -192,6 +192,7 @@ export function BlocksField(props: {
     redraw((n) => n + 1);
   };
   const openLink = (v: EditorView) => {
+    editing?.syncSelection(v);
     const at = editing?.linkAt(v.state);
     setLinking({ view: v, href: at?.href ?? '', existing: !!at });
   };
@@ -226,6 +227,7 @@ export function BlocksField(props: {
             onMouseDown={(e) => e.preventDefault()}
             onClick={() => {
               if (!view) return;
+              pm!.syncSelection(view);
               pm!.toggleFlag(view, f);
               view.focus();
             }}

@@ -8,7 +8,7 @@ import { baseKeymap, toggleMark } from 'prosemirror-commands';
 import { history, redo, undo } from 'prosemirror-history';
 import { keymap } from 'prosemirror-keymap';
 import { Mark, Schema, type MarkSpec, type MarkType, type Node as PMNode } from 'prosemirror-model';
-import { EditorState, type Command, type Transaction } from 'prosemirror-state';
+import { EditorState, TextSelection, type Command, type Transaction } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import 'prosemirror-view/style/prosemirror.css';
 import { FLAG_KEYS, FLAGS, type Content, type Flag, type InlineNode, type ListItem } from './blocks-format';
@@ -142,6 +142,22 @@ export function toggleFlag(view: EditorView, flag: Flag) {
   toggleMark(view.state.schema.marks[flag])(view.state, view.dispatch);
 }
 
+/** Gives the editor the selection the page shows, when it has not heard of it yet. */
+export function syncSelection(view: EditorView) {
+  const sel = document.getSelection();
+  if (!sel?.anchorNode || !sel.focusNode || !view.dom.contains(sel.anchorNode) || !view.dom.contains(sel.focusNode))
+    return;
+  try {
+    const anchor = view.posAtDOM(sel.anchorNode, sel.anchorOffset);
+    const head = view.posAtDOM(sel.focusNode, sel.focusOffset);
+    const { selection } = view.state;
+    if (anchor !== selection.anchor || head !== selection.head)
+      view.dispatch(view.state.tr.setSelection(TextSelection.create(view.state.doc, anchor, head)));
+  } catch {
+    // A position the editor cannot map (outside its text): it keeps the selection it has.
+  }
+}
+
 const insertBreak: Command = (state, dispatch) => {
   dispatch?.(state.tr.insertText('\n').scrollIntoView());
   return true;
@@ -163,14 +179,21 @@ export function mountInline(
     editable(): boolean;
   },
 ): { view: EditorView; reset(content: Content): void } {
-  const flagKeys = Object.fromEntries(
-    FLAGS.map((f) => [FLAG_KEYS[f], ((_s, _d, view) => (view ? (toggleFlag(view, f), true) : false)) as Command]),
-  );
+  // A shortcut pressed right after the selection moved may come before the selectionchange that tells the editor.
+  const withSelection =
+    (run: (view: EditorView) => void): Command =>
+    (_s, _d, view) => {
+      if (!view) return false;
+      syncSelection(view);
+      run(view);
+      return true;
+    };
+  const flagKeys = Object.fromEntries(FLAGS.map((f) => [FLAG_KEYS[f], withSelection((view) => toggleFlag(view, f))]));
   const plugins = [
     history(),
     keymap({
       ...flagKeys,
-      'Mod-k': (_s, _d, view) => (view ? (opts.onLink(view), true) : false),
+      'Mod-k': withSelection((view) => opts.onLink(view)),
       'Mod-z': undo,
       'Mod-y': redo,
       'Mod-Shift-z': redo,
