@@ -227,5 +227,11 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: inline formatting in block
     await expect
       .poll(() => draftOf(id).body[0])
       .toEqual({ type: 'paragraph', children: [t('Title here', { italic: true })] });
+    // A list made a quote is one text, its items a line each, formatting kept.
+    await page.getByLabel('Kind of block 2').selectOption({ label: 'Quote' });
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await expect
+      .poll(() => draftOf(id).body[1])
+      .toEqual({ type: 'quote', children: [t('one\n'), t('two', { underline: true })] });
   });
 });

@@ -17,6 +17,7 @@ function addCreditComponent(contentDir: string) {
       author: { type: 'relation', relation: 'manyToOne', target: 'api::author.author' },
       reviewers: { type: 'relation', relation: 'manyToMany', target: 'api::author.author' },
       photo: { type: 'media', multiple: false, allowedTypes: ['images'] },
+      note: { type: 'blocks' },
     },
   };
   writeFileSync(join(contentDir, 'components', 'shared', 'credit.json'), JSON.stringify(credit, null, 2));
@@ -105,6 +106,12 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: media and relations inside
     await library.getByRole('button', { name: /first\.png/ }).waitFor();
     expect(await library.getByRole('button', { name: /notes\.pdf/ }).count()).toBe(0);
     await library.getByRole('button', { name: /first\.png/ }).click();
+    // A blocks attribute inside a component has the same editor.
+    await page.getByRole('button', { name: 'Add a block to note' }).click();
+    await page.getByRole('textbox', { name: 'Text of block 1 (credits.0.note)' }).click();
+    await page.keyboard.type('Noted');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Control+b');
 
     // Dynamic-zone entries: a slider's files from the library, in order, and a credit's author.
     await page.getByLabel('Component to add').selectOption('shared.slider');
@@ -142,6 +149,9 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: media and relations inside
       .draft;
     expect(draft.credits[0].author).toBe(authors['Ann Writer']);
     expect(draft.credits[0].reviewers).toEqual([authors['Cy Reviewer'], authors['Bob Reviewer']]);
+    expect(draft.credits[0].note).toEqual([
+      { type: 'paragraph', children: [{ type: 'text', text: 'Noted', bold: true }] },
+    ]);
 
     // What was saved comes back in the editor; removing a file and a reviewer is saved too.
     await page.reload();

@@ -84,7 +84,16 @@ function editorOf(b: Node): 'line' | 'list' | 'code' | undefined {
 function inlineOf(b: Node): Node[] {
   if (b.type === 'code') return [text(textOf(b.children))];
   if (b.type !== 'list') return b.children?.length ? b.children : [text('')];
-  return (b.children ?? []).flatMap((item, i) => [...(i ? [text('\n')] : []), ...(item.children ?? [])]);
+  const joined = (b.children ?? []).flatMap((item, i) => [...(i ? [text('\n')] : []), ...(item.children ?? [])]);
+  // Texts of the same formatting side by side are one text node, as the editor writes them.
+  const same = (a: Node, c: Node) =>
+    a.type === 'text' && c.type === 'text' && FLAGS.every((f) => (a[f] === true) === (c[f] === true));
+  return joined.reduce<Node[]>((out, n) => {
+    const last = out[out.length - 1];
+    if (last && same(last, n)) out[out.length - 1] = { ...last, text: `${last.text ?? ''}${n.text ?? ''}` };
+    else out.push(n);
+    return out;
+  }, []);
 }
 
 /** A block turned into another kind, keeping its text and, where the kind has it, its formatting. */
@@ -276,7 +285,8 @@ export function BlocksField(props: {
       )}
       <ol class="items">
         {blocks.map((b, i) => {
-          const label = `block ${i + 1}`;
+          // Inside a component, the path tells this field's blocks from the document's own.
+          const label = `block ${i + 1}${path === name ? '' : ` (${path})`}`;
           const id = `field-${path}.${i}`;
           const how = editorOf(b);
           return (
