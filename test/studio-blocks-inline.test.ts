@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
 import { axeViolations, CHROMIUM, makeEditor, signedIn } from './helpers/studio.js';
@@ -68,6 +69,19 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: inline formatting in block
     await browser?.close();
     await s?.stop();
     made.cleanup();
+  });
+
+  it('loads the editor on demand (not in the first screen, which stays under 300 KB gzipped)', async () => {
+    const html = await (await fetch(`${s.url}/admin`)).text();
+    const first = [...html.matchAll(/(?:src|href)="(\/admin\/assets\/[^"]+)"/g)].map((m) => m[1]);
+    expect(first.some((a) => a.endsWith('.js'))).toBe(true);
+    let gzipped = 0;
+    for (const asset of first) {
+      const body = Buffer.from(await (await fetch(`${s.url}${asset}`)).arrayBuffer());
+      gzipped += gzipSync(body, { level: 9 }).length;
+      expect(body.toString('utf8')).not.toContain('ProseMirror');
+    }
+    expect(gzipped).toBeLessThan(300 * 1024);
   });
 
   it('shows formatting written elsewhere and saves it back unchanged, beside an edited block', async () => {
