@@ -37,6 +37,13 @@ const WRITTEN_ELSEWHERE = [
   { type: 'paragraph', children: [t('Plain')] },
 ];
 
+/** Saves the draft, and waits until the editor has read it back (its fields are then the saved document's). */
+async function saveDraft(page: Page) {
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await page.getByText('Draft saved.').waitFor();
+  await expect.poll(() => page.getByRole('button', { name: 'Save draft' }).isEnabled()).toBe(true);
+}
+
 /** Puts the selection in a block's text: `length` characters from `start` of its current line. */
 async function select(page: Page, box: Locator, start: number, length = 0) {
   await box.click();
@@ -103,14 +110,13 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: inline formatting in block
     // Sent whole (moved down and back) with no edit, and then with another block edited: the rest is unchanged.
     await page.getByRole('button', { name: 'Move down block 1' }).click();
     await page.getByRole('button', { name: 'Move up block 2' }).click();
-    await page.getByRole('button', { name: 'Save draft' }).click();
-    await page.getByText('Draft saved.').waitFor();
+    await saveDraft(page);
     expect(draftOf(id).body).toEqual(WRITTEN_ELSEWHERE);
     const plain = page.getByRole('textbox', { name: 'Text of block 6' });
     await plain.click();
     await page.keyboard.press('End');
     await page.keyboard.type(' text');
-    await page.getByRole('button', { name: 'Save draft' }).click();
+    await saveDraft(page);
     await expect.poll(() => draftOf(id).body[5]).toEqual({ type: 'paragraph', children: [t('Plain text')] });
     expect(draftOf(id).body.slice(0, 5)).toEqual(WRITTEN_ELSEWHERE.slice(0, 5));
   });
@@ -129,7 +135,9 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: inline formatting in block
     await page.keyboard.press('Control+i');
     await select(page, box, 18, 5);
     await toolbar.getByRole('button', { name: 'Underline' }).click();
-    expect(await toolbar.getByRole('button', { name: 'Underline' }).getAttribute('aria-pressed')).toBe('true');
+    await expect
+      .poll(() => toolbar.getByRole('button', { name: 'Underline' }).getAttribute('aria-pressed'))
+      .toBe('true');
     await select(page, box, 24, 6);
     await toolbar.getByRole('button', { name: 'Strikethrough' }).click();
     await select(page, box, 31, 4);
@@ -141,8 +149,7 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: inline formatting in block
     await url.fill('https://example.com/a');
     expect(await axeViolations(page)).toEqual([]);
     await url.press('Enter');
-    await page.getByRole('button', { name: 'Save draft' }).click();
-    await page.getByText('Draft saved.').waitFor();
+    await saveDraft(page);
     const id = /articles\/([a-z0-9]{24})/.exec(page.url())![1];
     expect(draftOf(id).body).toEqual([
       {
@@ -172,9 +179,9 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: inline formatting in block
     await page.getByLabel('Link URL').fill('https://example.com/b');
     await page.getByRole('button', { name: 'Apply link' }).click();
     await select(page, again, 6, 4);
-    expect(await toolbar.getByRole('button', { name: 'Bold' }).getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => toolbar.getByRole('button', { name: 'Bold' }).getAttribute('aria-pressed')).toBe('true');
     await page.keyboard.press('Control+b');
-    await page.getByRole('button', { name: 'Save draft' }).click();
+    await saveDraft(page);
     await expect
       .poll(() => draftOf(id).body[0].children)
       .toEqual([
@@ -193,7 +200,7 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: inline formatting in block
     await select(page, again, 37);
     await page.keyboard.press('Control+k');
     await page.getByRole('button', { name: 'Remove link' }).click();
-    await page.getByRole('button', { name: 'Save draft' }).click();
+    await saveDraft(page);
     await expect.poll(() => draftOf(id).body[0].children.slice(-1)).toEqual([t(' link end')]);
   });
 
@@ -220,8 +227,7 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: inline formatting in block
     // The toolbar works from the keyboard too: the text keeps its selection while a button has the focus.
     await page.getByRole('toolbar', { name: 'Text formatting of body' }).getByRole('button', { name: 'Bold' }).focus();
     await page.keyboard.press('Enter');
-    await page.getByRole('button', { name: 'Save draft' }).click();
-    await page.getByText('Draft saved.').waitFor();
+    await saveDraft(page);
     const id = /articles\/([a-z0-9]{24})/.exec(page.url())![1];
     expect(draftOf(id).body).toEqual([
       { type: 'heading', level: 2, children: [t('Title here', { italic: true })] },
@@ -237,13 +243,13 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: inline formatting in block
     ]);
     // A heading made a paragraph keeps its formatting.
     await page.getByLabel('Kind of block 1').selectOption({ label: 'Paragraph' });
-    await page.getByRole('button', { name: 'Save draft' }).click();
+    await saveDraft(page);
     await expect
       .poll(() => draftOf(id).body[0])
       .toEqual({ type: 'paragraph', children: [t('Title here', { italic: true })] });
     // A list made a quote is one text, its items a line each, formatting kept.
     await page.getByLabel('Kind of block 2').selectOption({ label: 'Quote' });
-    await page.getByRole('button', { name: 'Save draft' }).click();
+    await saveDraft(page);
     await expect
       .poll(() => draftOf(id).body[1])
       .toEqual({ type: 'quote', children: [t('one\n'), t('two', { underline: true })] });
