@@ -186,8 +186,10 @@ export function BlocksField(props: {
   const [, redraw] = useState(0);
   const [linking, setLinking] = useState<{ view: EditorView; href: string; existing: boolean } | undefined>();
   const [pm, setPm] = useState(editing);
+  const [unloaded, setUnloaded] = useState(false);
   useEffect(() => {
-    if (!pm && blocks.some((b) => editorOf(b) === 'line' || editorOf(b) === 'list')) void loadEditing().then(setPm);
+    if (!pm && blocks.some((b) => editorOf(b) === 'line' || editorOf(b) === 'list'))
+      loadEditing().then(setPm, () => setUnloaded(true));
   }, [!pm && blocks.length]);
   const set = (i: number, b: Node) => onChange(blocks.map((x, j) => (j === i ? b : x)));
   const move = (from: number, to: number) => {
@@ -326,7 +328,9 @@ export function BlocksField(props: {
                       />
                     </>
                   ) : !pm ? (
-                    <p class="kind">Loading the editor…</p>
+                    <p class={unloaded ? 'field-error' : 'kind'}>
+                      {unloaded ? 'The text editor could not be loaded: reload the page.' : 'Loading the editor…'}
+                    </p>
                   ) : (
                     <InlineText
                       editing={pm}
