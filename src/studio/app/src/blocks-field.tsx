@@ -118,6 +118,18 @@ function convert(b: Node, kind: string): Node {
 /** A list's text, one item a line. */
 const blockText = (b: Node) => (b.children ?? []).map((item) => textOf(item.children)).join('\n');
 
+/** The links the API takes: web, mail, phone and FTP addresses, and paths of the site. */
+const LINK_URL = /^(https?:|ftp:|mailto:|tel:|\/)/;
+const LINK_RULE = 'A link starts with https://, http://, mailto:, tel:, ftp: or / (a path of the site).';
+
+/** A typed link as saved: a bare domain gets https://; empty is no link; false when the API would refuse it. */
+function linkUrl(typed: string): string | false | undefined {
+  const url = typed.trim();
+  if (!url) return undefined;
+  if (LINK_URL.test(url)) return url;
+  return /^[^\s/:]+\.[^\s:]+$/.test(url) ? `https://${url}` : false;
+}
+
 /** A new, empty block of a kind. */
 const emptyBlock = (kind: string): Node => convert({ type: 'paragraph', children: [text('')] }, kind);
 
@@ -184,7 +196,9 @@ export function BlocksField(props: {
   const [kind, setKind] = useState('paragraph');
   const active = useRef<EditorView | undefined>(undefined);
   const [, redraw] = useState(0);
-  const [linking, setLinking] = useState<{ view: EditorView; href: string; existing: boolean } | undefined>();
+  const [linking, setLinking] = useState<
+    { view: EditorView; href: string; existing: boolean; problem?: string } | undefined
+  >();
   const [pm, setPm] = useState(editing);
   const [unloaded, setUnloaded] = useState(false);
   useEffect(() => {
@@ -208,8 +222,10 @@ export function BlocksField(props: {
     setLinking({ view: v, href: at?.href ?? '', existing: !!at });
   };
   const closeLink = (apply?: 'set' | 'remove') => {
+    const href = apply === 'set' ? linkUrl(linking?.href ?? '') : undefined;
+    if (href === false) return setLinking({ ...linking!, problem: LINK_RULE });
     if (linking && !linking.view.isDestroyed) {
-      if (apply === 'set' && linking.href.trim()) pm?.setLink(linking.view, linking.href.trim());
+      if (href) pm?.setLink(linking.view, href);
       if (apply === 'remove') pm?.removeLink(linking.view);
       linking.view.focus();
     }
@@ -264,7 +280,9 @@ export function BlocksField(props: {
             id={urlId}
             type="url"
             value={linking.href}
-            onInput={(e) => setLinking({ ...linking, href: e.currentTarget.value })}
+            aria-invalid={linking.problem ? 'true' : undefined}
+            aria-describedby={linking.problem ? `${urlId}-error` : undefined}
+            onInput={(e) => setLinking({ ...linking, href: e.currentTarget.value, problem: undefined })}
             onKeyDown={(e) => {
               if (e.key === 'Enter') {
                 e.preventDefault();
@@ -283,6 +301,7 @@ export function BlocksField(props: {
           <button type="button" onClick={() => closeLink()}>
             Cancel
           </button>
+          <FieldError id={`${urlId}-error`} error={linking.problem} />
         </div>
       )}
       <ol class="items">
