@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { EditorView } from 'prosemirror-view';
 import type { Attribute } from './model';
 import { FieldError } from './field-error';
+import { MediaField, type MediaFile } from './media-field';
 import {
   editableInline,
   FLAG_KEYS,
@@ -133,6 +134,17 @@ function linkUrl(typed: string): string | false | undefined {
 /** A new, empty block of a kind. */
 const emptyBlock = (kind: string): Node => convert({ type: 'paragraph', children: [text('')] }, kind);
 
+/** An image block: its picture and its file's name. */
+function ImageBlock({ image }: { image: MediaFile | undefined }) {
+  const src = image?.formats?.thumbnail?.url ?? image?.url;
+  return (
+    <figure class="image-block">
+      {src && <img src={src} alt={image?.alternativeText ?? ''} />}
+      <figcaption>Image {image?.name ?? ''}</figcaption>
+    </figure>
+  );
+}
+
 /**
  * A ProseMirror view over one block's text. Its content is read again only when the block changes from outside
  * (a reorder, a change of kind, a reload), never from its own edits, so typing is never interrupted.
@@ -194,6 +206,8 @@ export function BlocksField(props: {
   const path = props.path ?? name;
   const blocks = (Array.isArray(value) ? value : []) as Node[];
   const [kind, setKind] = useState('paragraph');
+  /** An image block is added once its image is chosen (the API takes no image block without one). */
+  const [choosing, setChoosing] = useState(false);
   const active = useRef<EditorView | undefined>(undefined);
   const [, redraw] = useState(0);
   const [linking, setLinking] = useState<
@@ -313,12 +327,13 @@ export function BlocksField(props: {
           return (
             <li>
               {!how ? (
-                <p>
-                  {b.type === 'image'
-                    ? `Image ${String((b.image as { name?: string } | undefined)?.name ?? '')} `
-                    : `${b.type} block `}
-                  <span class="kind">(kept as it is)</span>
-                </p>
+                b.type === 'image' ? (
+                  <ImageBlock image={b.image as MediaFile | undefined} />
+                ) : (
+                  <p>
+                    {b.type} block <span class="kind">(kept as it is)</span>
+                  </p>
+                )
               ) : (
                 <>
                   <label for={`${id}-kind`} class="visually-hidden">
@@ -389,11 +404,34 @@ export function BlocksField(props: {
           {KINDS.map(([k, t]) => (
             <option value={k}>{t}</option>
           ))}
+          <option value="image">Image</option>
         </select>
-        <button type="button" onClick={() => onChange([...blocks, emptyBlock(kind)])}>
+        <button
+          type="button"
+          onClick={() => (kind === 'image' ? setChoosing(true) : onChange([...blocks, emptyBlock(kind)]))}
+        >
           Add a block to {name}
         </button>
       </div>
+      {choosing && (
+        <div class="image-choice">
+          <MediaField
+            name={`Image to add to ${name}`}
+            path={`${path}.new-image`}
+            attr={{ type: 'media', allowedTypes: ['images'] }}
+            value={[]}
+            onChange={(files) => {
+              if (!files[0]) return;
+              // Strapi's image block holds the file as the upload API answers it.
+              onChange([...blocks, { type: 'image', image: files[0], children: [text('')] }]);
+              setChoosing(false);
+            }}
+          />
+          <button type="button" onClick={() => setChoosing(false)}>
+            Cancel the image
+          </button>
+        </div>
+      )}
       <FieldError id={`field-${path}-error`} error={error} />
     </fieldset>
   );
