@@ -576,14 +576,18 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     });
     const id = created.body.data.documentId;
     await page.goto(`${s.url}/admin/content/articles/${id}`);
-    await page.getByText('This block has formatting or links').waitFor();
-    for (const [kind, text] of [
-      ['Heading 2', 'A heading'],
-      ['Bulleted list', 'one\ntwo'],
+    await page.getByRole('textbox', { name: 'Text of block 1' }).locator('strong').waitFor();
+    for (const [kind, text, block] of [
+      ['Heading 2', 'A heading', 'Text of block 2'],
+      ['Bulleted list', 'one\ntwo', 'Text of block 3'],
     ]) {
       await page.getByLabel('Block to add').selectOption({ label: kind });
       await page.getByRole('button', { name: 'Add a block to body' }).click();
-      await page.locator('fieldset.blocks textarea').last().fill(text);
+      await page.getByRole('textbox', { name: block }).click();
+      for (const [i, line] of text.split('\n').entries()) {
+        if (i) await page.keyboard.press('Enter');
+        await page.keyboard.type(line);
+      }
     }
     await page.getByRole('button', { name: 'Move up block 2' }).click();
     await page.getByRole('button', { name: 'Save draft' }).click();

@@ -17,6 +17,8 @@ export interface RouteRequest {
   principal(): Promise<Principal>;
   /** The path's parameters (`:id`, and `_` for a trailing `**`) as sent: case kept, not URL-decoded. */
   params: Record<string, string>;
+  /** The server refuses writes (`folio serve --read-only`). */
+  readOnly?: boolean;
 }
 
 /** Answers a request: what h3 sends (use the helpers of respond.ts), or throws a FolioError. */

@@ -10,6 +10,12 @@ import { applyCors, finishResponse } from './http-basics.js';
 import { moduleRouter } from './router.js';
 import { landingRoutes, localesRoutes } from './routes.js';
 
+/**
+ * Sign-in, renewal and sign-out with a password or a Studio sign-in link: they write the server's own sessions
+ * in `.folio/`, never content, so a read-only server takes them and its Studio can be used to read.
+ */
+const SESSION_PATHS = new Set(['/api/auth/local', '/api/auth/refresh', '/api/auth/logout', '/_folio/studio/sign-in']);
+
 export interface AppOptions {
   access?: AccessPolicy;
   /** The route modules before the content API, asked in turn (default: the locales). */
@@ -69,7 +75,8 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
         if (
           opts.readOnly &&
           !['GET', 'HEAD', 'OPTIONS'].includes((req.method ?? 'GET').toUpperCase()) &&
-          /^\/(api|_folio\/)/i.test(req.url ?? '')
+          /^\/(api|_folio\/)/i.test(req.url ?? '') &&
+          !SESSION_PATHS.has((req.url ?? '').split('?')[0].toLowerCase())
         ) {
           throw new FolioError(403, 'ForbiddenError', 'This server is read-only: writes are refused', {});
         }
@@ -113,7 +120,19 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
     const principal = () => (principalPromise ??= access.authenticate(req));
     // h3's router drops a trailing slash: a path that still ends in one names no route.
     if (path.length > 1 && path.endsWith('/')) throw notFound();
-    const request: RouteRequest = { event, method, path, rawQuery, body, project, access, principal, params: {} };
+    const readOnly = opts.readOnly === true;
+    const request: RouteRequest = {
+      event,
+      method,
+      path,
+      rawQuery,
+      body,
+      project,
+      access,
+      principal,
+      params: {},
+      readOnly,
+    };
     for (const route of routers) {
       const routed = route(request, lower);
       if (routed) return await routed.answer;

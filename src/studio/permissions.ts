@@ -14,18 +14,23 @@ const OTHER_ACTIONS = [
   'plugin::content-type-builder.components.getComponents',
 ];
 
+/** The actions above that write: a read-only server refuses them whatever the role. */
+const WRITES = /\.(create|update|delete|upload|destroy)$/;
+
 /**
  * `GET /_folio/studio/permissions`: the actions the caller may take on the project's content-types and media,
- * as permissions.json names them (`{ data: ["api::article.article.find", …] }`), so the Studio shows only what
- * the role allows. It says nothing the caller could not learn by trying; the API still checks every request.
+ * as permissions.json names them (`{ data: ["api::article.article.find", …], meta: { readOnly: false } }`), so
+ * the Studio shows only what the role allows. On a read-only server no write action is listed and
+ * `meta.readOnly` is true. It says nothing the caller could not learn by trying; the API still checks every request.
  */
 export const permissionsHandlers: Record<'permissions', RouteHandler> = {
-  async permissions({ event, project, access, principal }) {
+  async permissions({ event, project, access, principal, readOnly = false }) {
     const caller = await principal();
     const candidates = [
       ...[...project.schemas.contentTypes.keys()].flatMap((uid) => DOCUMENT_ACTIONS.map((a) => `${uid}.${a}`)),
       ...OTHER_ACTIONS,
     ];
-    return sendJson(event, 200, { data: candidates.filter((a) => access.can(caller, a)) });
+    const data = candidates.filter((a) => access.can(caller, a) && !(readOnly && WRITES.test(a)));
+    return sendJson(event, 200, { data, meta: { readOnly } });
   },
 };

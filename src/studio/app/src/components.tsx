@@ -2,6 +2,9 @@ import { useRef, useState } from 'preact/hooks';
 import { Field, FieldSyntaxError, fromForm, toForm, type FormValue } from './fields';
 import { EDITABLE, type Attribute, type ComponentType, type Model } from './model';
 import { FieldError } from './field-error';
+import { BlocksField } from './blocks-field';
+import { MediaField, toFiles } from './media-field';
+import { fromRefs, RelationField, toRefs } from './relation-field';
 
 type Item = Record<string, unknown>;
 
@@ -10,16 +13,16 @@ type Item = Record<string, unknown>;
  * as `{ set }` of documentIds, components and dynamic-zone entries in full without their ids.
  */
 export function toInput(model: Model, attr: Attribute, value: unknown): unknown {
+  if (attr.type === 'relation') {
+    const list = Array.isArray(value) ? value : value ? [value] : [];
+    return { set: list.map((r) => (r as { documentId: string }).documentId) };
+  }
   if (value === null || value === undefined) return attr.type === 'dynamiczone' ? [] : null;
   switch (attr.type) {
     case 'media':
       return Array.isArray(value)
         ? value.map((f) => (f as { id: number }).id)
         : ((value as { id?: number }).id ?? null);
-    case 'relation': {
-      const list = Array.isArray(value) ? value : [value];
-      return { set: list.map((r) => (r as { documentId: string }).documentId) };
-    }
     case 'component': {
       const c = attr.component ? model.components.get(attr.component) : undefined;
       const one = (item: unknown) => itemInput(model, c, item as Item);
@@ -48,16 +51,54 @@ function ItemFields(props: {
   component: ComponentType;
   item: Item;
   path: string;
+  locale?: string;
   onChange(i: Item): void;
 }) {
-  const { model, component, item, path, onChange } = props;
+  const { model, component, item, path, locale, onChange } = props;
   return (
     <>
       {Object.entries(component.attributes).map(([name, attr]) => {
         const set = (v: unknown) => onChange({ ...item, [name]: v });
         const sub = `${path}.${name}`;
         if (attr.type === 'component')
-          return <ComponentField model={model} name={name} path={sub} attr={attr} value={item[name]} onChange={set} />;
+          return (
+            <ComponentField
+              model={model}
+              name={name}
+              path={sub}
+              attr={attr}
+              value={item[name]}
+              locale={locale}
+              onChange={set}
+            />
+          );
+        if (attr.type === 'blocks')
+          return <BlocksField name={name} path={sub} attr={attr} value={item[name]} onChange={set} />;
+        // Kept as the API read them (populated), so toInput writes what is shown: file ids and `{ set }`.
+        if (attr.type === 'media')
+          return (
+            <MediaField
+              name={name}
+              path={sub}
+              attr={attr}
+              value={toFiles(item[name])}
+              onChange={(files) => set(attr.multiple ? files : (files[0] ?? null))}
+            />
+          );
+        if (attr.type === 'relation') {
+          const target = model.types.find((t) => t.uid === attr.target);
+          return (
+            <RelationField
+              name={name}
+              path={sub}
+              attr={attr}
+              target={target}
+              value={toRefs(target, item[name])}
+              locale={locale}
+              onChange={(refs) => set(fromRefs(target, refs))}
+            />
+          );
+        }
         if (EDITABLE.has(attr.type))
           return <ScalarField name={name} path={sub} attr={attr} value={item[name]} onChange={set} />;
         return (
@@ -152,9 +193,11 @@ export function ComponentField(props: {
   attr: Attribute;
   value: unknown;
   error?: string;
+  /** The document's locale, which relation pickers inside search in. */
+  locale?: string;
   onChange(value: unknown): void;
 }) {
-  const { model, name, attr, value, error, onChange } = props;
+  const { model, name, attr, value, error, locale, onChange } = props;
   const path = props.path ?? name;
   const component = attr.component ? model.components.get(attr.component) : undefined;
   if (!component)
@@ -181,7 +224,14 @@ export function ComponentField(props: {
         {legend}
         {item ? (
           <>
-            <ItemFields model={model} component={component} item={item} path={path} onChange={onChange} />
+            <ItemFields
+              model={model}
+              component={component}
+              item={item}
+              path={path}
+              locale={locale}
+              onChange={onChange}
+            />
             <button type="button" onClick={() => onChange(null)}>
               Remove {name}
             </button>
@@ -210,6 +260,7 @@ export function ComponentField(props: {
               component={component}
               item={item}
               path={`${path}.${i}`}
+              locale={locale}
               onChange={(next) => onChange(list.map((x, j) => (j === i ? next : x)))}
             />
             <ItemActions list={list} index={i} label={`${component.displayName} ${i + 1}`} onChange={onChange} />
@@ -231,9 +282,10 @@ export function DynamicZoneField(props: {
   attr: Attribute;
   value: unknown;
   error?: string;
+  locale?: string;
   onChange(value: unknown): void;
 }) {
-  const { model, name, attr, value, error, onChange } = props;
+  const { model, name, attr, value, error, locale, onChange } = props;
   const list = (Array.isArray(value) ? value : []) as Item[];
   const allowed = attr.components ?? [];
   const [pick, setPick] = useState(allowed[0] ?? '');
@@ -256,6 +308,7 @@ export function DynamicZoneField(props: {
                   component={c}
                   item={item}
                   path={`${name}.${i}`}
+                  locale={locale}
                   onChange={(next) => onChange(list.map((x, j) => (j === i ? next : x)))}
                 />
               )}

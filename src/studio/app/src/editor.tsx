@@ -100,7 +100,11 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
     }
   };
 
-  const load = async () => {
+  /**
+   * Reads the document into the form. After a save (`editsAtSave`, the edit count when it was sent), a form edited
+   * meanwhile keeps what was typed: only the version it stands on is the one read.
+   */
+  const load = async (editsAtSave?: number) => {
     try {
       const d = await readDraft();
       // A document missing in this locale may exist in another: the form then creates this locale's version.
@@ -111,8 +115,13 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
       setSource(other);
       const found = d ?? other;
       setPresent(found ? [String(found.locale), ...localesOf(found)] : undefined);
-      fill(d ?? (other && sharedOnly(other)));
-      if (!d) loadedAt.current = undefined;
+      if (d && editsAtSave !== undefined && edits.current !== editsAtSave) {
+        setDoc(d);
+        loadedAt.current = d.updatedAt;
+      } else {
+        fill(d ?? (other && sharedOnly(other)));
+        if (!d) loadedAt.current = undefined;
+      }
       setStatus(d ? (await statusesOf(type, [d], locale)).get(d.documentId) : undefined);
       setFailure(undefined);
     } catch (err) {
@@ -152,7 +161,9 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
     [type.uid, documentId, locale],
   );
 
+  const edits = useRef(0);
   const touch = (name: string) => {
+    edits.current++;
     setTouched((t) => new Set(t).add(name));
     if (errors[name]) setErrors(({ [name]: _, ...rest }) => rest);
   };
@@ -170,6 +181,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   const ownUid = useRef(new Set<string>());
 
   const save = async (action: Action) => {
+    const editsAtSave = edits.current;
     const data: Record<string, unknown> = {};
     const problems: Record<string, string> = {};
     for (const name of touched) {
@@ -218,7 +230,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
       if (isNew) {
         flash.set(done);
         navigate(`${endpoint(type).replace('/api/', '/admin/content/')}/${saved.documentId}${query({ locale })}`, true);
-      } else await load();
+      } else await load(editsAtSave);
     } catch (err) {
       if (err instanceof ApiError && err.status === 400 && err.problems.length) {
         const at: Record<string, string> = {};
@@ -384,7 +396,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
           ))}
         </ul>
       )}
-      {!mayWrite && (
+      {!mayWrite && !model.readOnly && (
         <p class="notice info">
           Your role may read this {type.displayName} but not {isNew ? 'create' : 'change'} it.
         </p>
@@ -406,6 +418,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
                 attr={attr}
                 value={structured[name]}
                 error={errors[name]}
+                locale={locale}
                 onChange={(v: unknown) => {
                   setStructured((st) => ({ ...st, [name]: v }));
                   touch(name);

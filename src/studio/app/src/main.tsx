@@ -158,6 +158,11 @@ function Studio() {
         </p>
       </nav>
       <main id="main" tabIndex={-1}>
+        {model?.readOnly && (
+          <p class="notice info read-only" role="note">
+            This server is read-only: you can read the content here, not change it.
+          </p>
+        )}
         {screen}
       </main>
     </div>

@@ -36,7 +36,12 @@ const ACCEPT: Record<string, string> = { images: 'image/*', videos: 'video/*', a
 
 function Thumb({ file }: { file: MediaFile }) {
   return file.mime.startsWith('image/') ? (
-    <img src={file.formats?.thumbnail?.url ?? file.url} alt={file.alternativeText || file.name} loading="lazy" />
+    // The file's name is written beside it: the alt says what the image shows, or nothing.
+    <img
+      src={file.formats?.thumbnail?.url ?? file.url}
+      alt={file.alternativeText && file.alternativeText !== file.name ? file.alternativeText : ''}
+      loading="lazy"
+    />
   ) : (
     <span class="file-kind" aria-hidden="true">
       {file.mime.split('/')[1] ?? 'file'}
@@ -50,6 +55,8 @@ function Thumb({ file }: { file: MediaFile }) {
  */
 export function MediaField(props: {
   name: string;
+  /** The field's id and the path its controls name, when the name is not unique on the page (in components). */
+  path?: string;
   attr: Attribute;
   value: MediaFile[];
   error?: string;
@@ -57,7 +64,9 @@ export function MediaField(props: {
 }) {
   const { name, attr, value, error, onChange } = props;
   const many = attr.multiple === true;
-  const id = `field-${name}`;
+  const path = props.path ?? name;
+  const id = `field-${path}`;
+  const hidden = <span class="visually-hidden"> ({path})</span>;
   const [library, setLibrary] = useState<MediaFile[] | undefined>();
   const [problem, setProblem] = useState('');
   const [busy, setBusy] = useState(false);
@@ -109,7 +118,7 @@ export function MediaField(props: {
 
   const accept = attr.allowedTypes?.includes('files') ? undefined : attr.allowedTypes?.map((k) => ACCEPT[k]).join(',');
   return (
-    <fieldset class="field media" aria-describedby={error ? `${id}-error` : undefined}>
+    <fieldset class="field media" id={id} aria-describedby={error ? `${id}-error` : undefined}>
       <legend>
         {name}
         <span class="kind">
@@ -134,7 +143,10 @@ export function MediaField(props: {
         </ul>
       )}
       <div class="picker">
-        <label for={`${id}-upload`}>Upload {many ? 'files' : 'a file'}</label>
+        <label for={`${id}-upload`}>
+          Upload {many ? 'files' : 'a file'}
+          {hidden}
+        </label>
         <input
           id={`${id}-upload`}
           type="file"
@@ -149,9 +161,10 @@ export function MediaField(props: {
         {busy && <p role="status">Uploading…</p>}
         <button type="button" onClick={() => void (library ? setLibrary(undefined) : browse())}>
           {library ? 'Close the library' : `Choose from the library`}
+          {hidden}
         </button>
         {library && (
-          <ul class="library" aria-label="Media library">
+          <ul class="library" aria-label={`Media library (${path})`}>
             {library.length === 0 && <li>No file of these kinds yet.</li>}
             {library.map((f) => (
               <li key={f.id}>

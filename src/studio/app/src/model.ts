@@ -51,6 +51,8 @@ export interface Model {
   readable: ContentType[];
   /** What the user may do, as permissions.json names actions (`api::article.article.update`…). */
   can(action: string): boolean;
+  /** The server refuses every write (`folio serve --read-only`): no write action is granted then. */
+  readOnly: boolean;
   locales: Locale[];
 }
 
@@ -100,7 +102,10 @@ export async function loadModel(): Promise<Model> {
       attributes: t.schema.attributes,
     }))
     .sort((a, b) => a.displayName.localeCompare(b.displayName));
-  const { data: granted } = await api<{ data: string[] }>('GET', '/_folio/studio/permissions');
+  const { data: granted, meta } = await api<{ data: string[]; meta?: { readOnly?: boolean } }>(
+    'GET',
+    '/_folio/studio/permissions',
+  );
   const can = (action: string) => granted.includes(action);
   let locales: Locale[] = [];
   try {
@@ -113,6 +118,7 @@ export async function loadModel(): Promise<Model> {
     components: new Map(components.data.map((c) => [c.uid, { uid: c.uid, ...c.schema }])),
     readable: types.filter((t) => can(`${t.uid}.find`)),
     can,
+    readOnly: meta?.readOnly === true,
     locales,
   };
 }

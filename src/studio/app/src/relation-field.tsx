@@ -29,12 +29,20 @@ export function toRefs(target: ContentType | undefined, value: unknown): Relatio
     .map((v) => ({ documentId: String(v.documentId), label: String((field && v[field]) || v.documentId) }));
 }
 
+/** A relation's list as a stored value holds it (the target's documentId and main field), for `toRefs` and writes. */
+export function fromRefs(target: ContentType | undefined, refs: RelationRef[]): Record<string, unknown>[] {
+  const field = target && mainField(target);
+  return refs.map((r) => ({ documentId: r.documentId, ...(field ? { [field]: r.label } : {}) }));
+}
+
 /**
  * A relation: the documents it links, in order (reorder and remove), and a search of the target type to add
  * more (`_q`, as the user types). Saved as `{ set: [...] }`, which keeps the order shown.
  */
 export function RelationField(props: {
   name: string;
+  /** The field's id and the path its controls name, when the name is not unique on the page (in components). */
+  path?: string;
   attr: Attribute;
   target: ContentType | undefined;
   value: RelationRef[];
@@ -44,7 +52,8 @@ export function RelationField(props: {
 }) {
   const { name, attr, target, value, error, onChange } = props;
   const many = isMany(attr);
-  const id = `field-${name}`;
+  const path = props.path ?? name;
+  const id = `field-${path}`;
   const [text, setText] = useState('');
   const [found, setFound] = useState<RelationRef[]>([]);
   const [problem, setProblem] = useState('');
@@ -131,6 +140,7 @@ export function RelationField(props: {
         <div class="picker">
           <label for={`${id}-search`}>
             {many || value.length === 0 ? 'Add' : 'Replace with'} a {target.displayName}
+            <span class="visually-hidden"> ({path})</span>
           </label>
           <input
             id={`${id}-search`}

@@ -1,0 +1,66 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { AuthService } from '../../src/auth/service.js';
+
+/** Debian's Chromium, which the Studio's browser tests drive (they are skipped where it is not installed). */
+export const CHROMIUM = '/usr/bin/chromium';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** What the Studio needs to read the model, and what an editor of the blog fixture may do besides its types. */
+export const STUDIO_ACTIONS = [
+  'plugin::content-type-builder.content-types.getContentTypes',
+  'plugin::content-type-builder.components.getComponents',
+  'plugin::upload.content-api.find',
+  'plugin::upload.content-api.upload',
+  'plugin::upload.content-api.destroy',
+  'plugin::i18n.locales.listLocales',
+];
+
+/** Gives a role of the project's permissions.json more actions. */
+export function grant(contentDir: string, role: string, actions: string[]) {
+  const file = join(contentDir, 'permissions.json');
+  const perms = JSON.parse(readFileSync(file, 'utf8'));
+  perms.roles[role].permissions.push(...actions);
+  writeFileSync(file, `${JSON.stringify(perms, null, 2)}\n`);
+}
+
+/** An account of the authenticated role (which the fixture lets write every type), with the Studio's actions. */
+export async function makeEditor(dir: string): Promise<{ identifier: string; password: string }> {
+  grant(join(dir, 'content'), 'authenticated', STUDIO_ACTIONS);
+  const account = { identifier: 'editor@example.com', password: 'editor-pass-1' };
+  await new AuthService(dir).createUser({
+    username: 'editor',
+    email: account.identifier,
+    password: account.password,
+    role: 'authenticated',
+  });
+  return account;
+}
+
+/** A page of a new browser context, signed in to the Studio at `url` with a password. */
+export async function signedIn(browser: Browser, url: string, account: { identifier: string; password: string }) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  page.on('pageerror', (e) => process.stderr.write(`browser: ${e.message}\n`));
+  await page.goto(`${url}/admin`);
+  await page.getByLabel('E-mail or username').fill(account.identifier);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Content types' }).getByRole('link').first().waitFor();
+  return page;
+}
+
+/** Accessibility problems axe-core finds in the page as it is now. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated rather than added as a script tag, which the Studio's content security policy refuses.
+  await page.evaluate(readFileSync(AXE, 'utf8'));
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: unknown[] }[] }> } })
+      .axe;
+    return (await axe.run()).violations.map((v) => `${v.id} (${v.nodes.length})`);
+  });
+}
