@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import { removeStrayTemps } from '../store/atomic.js';
-import { DOCUMENT_SUFFIX, NOT_A_DOCUMENT_ID, SAFE_ID } from '../store/document-id.js';
+import { NOT_A_DOCUMENT_ID } from '../store/document-id.js';
+import { documentPaths, listedFile } from '../store/document-file.js';
 import { parseDocumentText } from '../store/document-text.js';
 import { readSmallFile } from '../store/read-file.js';
 import type { FileStore, LoadProblem, RawDocument } from '../store/store.js';
@@ -128,9 +128,9 @@ export class StartupFiles {
     }
     if (candidates.length) {
       const stamps = await stampFiles(
-        dir,
+        this.store.contentDir,
+        pluralName,
         candidates.map((c) => c.documentId),
-        DOCUMENT_SUFFIX,
       );
       let changed = false;
       for (let i = 0; i < candidates.length; i++) {
@@ -153,7 +153,7 @@ export class StartupFiles {
    */
   async stampCollection(pluralName: string, documentIds: string[]) {
     const dir = this.collectionDir(pluralName);
-    const files = await stampFiles(dir, documentIds, DOCUMENT_SUFFIX);
+    const files = await stampFiles(this.store.contentDir, pluralName, documentIds);
     // Taken after the files': a rename into the folder since the reads began shows here.
     const dirMtimeMs = statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? NaN;
     return { files, dirMtimeMs };
@@ -161,14 +161,14 @@ export class StartupFiles {
 
   /** Reads the given files (sorted documentIds); files gone meanwhile are skipped. */
   readDocuments(pluralName: string, documentIds: string[], capture = false) {
-    const dir = this.collectionDir(pluralName);
     const documents: CapturedDocument[] = [];
     const problems: LoadProblem[] = [];
     const arena = new TextArena();
+    const pathOf = documentPaths(this.store.contentDir, pluralName);
     for (const documentId of documentIds) {
-      const file = join(dir, documentId + DOCUMENT_SUFFIX);
-      if (!SAFE_ID.test(documentId)) {
-        problems.push({ file, message: NOT_A_DOCUMENT_ID });
+      const file = pathOf(documentId);
+      if (file === undefined) {
+        problems.push({ file: listedFile(this.store.contentDir, pluralName, documentId), message: NOT_A_DOCUMENT_ID });
         continue;
       }
       try {

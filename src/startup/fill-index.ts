@@ -199,7 +199,7 @@ export async function loadDocuments(
   // start, and the folder listing below gives them that while.
   const early = types.map((ct, i) =>
     !usable[i] && files.looksLarge(ct.pluralName) && parallelReadAvailable()
-      ? startReaders(files.collectionDir(ct.pluralName), ct)
+      ? startReaders(files.store.contentDir, ct)
       : undefined,
   );
   // Stamping the files runs on worker threads for large folders (see scanCollection).
@@ -408,7 +408,7 @@ function readFresh(
   early?: Readers,
 ): { documents: CapturedDocument[]; blocks?: AsyncGenerator<ThreadBlock>; problems: LoadReport['problems'] } {
   if (ids.length >= PARALLEL_READ_FROM && parallelReadAvailable()) {
-    const readers = early ?? startReaders(files.collectionDir(ct.pluralName), ct);
+    const readers = early ?? startReaders(files.store.contentDir, ct);
     // A server (`capture`) answers first and decodes in the background, from the files, so its threads
     // keep no texts (see read-block.ts); a command reading once decodes what it needs now, from them.
     // Names that are not documentIds are reported by the readers, so this thread does not check them

@@ -292,11 +292,11 @@ const WORKERS = 2;
  * Stamps of many files (see `stampRange`), NaN for a missing file. Large lists are split over
  * worker threads; on slow-syscall machines (containers, VMs) the calls overlap with the main thread's work.
  */
-export async function stampFiles(dir: string, ids: string[], suffix: string): Promise<Float64Array> {
-  if (ids.length < PARALLEL_FROM) return stampRange(dir, ids, suffix);
+export async function stampFiles(contentDir: string, pluralName: string, ids: string[]): Promise<Float64Array> {
+  if (ids.length < PARALLEL_FROM) return stampRange(contentDir, pluralName, ids);
   const per = Math.ceil(ids.length / WORKERS);
   const parts = await Promise.all(
-    Array.from({ length: WORKERS }, (_, w) => stampInWorker(dir, ids.slice(w * per, (w + 1) * per), suffix)),
+    Array.from({ length: WORKERS }, (_, w) => stampInWorker(contentDir, pluralName, ids.slice(w * per, (w + 1) * per))),
   );
   const out = new Float64Array(ids.length * STAMP);
   let at = 0;
@@ -311,14 +311,14 @@ export async function stampFiles(dir: string, ids: string[], suffix: string): Pr
 const STAMP_WORKER = new URL('./stamp-worker.js', import.meta.url);
 const workerAvailable = () => STAMP_WORKER.protocol === 'file:' && existsSync(fileURLToPath(STAMP_WORKER));
 
-function stampInWorker(dir: string, ids: string[], suffix: string): Promise<Float64Array> {
+function stampInWorker(contentDir: string, pluralName: string, ids: string[]): Promise<Float64Array> {
   return new Promise((resolve) => {
     if (!workerAvailable()) {
-      resolve(stampRange(dir, ids, suffix));
+      resolve(stampRange(contentDir, pluralName, ids));
       return;
     }
     // One joined string crosses to the worker in one copy, not one per file name.
-    const worker = new Worker(STAMP_WORKER, { workerData: { dir, ids: ids.join('\n'), suffix } });
+    const worker = new Worker(STAMP_WORKER, { workerData: { contentDir, pluralName, ids: ids.join('\n') } });
     let done = false;
     const finish = (value: Float64Array) => {
       if (!done) {
@@ -330,7 +330,7 @@ function stampInWorker(dir: string, ids: string[], suffix: string): Promise<Floa
     worker.once('message', (m: Float64Array) => finish(m));
     // A worker that cannot run (resource limits) must not fail the start: stat on this thread instead.
     const fallback = () => {
-      if (!done) finish(stampRange(dir, ids, suffix));
+      if (!done) finish(stampRange(contentDir, pluralName, ids));
     };
     worker.once('error', fallback);
     worker.once('exit', fallback);
