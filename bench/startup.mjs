@@ -3,7 +3,8 @@
 // run (A B A B …, so a machine shared with other work slows each alike): a first start (no snapshot) timed to
 // the first answer, then, with --restart, a restart over the snapshot that start wrote. After each start the
 // server is left to finish its warm-up (and snapshot) until its CPU time stops growing, and its RSS is taken
-// then. Prints every run and the medians. A build is a `bin/folio` (default: this repository's).
+// then. Prints every run (wall time, the server's CPU time to its first answer, RSS after warm-up) and the
+// medians, with the fastest run in brackets. A build is a `bin/folio` (default: this repository's).
 //   --docs N      articles (default 100000)       --runs N   runs per build (default 5)
 //   --dir DIR     the project (generated there if it has no content/; kept afterwards)
 //   --restart     also time a restart per run
@@ -81,7 +82,9 @@ async function timeStart(bin) {
   const res = await fetch(`http://127.0.0.1:${port}/api/articles`);
   if (res.status !== 200) throw new Error(`first answer: ${res.status}`);
   await res.arrayBuffer();
-  return { ms: Date.now() - t0, child };
+  const ms = Date.now() - t0;
+  // The server's CPU time to its first answer, every thread's: less swayed than the wall time by other work.
+  return { ms, cpuMs: usage(child.pid).cpu * 10, child };
 }
 
 /** Waits until the server's CPU time has not grown for a second (warm-up and snapshot done); its RSS then. */
@@ -119,7 +122,9 @@ async function main() {
   }
   // The files are on disk before they are served (a clone's are): no write-back competes with the timings.
   if (process.platform !== 'win32') spawnSync('sync');
-  const results = new Map(builds.map((b) => [b.name, { first: [], firstRss: [], restart: [], restartRss: [] }]));
+  const results = new Map(
+    builds.map((b) => [b.name, { first: [], firstCpu: [], firstRss: [], restart: [], restartCpu: [], restartRss: [] }]),
+  );
   for (let run = 1; run <= Number(values.runs); run++) {
     for (const b of builds) {
       const r = results.get(b.name);
@@ -128,24 +133,28 @@ async function main() {
       const firstRss = await settledRss(first.child);
       await stop(first.child);
       r.first.push(first.ms);
+      r.firstCpu.push(first.cpuMs);
       r.firstRss.push(firstRss);
-      let line = `run ${run} ${b.name}: first ${first.ms} ms, ${firstRss.toFixed(0)} MB after warm-up`;
+      let line = `run ${run} ${b.name}: first ${first.ms} ms (CPU ${first.cpuMs} ms), ${firstRss.toFixed(0)} MB`;
       if (values.restart) {
         if (!existsSync(join(dir, '.folio', 'cache', 'documents.snapshot'))) throw new Error('no snapshot written');
         const again = await timeStart(b.bin);
         const againRss = await settledRss(again.child);
         await stop(again.child);
         r.restart.push(again.ms);
+        r.restartCpu.push(again.cpuMs);
         r.restartRss.push(againRss);
-        line += `; restart ${again.ms} ms, ${againRss.toFixed(0)} MB after warm-up`;
+        line += `; restart ${again.ms} ms (CPU ${again.cpuMs} ms), ${againRss.toFixed(0)} MB`;
       }
       console.log(line);
     }
   }
-  console.log(`\nmedians over ${values.runs} runs, ${docs.toLocaleString('en')} articles:`);
+  console.log(`\nmedians (fastest) over ${values.runs} runs, ${docs.toLocaleString('en')} articles:`);
+  const ms = (xs) => `${median(xs)} ms (${Math.min(...xs)})`;
   for (const [name, r] of results) {
-    let line = `${name}: first start ${median(r.first)} ms, ${median(r.firstRss).toFixed(0)} MB`;
-    if (values.restart) line += `; restart ${median(r.restart)} ms, ${median(r.restartRss).toFixed(0)} MB`;
+    let line = `${name}: first start ${ms(r.first)}, CPU ${ms(r.firstCpu)}, ${median(r.firstRss).toFixed(0)} MB`;
+    if (values.restart)
+      line += `; restart ${ms(r.restart)}, CPU ${ms(r.restartCpu)}, ${median(r.restartRss).toFixed(0)} MB`;
     console.log(line);
   }
 }
