@@ -304,7 +304,7 @@ describe('a damaged or foreign snapshot is ignored', () => {
     [
       'another format',
       (f: string) =>
-        writeFileSync(f, readFileSync(f).toString('latin1').replace('FOLIO-SNAPSHOT 2', 'FOLIO-SNAPSHOT 9'), 'latin1'),
+        writeFileSync(f, readFileSync(f).toString('latin1').replace('FOLIO-SNAPSHOT 3', 'FOLIO-SNAPSHOT 9'), 'latin1'),
     ],
     [
       'another Folio version',

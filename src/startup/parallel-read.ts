@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ContentType } from '../schema/types.js';
 import { listedFile } from '../store/document-file.js';
-import { BufferText } from './snapshot.js';
+import { BufferText } from './text-arena.js';
 import type { LoadProblem } from '../store/store.js';
 import { META, type ReadBlock, readBlock } from './read-block.js';
 import type { ReadJob, ReaderSetup } from './read-worker.js';

@@ -1,5 +1,5 @@
 import type { ContentType } from '../schema/types.js';
-import { TextArena, readKept } from './snapshot.js';
+import { TextArena, readKept } from './text-arena.js';
 import { documentPaths, readDocumentBytes } from '../store/document-file.js';
 import { parseDocumentText } from '../store/document-text.js';
 import { NOT_A_DOCUMENT_ID } from '../store/document-id.js';
