@@ -43,8 +43,8 @@ export interface LoadOptions {
    */
   snapshotFrom?: number;
   /**
-   * A document read without its text at start (see read-block.ts) whose file, when it came to be
-   * decoded, no longer held the versions it was indexed with: to be indexed again from its file.
+   * A document indexed at start from a summary (a reader thread's, or the snapshot's) whose file, when it
+   * came to be decoded, no longer held the versions it was indexed with: to be indexed again from its file.
    */
   onStale?: (ct: ContentType, doc: DocumentRecord) => void;
   /**
