@@ -4,7 +4,14 @@ import { loadConfig, type FolioConfig } from './config.js';
 import { loadSchemas, type SchemaRegistry } from './schema/registry.js';
 import { FileStore } from './store/store.js';
 import { DocumentService } from './documents/service.js';
-import { type LoadOptions, type LoadReport, fillIndex, servedBody } from './startup/index.js';
+import {
+  type AfterStart,
+  type LoadOptions,
+  type LoadReport,
+  fillIndex,
+  listLargeFolders,
+  servedBody,
+} from './startup/index.js';
 import { EventBus } from './documents/events.js';
 import type { MediaLibrary } from './documents/media.js';
 import { LocalMediaLibrary } from './upload/library.js';
@@ -17,16 +24,28 @@ export interface Project {
   schemas: SchemaRegistry;
   documents: DocumentService;
   report: LoadReport;
+  /** What the load left for after the first answer: the warm-up, and the start-up snapshot. */
+  afterStart: AfterStart;
   /** Document events (webhooks, live stream); the same bus across reloads. */
   events: EventBus;
 }
 
-export type { LoadOptions, LoadReport };
+export type { AfterStart, LoadOptions, LoadReport };
 
 export class ProjectError extends Error {}
 
 export function contentDirOf(dir: string) {
   return join(resolve(dir), 'content');
+}
+
+/**
+ * Starts, ahead of `openProject`, the listing of the project's large collection folders on the thread
+ * pool (see startup/folder-listing.ts), so it runs while the rest of the command's modules load. Only a
+ * head start: the load takes the listings if their folders are unchanged since. `useSnapshot`: the load
+ * will use a start-up snapshot, which may spare the listings.
+ */
+export function listAhead(dir: string, useSnapshot: boolean): void {
+  void listLargeFolders(contentDirOf(dir), useSnapshot);
 }
 
 /** Loads a project: schemas, `folio.json`, and every document into the in-memory index. */
@@ -59,14 +78,13 @@ async function loadContent(contentDir: string, media: MediaLibrary, events: Even
     ...load,
   });
   hooks.report = report;
-  documents.afterStart = after;
   report.problems.unshift(
     ...schemas.problems.map((p) => ({
       file: join(contentDir, p.file),
       message: p.attribute ? `attribute "${p.attribute}": ${p.message}` : p.message,
     })),
   );
-  return { config, schemas, documents, report, events };
+  return { config, schemas, documents, report, afterStart: after, events };
 }
 
 /**
@@ -84,6 +102,7 @@ export async function reloadProject(project: Project): Promise<LoadReport> {
     schemas: loaded.schemas,
     documents: loaded.documents,
     report: loaded.report,
+    afterStart: loaded.afterStart,
   });
   return loaded.report;
 }

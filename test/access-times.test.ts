@@ -55,7 +55,7 @@ describe('reading documents leaves their access times alone', () => {
     const ids = readdirSync(dir)
       .map((f) => f.slice(0, -5))
       .sort();
-    const block = readBlock(dir, ct, 0, ids, { table: new Map(), scratch: { buf: Buffer.alloc(1024) } });
+    const block = readBlock(project.contentDir, ct, 0, ids, { table: new Map(), scratch: { buf: Buffer.alloc(1024) } });
     expect(block.problems).toEqual([]);
     expect(block.meta.length).toBeGreaterThan(0);
     expect(untouched(files)).toEqual([]);

@@ -229,9 +229,9 @@ describe('checks at start and in folio validate', () => {
         for (const f of readdirSync(join(p.contentDir, 'documents', plural)))
           utimesSync(join(p.contentDir, 'documents', plural, f), old, old);
       const first = await startTestServer({ dir: p.dir, load: { capture: true } });
-      await first.project.documents.warm();
-      expect(first.project.documents.snapshotPending).toBe(true);
-      await first.project.documents.writeSnapshot();
+      await first.project.afterStart.warm();
+      expect(first.project.afterStart.snapshotPending).toBe(true);
+      await first.project.afterStart.writeSnapshot();
       await first.stop();
       // French is no longer configured: the snapshot still records French versions.
       const configFile = join(p.contentDir, 'folio.json');
@@ -245,7 +245,7 @@ describe('checks at start and in folio validate', () => {
       const s = await startTestServer({ dir: p.dir, load: { capture: true } });
       try {
         expect(s.project.report.fromSnapshot).toBeGreaterThan(0);
-        await s.project.documents.warm();
+        await s.project.afterStart.warm();
         await s.project.documents.idle();
         for (const id of french) expect((await s.api(`/api/articles/${id}?status=draft`)).status).toBe(404);
         const reported = s.project.report.problems.map((x) => `${x.file}: ${x.message}`).join('\n');

@@ -26,7 +26,7 @@ function indexed() {
   };
   // One slot (no locale): no draft (-1), published id 2.
   const summary = [0, -1, 2];
-  const doc = lazyDocument(ctx, 't1', summary, [NO_LOCALE], undefined, 0, 3);
+  const doc = lazyDocument(ctx, 't1', summary, [NO_LOCALE]);
   return { doc, reads: () => reads };
 }
 

@@ -177,7 +177,7 @@ describe('reading a folder in blocks', () => {
     const out: Array<{ documentId: string; id: number; text?: string }> = [];
     const problems: string[] = [];
     const blockSizes: number[] = [];
-    for await (const block of read(dir, ids, tag, keep)) {
+    for await (const block of read(made.contentDir, ids, tag, keep)) {
       blockSizes.push(block.ids.length);
       problems.push(...block.problems.map((p) => p.file));
       for (const at of block.starts) {

@@ -54,8 +54,8 @@ function age(contentDir: string) {
 /** Loads the project as `folio serve` does and writes its snapshot (whatever the project's size). */
 async function snapshot(dir: string) {
   const p = await openProject(dir, { load: { capture: true, snapshotFrom: 0 } });
-  expect(p.documents.snapshotPending).toBe(true);
-  await p.documents.writeSnapshot();
+  expect(p.afterStart.snapshotPending).toBe(true);
+  await p.afterStart.writeSnapshot();
   expect(existsSync(SNAPSHOT(dir))).toBe(true);
   return p.report.documents;
 }
@@ -107,7 +107,7 @@ describe('a server started from the snapshot answers as one that read every file
       expect(res.status).toBe(200);
       expect(typeof res.body.data.title).toBe('string');
       expect(s.project.documents.index.isUndecoded(doc)).toBe(false);
-      expect(await s.project.documents.warm()).toBeGreaterThan(0);
+      expect(await s.project.afterStart.warm()).toBeGreaterThan(0);
       for (const d of s.project.documents.index.documents('api::author.author'))
         expect(s.project.documents.index.isUndecoded(d)).toBe(false);
     } finally {
@@ -122,7 +122,7 @@ describe('a server started from the snapshot answers as one that read every file
       expect(docs.length).toBeGreaterThan(0);
       expect(docs.every((d) => s.project.documents.index.isUndecoded(d))).toBe(true);
       let busy = true;
-      const warming = s.project.documents.warm(() => busy);
+      const warming = s.project.afterStart.warm(() => busy);
       await new Promise((r) => setTimeout(r, 40));
       expect(docs.every((d) => s.project.documents.index.isUndecoded(d))).toBe(true);
       busy = false;
@@ -134,7 +134,7 @@ describe('a server started from the snapshot answers as one that read every file
     // Always busy (a steady load): it still gets through, a slice at a time.
     const t = await startTestServer({ dir: made.dir });
     try {
-      expect(await t.project.documents.warm(() => true)).toBeGreaterThan(0);
+      expect(await t.project.afterStart.warm(() => true)).toBeGreaterThan(0);
       for (const d of t.project.documents.index.documents('api::author.author'))
         expect(t.project.documents.index.isUndecoded(d)).toBe(false);
     } finally {
@@ -304,7 +304,7 @@ describe('a damaged or foreign snapshot is ignored', () => {
     [
       'another format',
       (f: string) =>
-        writeFileSync(f, readFileSync(f).toString('latin1').replace('FOLIO-SNAPSHOT 2', 'FOLIO-SNAPSHOT 9'), 'latin1'),
+        writeFileSync(f, readFileSync(f).toString('latin1').replace('FOLIO-SNAPSHOT 3', 'FOLIO-SNAPSHOT 9'), 'latin1'),
     ],
     [
       'another Folio version',
@@ -475,7 +475,7 @@ describe('folio serve writes the snapshot for large projects and starts from it'
     // Aging the files set their ctimes: those must be older than the reads by the clock margin.
     await new Promise((r) => setTimeout(r, 250));
     const first = await built.openProject(made.dir, { load: { capture: true } });
-    expect(first.documents.snapshotPending).toBe(true);
+    expect(first.afterStart.snapshotPending).toBe(true);
     // Rewritten in place after it was read: same size, same inode, and its old mtime put back (as rsync -t
     // or a restore might). Only its ctime tells.
     const file = join(made.contentDir, 'documents', 'tags', `tag${String(5).padStart(21, '0')}.json`);
@@ -483,7 +483,7 @@ describe('folio serve writes the snapshot for large projects and starts from it'
     writeFileSync(file, readFileSync(file, 'utf8').replace('"tag 5"', '"gat 5"'));
     utimesSync(file, before.atime, before.mtime);
     expect(statSync(file)).toMatchObject({ size: before.size, mtimeMs: before.mtimeMs, ino: before.ino });
-    await first.documents.writeSnapshot();
+    await first.afterStart.writeSnapshot();
     expect(existsSync(SNAPSHOT(made.dir))).toBe(true);
 
     const next = await built.openProject(made.dir, { load: { capture: true } });

@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { EXIT } from './exit-codes.js';
 import { CliError, red } from './output.js';
 import type { GlobalOptions } from './context.js';
-import { join, resolve } from 'node:path';
 import { addExamples } from './examples.js';
 
 type Register = (program: Command, globals: () => GlobalOptions) => void;
@@ -85,10 +84,9 @@ export async function main(argv: string[]) {
   const command = commandOf(argv);
   if (command === 'serve') {
     // The large folders a first start lists are listed on the thread pool from here on, while the rest
-    // loads (see folder-listing.ts): before commander too, as a core is idle until the reader threads start.
-    const { listLargeFolders } = await import('../startup/folder-listing.js');
-    // As contentDirOf (project.ts, which loads far more than this needs).
-    void listLargeFolders(join(resolve(dirOf(argv) ?? process.cwd()), 'content'), !argv.includes('--no-snapshot'));
+    // loads: before commander too, as a core is idle until the reader threads start.
+    const { listAhead } = await import('../project.js');
+    listAhead(dirOf(argv) ?? process.cwd(), !argv.includes('--no-snapshot'));
   }
   const { Command } = await import('commander');
   const program = new Command('folio')

@@ -225,7 +225,7 @@ export class DocumentIndex {
     const doc = t.sources[t.sourceOf[position]].make(t.placeOf[position]);
     t.loaded[position] = doc;
     if (--t.waiting === 0) {
-      // The sources hold what documents were made from (a thread's block, the snapshot's texts).
+      // The sources hold what documents were made from (a thread's block, the snapshot's entries).
       t.sources = [];
       t.sourceOf = t.placeOf = new Int32Array(0);
     }

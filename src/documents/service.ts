@@ -38,16 +38,6 @@ export interface DeleteOptions {
   locale?: string;
 }
 
-/** What a start leaves for after the first answer (see src/startup/): given by the project's opening code. */
-export interface AfterStart {
-  /** Decodes, in slices, every document not decoded yet; the slices wait while `busy()`. Resolves with how many. */
-  warm(busy?: () => boolean): Promise<number>;
-  /** Whether this start read enough files that writing a new start-up snapshot pays. */
-  readonly snapshotPending: boolean;
-  /** Writes the start-up snapshot this start planned (in the background of a running server). */
-  writeSnapshot(): Promise<void>;
-}
-
 /**
  * The document service: the rules of versions, locales, relations and components over the store and its
  * in-memory index. The HTTP layer and the CLI both go through it; it knows nothing of either. The work is
@@ -106,9 +96,6 @@ export class DocumentService {
     return refreshDocument(this.reloads, ct, documentId);
   }
 
-  /** Set once the index is filled (see src/startup/). */
-  afterStart: AfterStart | undefined;
-
   /**
    * What filling the index at start needs of this service: files that changed since they were indexed
    * are indexed again, and values are checked by the write rules (unless `checkValues` is false).
@@ -123,24 +110,6 @@ export class DocumentService {
   /** The write rules a document file's values must pass to be served (see storedValueProblems); a message if not. */
   private checkValues = (ct: ContentType, body: Record<string, unknown>) =>
     valuesProblem(this.schemas, this.config, ct, body);
-
-  /** Whether this start read enough files that writing a new start-up snapshot pays. */
-  get snapshotPending(): boolean {
-    return !!this.afterStart?.snapshotPending;
-  }
-
-  /** Writes the start-up snapshot planned at start (in the background of a running server). */
-  async writeSnapshot(): Promise<void> {
-    await this.afterStart?.writeSnapshot();
-  }
-
-  /**
-   * Decodes, in slices, every document not decoded yet; the slices wait while `busy()` (requests in
-   * flight). Resolves with how many there were.
-   */
-  warm(busy?: () => boolean): Promise<number> {
-    return this.afterStart ? this.afterStart.warm(busy) : Promise.resolve(0);
-  }
 
   contentType(name: string): ContentType {
     const ct = this.schemas.find(name);

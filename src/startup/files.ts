@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import { removeStrayTemps } from '../store/atomic.js';
-import { DOCUMENT_SUFFIX, NOT_A_DOCUMENT_ID, SAFE_ID } from '../store/document-id.js';
+import { NOT_A_DOCUMENT_ID } from '../store/document-id.js';
+import { documentPaths, listedFile } from '../store/document-file.js';
 import { parseDocumentText } from '../store/document-text.js';
 import { readSmallFile } from '../store/read-file.js';
 import type { FileStore, LoadProblem, RawDocument } from '../store/store.js';
@@ -9,12 +9,9 @@ import { LARGE_FOLDER_BYTES, listingOf, snapshotFileOf } from './folder-listing.
 import {
   type CollectionSnapshot,
   type FileStamp,
-  type Recorded,
   type Snapshot,
   type SnapshotEntry,
   TICK,
-  TextArena,
-  readKept,
   readSnapshot,
   readWithStamp,
   sameStamp,
@@ -23,9 +20,8 @@ import {
 } from './snapshot.js';
 import { STAMP } from './stamp-range.js';
 
-/** A document file read at start, with where its bytes were kept and its stamp when asked (for a snapshot). */
+/** A document file read at start, with its stamp when asked (for a snapshot). */
 export interface CapturedDocument extends RawDocument {
-  kept?: Recorded;
   stamp?: FileStamp;
 }
 
@@ -47,7 +43,7 @@ export interface CollectionScan {
 
 /**
  * What a start needs of the document folders beyond the storage interface: the snapshot, the listing
- * checked against it, file stamps and texts kept for the next snapshot. Built over the store's folders.
+ * checked against it, and file stamps for the next snapshot. Built over the store's folders.
  */
 export class StartupFiles {
   constructor(readonly store: FileStore) {}
@@ -72,25 +68,9 @@ export class StartupFiles {
     return this.store.fileOf(pluralName, documentId);
   }
 
-  /**
-   * Reads one document file: `undefined` when gone. With `keep`, its text is kept there with its stamp
-   * (for a snapshot).
-   */
-  readDocument(pluralName: string, documentId: string, keep?: TextArena): CapturedDocument | undefined {
-    if (!keep) return this.store.readDocument(pluralName, documentId);
-    const file = this.fileOf(pluralName, documentId);
-    try {
-      const { chunk, source, offset, length } = readKept(file, scratch, keep);
-      return {
-        documentId,
-        file,
-        body: parseDocumentText(chunk.toString('utf8', offset, offset + length), documentId),
-        kept: { source, offset, length },
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
+  /** Reads one document file: `undefined` when gone. */
+  readDocument(pluralName: string, documentId: string): CapturedDocument | undefined {
+    return this.store.readDocument(pluralName, documentId);
   }
 
   /** Whether a collection probably holds tens of thousands of files, judged before listing them. */
@@ -128,9 +108,9 @@ export class StartupFiles {
     }
     if (candidates.length) {
       const stamps = await stampFiles(
-        dir,
+        this.store.contentDir,
+        pluralName,
         candidates.map((c) => c.documentId),
-        DOCUMENT_SUFFIX,
       );
       let changed = false;
       for (let i = 0; i < candidates.length; i++) {
@@ -153,7 +133,7 @@ export class StartupFiles {
    */
   async stampCollection(pluralName: string, documentIds: string[]) {
     const dir = this.collectionDir(pluralName);
-    const files = await stampFiles(dir, documentIds, DOCUMENT_SUFFIX);
+    const files = await stampFiles(this.store.contentDir, pluralName, documentIds);
     // Taken after the files': a rename into the folder since the reads began shows here.
     const dirMtimeMs = statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? NaN;
     return { files, dirMtimeMs };
@@ -161,20 +141,19 @@ export class StartupFiles {
 
   /** Reads the given files (sorted documentIds); files gone meanwhile are skipped. */
   readDocuments(pluralName: string, documentIds: string[], capture = false) {
-    const dir = this.collectionDir(pluralName);
     const documents: CapturedDocument[] = [];
     const problems: LoadProblem[] = [];
-    const arena = new TextArena();
+    const pathOf = documentPaths(this.store.contentDir, pluralName);
     for (const documentId of documentIds) {
-      const file = join(dir, documentId + DOCUMENT_SUFFIX);
-      if (!SAFE_ID.test(documentId)) {
-        problems.push({ file, message: NOT_A_DOCUMENT_ID });
+      const file = pathOf(documentId);
+      if (file === undefined) {
+        problems.push({ file: listedFile(this.store.contentDir, pluralName, documentId), message: NOT_A_DOCUMENT_ID });
         continue;
       }
       try {
         if (capture) {
-          const { text, kept, stamp } = readWithStamp(file, scratch, arena);
-          documents.push({ documentId, file, body: parseDocumentText(text, documentId), kept, stamp });
+          const { text, stamp } = readWithStamp(file, scratch);
+          documents.push({ documentId, file, body: parseDocumentText(text, documentId), stamp });
         } else documents.push({ documentId, file, body: parseDocumentText(readSmallFile(file), documentId) });
       } catch (err) {
         // A recorded file gone since is simply not there (no problem to report).

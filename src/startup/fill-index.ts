@@ -1,7 +1,7 @@
 import type { SchemaRegistry } from '../schema/registry.js';
 import type { ContentType } from '../schema/types.js';
 import type { CapturedDocument, StartupFiles } from './files.js';
-import { type CollectionSnapshot, type Snapshot, type SnapshotEntry, TICK, TextArena } from './snapshot.js';
+import { type CollectionSnapshot, type Snapshot, type SnapshotEntry, TICK } from './snapshot.js';
 import { STAMP } from './stamp-range.js';
 import { FOLIO_VERSION } from '../version.js';
 import { decodeDocument, encodeDocument } from '../documents/file-format.js';
@@ -43,8 +43,8 @@ export interface LoadOptions {
    */
   snapshotFrom?: number;
   /**
-   * A document read without its text at start (see read-block.ts) whose file, when it came to be
-   * decoded, no longer held the versions it was indexed with: to be indexed again from its file.
+   * A document indexed at start from a summary (a reader thread's, or the snapshot's) whose file, when it
+   * came to be decoded, no longer held the versions it was indexed with: to be indexed again from its file.
    */
   onStale?: (ct: ContentType, doc: DocumentRecord) => void;
   /**
@@ -71,8 +71,8 @@ export interface SnapshotPlan {
 
 /**
  * What the next snapshot records of one collection. Files read on threads are only noted while loading:
- * they were read without their texts or stamps (see read-block.ts), so their entries are built when the
- * snapshot is, from the texts their documents were decoded from, and their files stamped then.
+ * they were read without their stamps (see read-block.ts), so their entries are made when the snapshot
+ * is built, and their files stamped then.
  */
 class CollectionCapture {
   private readonly entries: SnapshotEntry[] = [];
@@ -82,13 +82,11 @@ class CollectionCapture {
   /** The next start may skip listing the folder only if every file in it is recorded. */
   complete = true;
 
-  /** `find`: the indexed document of a documentId, when the snapshot is built. */
   constructor(
     private readonly pluralName: string,
     private readonly fingerprint: string,
     private readonly dirMtimeMs: number,
     private readonly takenAt: number,
-    private readonly find: (documentId: string) => DocumentRecord | undefined,
   ) {}
 
   /** Records an entry, its summary renumbered into this collection's table. */
@@ -102,47 +100,32 @@ class CollectionCapture {
     this.entries.push(summary === entry.summary ? entry : { ...entry, summary });
   }
 
-  /** Records the document indexed from the file that starts at `at` in a thread's block, when the snapshot is built. */
+  /** Records the file that starts at `at` in a thread's block, when the snapshot is built. */
   recordLater(block: ThreadBlock, at: number) {
     this.later.push(block);
     this.laterAt.push(at);
   }
 
   async build(files: StartupFiles): Promise<CollectionSnapshot> {
-    // Their texts: those they were decoded from, decoding any not yet. A document written or removed
-    // since has none (or another file's): left out below.
     const ids = this.later.map((block, j) => block.ids[block.meta[this.laterAt[j] + META.index]]);
-    const docs = ids.map(this.find);
-    for (const doc of docs) if (doc) lazySourceOf(doc)?.load();
     const stamped = ids.length ? await files.stampCollection(this.pluralName, ids) : undefined;
     // A file stamped now holds what was read at start only if nothing touched it since the reads began:
     // its ctime says so (no tool can set it back, and a rename sets it), and the folder's mtime shows a
-    // file renamed into place meanwhile. Then the text decoded later is the one read at start too.
+    // file renamed into place meanwhile. Then the summary made at start is the file's.
     const since = this.takenAt - TICK;
     const folderSteady = !!stamped && stamped.dirMtimeMs < since;
     for (let j = 0; j < ids.length; j++) {
       const { meta: m, table } = this.later[j];
       const at = this.laterAt[j];
-      const doc = docs[j];
-      const kept = doc && lazySourceOf(doc)?.kept;
       const s = j * STAMP;
       const [mtimeMs, size, ino, ctimeMs] = stamped ? stamped.files.subarray(s, s + STAMP) : [NaN, NaN, NaN, NaN];
-      if (!folderSteady || !kept || size !== kept.length || !(ctimeMs < since)) {
+      if (!folderSteady || !(ctimeMs < since)) {
         this.complete = false;
         continue;
       }
       const from = at + META.summary;
       this.record(
-        {
-          documentId: ids[j],
-          mtimeMs,
-          size,
-          ino,
-          summary: Array.from(m.subarray(from, from + m[at + META.count])),
-          blob: kept.source,
-          offset: kept.offset,
-          length: kept.length,
-        },
+        { documentId: ids[j], mtimeMs, size, ino, summary: Array.from(m.subarray(from, from + m[at + META.count])) },
         table,
       );
     }
@@ -175,13 +158,9 @@ export async function loadDocuments(
   let old = opts.useSnapshot === false ? undefined : files.readSnapshot();
   if (old && old.folioVersion !== FOLIO_VERSION) old = undefined;
   // One per type, shared by its documents.
-  // Texts read when documents are decoded from their files are kept only for a snapshot (`capture`, set below).
-  let keepTexts = false;
   const contexts = new Map<string, LazyContext>(
     types.map((ct) => {
-      let arena: TextArena | undefined;
-      const read = (id: string) =>
-        files.readDocument(ct.pluralName, id, keepTexts ? (arena ??= new TextArena()) : undefined);
+      const read = (id: string) => files.readDocument(ct.pluralName, id);
       const stale = opts.onStale && ((doc: DocumentRecord) => opts.onStale!(ct, doc));
       const check = opts.check && ((body: Record<string, unknown>) => opts.check!(ct, body));
       const invalid = opts.onInvalid && ((doc: DocumentRecord, problem: string) => opts.onInvalid!(ct, doc, problem));
@@ -199,7 +178,7 @@ export async function loadDocuments(
   // start, and the folder listing below gives them that while.
   const early = types.map((ct, i) =>
     !usable[i] && files.looksLarge(ct.pluralName) && parallelReadAvailable()
-      ? startReaders(files.collectionDir(ct.pluralName), ct)
+      ? startReaders(files.store.contentDir, ct)
       : undefined,
   );
   // Stamping the files runs on worker threads for large folders (see scanCollection).
@@ -219,7 +198,6 @@ export async function loadDocuments(
   const from = opts.snapshotFrom ?? 20000;
   const fileCount = scanned.reduce((n, c) => n + c.fresh.length + c.reused.length, 0);
   const capture = !!opts.capture && fileCount >= from;
-  keepTexts = capture;
 
   // Every collection's reads start now: large ones go on on reader threads while earlier ones are indexed.
   const reads = types.map((ct, i) => readFresh(files, ct, scanned[i].fresh, capture, early[i]));
@@ -233,9 +211,7 @@ export async function loadDocuments(
     let blocks = reads[i].blocks;
     report.problems.push(...unread);
     const ctx = context(ct);
-    const kept = new CollectionCapture(ct.pluralName, fingerprints.get(ct.uid)!, dirMtimeMs, takenAt, (id) =>
-      index.get(ct.uid, id),
-    );
+    const kept = new CollectionCapture(ct.pluralName, fingerprints.get(ct.uid)!, dirMtimeMs, takenAt);
     kept.complete = problems.length === 0 && unread.length === 0;
     if (capture) captures.set(ct.pluralName, kept);
 
@@ -254,24 +230,22 @@ export async function loadDocuments(
         kept.complete = false;
         return;
       }
-      if (capture && raw.kept && raw.stamp) {
+      if (capture && raw.stamp) {
         const codes = new Map<string, number>();
         const summary = summarize(doc, codes);
-        const { source, offset, length } = raw.kept;
-        kept.record({ documentId: raw.documentId, ...raw.stamp, summary, blob: source, offset, length }, [
-          ...codes.keys(),
-        ]);
+        kept.record({ documentId: raw.documentId, ...raw.stamp, summary }, [...codes.keys()]);
       }
       index.add(doc);
       report.documents++;
     };
     const oldTable = usable[i]?.table ?? [];
     const oldEntries = usable[i]?.entries ?? [];
-    // Snapshot entries are indexed by their summaries too, and made when first needed (entry `p`).
+    // Snapshot entries are indexed by their summaries too, and made when first needed (entry `p`): their
+    // values are read from their files on first use.
     const recorded: SummarySource = {
       make: (p) => {
         const e = oldEntries[p];
-        return lazyDocument(ctx, e.documentId, e.summary, oldTable, e.blob, e.offset, e.length);
+        return lazyDocument(ctx, e.documentId, e.summary, oldTable);
       },
     };
     let p = 0;
@@ -294,19 +268,19 @@ export async function loadDocuments(
     const sourceOf = (block: ThreadBlock): SummarySource => {
       const m = block.meta;
       return {
-        make: (at) =>
-          lazyDocument(
+        make: (at) => {
+          const blob = block.chunks[m[at + META.chunk]];
+          return lazyDocument(
             ctx,
             block.ids[m[at + META.index]],
             m,
             block.table,
-            block.chunks[m[at + META.chunk]],
-            m[at + META.offset],
-            m[at + META.length],
             at + META.summary,
             at + META.summary + m[at + META.count],
             block,
-          ),
+            blob && { blob, offset: m[at + META.offset], length: m[at + META.length] },
+          );
+        },
       };
     };
     let source: SummarySource | undefined;
@@ -408,7 +382,7 @@ function readFresh(
   early?: Readers,
 ): { documents: CapturedDocument[]; blocks?: AsyncGenerator<ThreadBlock>; problems: LoadReport['problems'] } {
   if (ids.length >= PARALLEL_READ_FROM && parallelReadAvailable()) {
-    const readers = early ?? startReaders(files.collectionDir(ct.pluralName), ct);
+    const readers = early ?? startReaders(files.store.contentDir, ct);
     // A server (`capture`) answers first and decodes in the background, from the files, so its threads
     // keep no texts (see read-block.ts); a command reading once decodes what it needs now, from them.
     // Names that are not documentIds are reported by the readers, so this thread does not check them

@@ -1,5 +1,4 @@
 import type { DocumentIndex } from '../documents/doc-index.js';
-import type { AfterStart } from '../documents/service.js';
 import type { SchemaRegistry } from '../schema/registry.js';
 import type { FileStore } from '../store/store.js';
 import { type LoadOptions, type LoadReport, loadDocuments, warmDocuments } from './fill-index.js';
@@ -7,6 +6,17 @@ import { StartupFiles } from './files.js';
 
 export type { LoadOptions, LoadReport } from './fill-index.js';
 export { servedBody } from './fill-index.js';
+export { listLargeFolders } from './folder-listing.js';
+
+/** What a start leaves for after the first answer. */
+export interface AfterStart {
+  /** Decodes, in slices, every document not decoded yet; the slices wait while `busy()`. Resolves with how many. */
+  warm(busy?: () => boolean): Promise<number>;
+  /** Whether this start read enough files that writing a new start-up snapshot pays. */
+  readonly snapshotPending: boolean;
+  /** Writes the start-up snapshot this start planned (in the background of a running server). */
+  writeSnapshot(): Promise<void>;
+}
 
 /**
  * The start path's one door: fills `index` from the document files of `store`'s folders (unchanged ones

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ContentType } from '../schema/types.js';
 import type { CapturedDocument } from './files.js';
 import { parseDocumentText } from '../store/document-text.js';
-import type { TextSource } from './snapshot.js';
+import type { TextSource } from './text-arena.js';
 import { decodeDocument } from '../documents/file-format.js';
 import { type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, SlotMap } from '../documents/model.js';
 import { readableSummary } from '../documents/summary.js';
@@ -12,8 +12,9 @@ import type { UndecodedHook } from '../documents/doc-index.js';
  * Documents indexed from a summary (a start-up snapshot's, or a reader thread's at a first start)
  * without decoding them: the index needs only each version's id, locale and status, and makes the
  * objects below only when a document is first used (see DocumentIndex.addSummary; relations are linked
- * once decoded). Values and timestamps are decoded from the recorded text or the file on first use (or
- * by `warm`, in the background), into the same objects, so everything holding a version keeps seeing it.
+ * once decoded). Values and timestamps are decoded from the file on first use (or from the text a reader
+ * thread kept; or by `warm`, in the background), into the same objects, so everything holding a version
+ * keeps seeing it.
  */
 
 /** What a document's summary is computed against: a schema change makes every summary of its type stale. */
@@ -32,11 +33,11 @@ export function typeFingerprint(ct: ContentType): string {
 /** What every lazily decoded document of one type shares (one object per type, not per document). */
 export interface LazyContext {
   ct: ContentType;
-  /** The file's current body, for when a recorded text cannot be decoded. */
+  /** The file's current body, for when a kept text cannot be decoded. */
   reread?: (documentId: string) => Record<string, unknown> | undefined;
   /**
-   * For documents indexed without their text: reads the file as it is now (undefined: gone), keeping
-   * its text when a snapshot will want it. Throws when it cannot be read or parsed.
+   * For documents indexed without their text: reads the file as it is now (undefined: gone). Throws when
+   * it cannot be read or parsed.
    */
   read?: (documentId: string) => CapturedDocument | undefined;
   /** The file no longer holds the versions `doc` was indexed with: index it again from the file. */
@@ -57,18 +58,13 @@ export interface IndexedShape {
 }
 
 /**
- * The text of one document, decoded into its versions on first use: recorded (a snapshot's), or, for a
- * document indexed from a reader thread's summary at a first start, read from its file then.
+ * The text of one document, decoded into its versions on first use: read from its file then (checked
+ * against the summary it was indexed with), or kept by the reader thread that read it.
  */
 export class LazySource {
   private done = false;
   doc!: DocumentRecord;
   linkPending = false;
-  /**
-   * Once decoded from its file: the text read, when it holds what was indexed (for the snapshot, which
-   * stamps the file).
-   */
-  kept: CapturedDocument['kept'];
 
   /**
    * The text is `blob`'s `[offset, offset + length)`; with `shape` instead, it is the file's, and the
@@ -108,9 +104,8 @@ export class LazySource {
       this.checkValues(body);
       return decoded;
     } catch {
-      // The text decoded when it was recorded, by this Folio version, against this schema (both checked),
-      // so this means a damaged snapshot: decode the file itself. Failing that, empty values keep the
-      // server answering; the next start reads the file again.
+      // The text was checked when it was read, so this cannot be; should it be, the file itself is
+      // decoded. Failing that, empty values keep the server answering; the next start reads the file again.
       try {
         const body = reread?.(documentId);
         return body ? decodeDocument(ct, documentId, body) : undefined;
@@ -141,7 +136,7 @@ export class LazySource {
       decoded = undefined;
     }
     if (raw && decoded && sameShape(decoded, shape.meta, this.offset, this.offset + this.length, shape.table)) {
-      if (this.checkValues(raw.body)) this.kept = raw.kept;
+      this.checkValues(raw.body);
       return decoded;
     }
     // Changed since it was read at start (or gone, or broken now): the versions indexed then get what
@@ -246,27 +241,32 @@ export class LazyVersion implements Version {
   }
 }
 
+/** A document file's text a reader thread kept: `blob[offset, offset + length)`. */
+export interface KeptText {
+  blob: TextSource;
+  offset: number;
+  length: number;
+}
+
 /**
  * A document indexed from its summary (`summary[from, to)`, the whole array by default); its versions
- * decode the text `blob[offset, offset + length)` when first read, or with no `blob`, the file as it is
- * then (checked against the summary, see LazySource).
+ * decode the file as it is when first read (checked against the summary, see LazySource), or the `kept`
+ * text.
  */
 export function lazyDocument(
   ctx: LazyContext,
   documentId: string,
   summary: ArrayLike<number>,
   table: string[],
-  blob: TextSource | undefined,
-  offset: number,
-  length: number,
   from = 0,
   to = summary.length,
   shape?: IndexedShape,
+  kept?: KeptText,
 ): DocumentRecord {
   if (!readableSummary(summary, from, to, table)) throw new Error('malformed summary');
   // `shape`: `{ meta: summary, table }` shared by many documents (a thread's block), to spare an object each.
-  const src = blob
-    ? new LazySource(ctx, blob, offset, length)
+  const src = kept
+    ? new LazySource(ctx, kept.blob, kept.offset, kept.length)
     : new LazySource(ctx, undefined, from, to - from, shape ?? { meta: summary, table });
   const doc: DocumentRecord = { uid: ctx.ct.uid, documentId, slots: new SlotMap() };
   src.doc = doc;

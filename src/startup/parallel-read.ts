@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ContentType } from '../schema/types.js';
-import { DOCUMENT_SUFFIX } from '../store/document-id.js';
-import { BufferText } from './snapshot.js';
+import { listedFile } from '../store/document-file.js';
+import { BufferText } from './text-arena.js';
 import type { LoadProblem } from '../store/store.js';
 import { META, type ReadBlock, readBlock } from './read-block.js';
 import type { ReadJob, ReaderSetup } from './read-worker.js';
@@ -63,7 +62,7 @@ export interface Readers {
  * shares of the cores.
  * Blocks a failed thread claimed and did not deliver, or that no thread is left to claim, are read here.
  */
-export function startReaders(dir: string, ct: ContentType, threads = READERS): Readers {
+export function startReaders(contentDir: string, ct: ContentType, threads = READERS): Readers {
   const arrived = new Map<number, ReadBlock>();
   const gone: boolean[] = [];
   let live = 0;
@@ -72,7 +71,7 @@ export function startReaders(dir: string, ct: ContentType, threads = READERS): R
   for (let w = 0; w < threads; w++) {
     let worker: Worker;
     try {
-      worker = new Worker(WORKER, { workerData: { dir, ct, worker: w } satisfies ReaderSetup });
+      worker = new Worker(WORKER, { workerData: { contentDir, ct, worker: w } satisfies ReaderSetup });
     } catch {
       gone[w] = true;
       continue;
@@ -132,8 +131,8 @@ export function startReaders(dir: string, ct: ContentType, threads = READERS): R
             r = arrived.get(b);
           }
           arrived.delete(b);
-          r ??= readBlock(dir, ct, b, blocks[b], state, keep);
-          yield threadBlock(r, blocks[b], dir);
+          r ??= readBlock(contentDir, ct, b, blocks[b], state, keep);
+          yield threadBlock(r, blocks[b], (id) => listedFile(contentDir, ct.pluralName, id));
         }
       } finally {
         close();
@@ -145,16 +144,19 @@ export function startReaders(dir: string, ct: ContentType, threads = READERS): R
 
 /** Reads the given files (sorted documentIds) of one collection on reader threads started now. */
 export function readInWorkers(
-  dir: string,
+  contentDir: string,
   ids: string[],
   ct: ContentType,
   keep = false,
   threads = READERS,
 ): AsyncGenerator<ThreadBlock> {
-  return startReaders(dir, ct, Math.max(1, Math.min(threads, Math.ceil(ids.length / BLOCK_FILES)))).read(ids, keep);
+  return startReaders(contentDir, ct, Math.max(1, Math.min(threads, Math.ceil(ids.length / BLOCK_FILES)))).read(
+    ids,
+    keep,
+  );
 }
 
-function threadBlock(r: ReadBlock, ids: string[], dir: string): ThreadBlock {
+function threadBlock(r: ReadBlock, ids: string[], fileOf: (documentId: string) => string): ThreadBlock {
   const m = r.meta;
   const starts: number[] = [];
   for (let at = 0; at < m.length; at += META.summary + m[at + META.count]) starts.push(at);
@@ -164,6 +166,6 @@ function threadBlock(r: ReadBlock, ids: string[], dir: string): ThreadBlock {
     starts,
     table: r.table,
     chunks: r.chunks.map((b) => new BufferText(Buffer.from(b))),
-    problems: r.problems.map(([i, message]) => ({ file: join(dir, ids[i] + DOCUMENT_SUFFIX), message })),
+    problems: r.problems.map(([i, message]) => ({ file: fileOf(ids[i]), message })),
   };
 }

@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import type { ContentType } from '../schema/types.js';
-import { TextArena, readKept } from './snapshot.js';
-import { readWhole } from '../store/read-file.js';
+import { TextArena, readKept } from './text-arena.js';
+import { documentPaths, readDocumentBytes } from '../store/document-file.js';
 import { parseDocumentText } from '../store/document-text.js';
-import { DOCUMENT_SUFFIX, NOT_A_DOCUMENT_ID, SAFE_ID } from '../store/document-id.js';
+import { NOT_A_DOCUMENT_ID } from '../store/document-id.js';
 import { summarizeBody } from '../documents/file-format.js';
 import { type ScanPlan, scanDocument, scanPlan } from './scan-document.js';
 
@@ -41,16 +40,20 @@ export const META = { index: 0, chunk: 1, offset: 2, length: 3, count: 4, summar
 /** Each block's kept texts go in buffers of this size (a block of 1,000 files of 1.5 KB fills two). */
 export const CHUNK_BYTES = 1024 * 1024;
 
-/** What one reader keeps across its blocks: the locale table, the buffer files are read into, the type's scan plan. */
+/**
+ * What one reader keeps across its blocks: the locale table, the buffer files are read into, the type's
+ * scan plan and its files' paths.
+ */
 export interface ReaderState {
   table: Map<string, number>;
   scratch: { buf: Buffer };
   plan?: ScanPlan;
+  paths?: (documentId: string) => string | undefined;
 }
 
-/** Reads the files `ids` (documentIds) of one folder, keeping their texts if `keep`. */
+/** Reads the files `ids` (documentIds) of `ct`'s collection under `contentDir`, keeping their texts if `keep`. */
 export function readBlock(
-  dir: string,
+  contentDir: string,
   ct: ContentType,
   block: number,
   ids: string[],
@@ -62,15 +65,14 @@ export function readBlock(
   const arena = keep ? new TextArena(CHUNK_BYTES, true) : undefined;
   const meta: number[] = [];
   const problems: Array<[number, string]> = [];
-  // Ids are checked to be plain alphanumerics, so the folder's prefix is joined once, not per file.
-  const prefix = join(dir, '_').slice(0, -1);
+  const pathOf = (state.paths ??= documentPaths(contentDir, ct.pluralName));
   for (let i = 0; i < ids.length; i++) {
     const documentId = ids[i];
-    if (!SAFE_ID.test(documentId)) {
+    const path = pathOf(documentId);
+    if (path === undefined) {
       problems.push([i, NOT_A_DOCUMENT_ID]);
       continue;
     }
-    const path = prefix + documentId + DOCUMENT_SUFFIX;
     const head = meta.length;
     try {
       let bytes: Buffer;
@@ -80,7 +82,7 @@ export function readBlock(
         ({ chunk: bytes, offset, length } = readKept(path, scratch, arena));
         meta.push(i, arena.chunks.length - 1, offset, length, 0);
       } else {
-        length = readWhole(path, scratch);
+        length = readDocumentBytes(path, scratch);
         bytes = scratch.buf;
         meta.push(i, -1, 0, length, 0);
       }

@@ -10,7 +10,8 @@ import { type ReaderState, readBlock } from './read-block.js';
 
 /** `worker`: this thread's number, which it writes beside each block it claims. */
 export interface ReaderSetup {
-  dir: string;
+  /** The project's content folder: the store's code says where `ct`'s files are in it. */
+  contentDir: string;
   ct: ContentType;
   worker: number;
 }
@@ -28,7 +29,7 @@ export interface ReadJob {
   keep: boolean;
 }
 
-const { dir, ct, worker } = workerData as ReaderSetup;
+const { contentDir, ct, worker } = workerData as ReaderSetup;
 const state: ReaderState = { table: new Map<string, number>(), scratch: { buf: Buffer.allocUnsafe(256 * 1024) } };
 
 parentPort!.once('message', ({ ids, starts, next, claimedBy, keep }: ReadJob) => {
@@ -38,7 +39,9 @@ parentPort!.once('message', ({ ids, starts, next, claimedBy, keep }: ReadJob) =>
   const owners = new Int32Array(claimedBy);
   for (let b = Atomics.add(counter, 0, 1); b < owners.length; b = Atomics.add(counter, 0, 1)) {
     Atomics.store(owners, b, worker);
-    parentPort!.postMessage(readBlock(dir, ct, b, text.toString('latin1', at[b], at[b + 1]).split('\n'), state, keep));
+    parentPort!.postMessage(
+      readBlock(contentDir, ct, b, text.toString('latin1', at[b], at[b + 1]).split('\n'), state, keep),
+    );
   }
   // Done: let the thread end.
   parentPort!.close();

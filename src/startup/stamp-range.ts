@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { documentPaths } from '../store/document-file.js';
 
 /** Numbers per file in a stamp list: mtimeMs, size, ino, ctimeMs. */
 export const STAMP = 4;
@@ -12,13 +12,15 @@ export const STAMP = 4;
 export const TICK = 100;
 
 /**
- * Stamps of files `dir/<id><suffix>`: `[mtimeMs, size, ino, ctimeMs]` per file, NaN for a missing file. A
- * module of its own so the stamping worker thread loads nothing else.
+ * Stamps of the document files `ids` of one collection: `[mtimeMs, size, ino, ctimeMs]` per file, NaN for
+ * a missing file. A module of its own so the stamping worker thread loads nothing else.
  */
-export function stampRange(dir: string, ids: string[], suffix: string): Float64Array {
+export function stampRange(contentDir: string, pluralName: string, ids: string[]): Float64Array {
   const out = new Float64Array(ids.length * STAMP);
+  const pathOf = documentPaths(contentDir, pluralName);
   for (let i = 0; i < ids.length; i++) {
-    const s = statSync(join(dir, ids[i] + suffix), { throwIfNoEntry: false });
+    const file = pathOf(ids[i]);
+    const s = file === undefined ? undefined : statSync(file, { throwIfNoEntry: false });
     out[i * STAMP] = s ? s.mtimeMs : NaN;
     out[i * STAMP + 1] = s ? s.size : NaN;
     out[i * STAMP + 2] = s ? s.ino : NaN;

@@ -17,8 +17,9 @@ import { KeyedLock, TEMP_MARK, writeFileAtomic } from './atomic.js';
 import { WriteLock } from './write-lock.js';
 import { serialize } from './serialize.js';
 import { parseDocumentText } from './document-text.js';
-import { DOCUMENT_SUFFIX, NOT_A_DOCUMENT_ID, SAFE_ID, idOfFileName } from './document-id.js';
+import { NOT_A_DOCUMENT_ID, SAFE_ID, idOfFileName } from './document-id.js';
 import { readSmallFile } from './read-file.js';
+import { collectionDirOf, documentPaths, listedFile } from './document-file.js';
 
 /** One document file as read from disk, before the document layer interprets it. */
 export interface RawDocument {
@@ -198,12 +199,13 @@ export class FileStore implements Store {
   }
 
   private dir(pluralName: string) {
-    return join(this.contentDir, 'documents', pluralName);
+    return collectionDirOf(this.contentDir, pluralName);
   }
 
   fileOf(pluralName: string, documentId: string) {
-    if (!SAFE_ID.test(documentId)) throw new Error(`Unsafe documentId ${JSON.stringify(documentId)}`);
-    return join(this.dir(pluralName), documentId + DOCUMENT_SUFFIX);
+    const file = documentPaths(this.contentDir, pluralName)(documentId);
+    if (file === undefined) throw new Error(`Unsafe documentId ${JSON.stringify(documentId)}`);
+    return file;
   }
 
   async loadCollection(pluralName: string): Promise<CollectionRead> {
@@ -212,10 +214,11 @@ export class FileStore implements Store {
     const ids = names.map(idOfFileName).filter((id) => id !== undefined);
     const documents: RawDocument[] = [];
     const problems: LoadProblem[] = [];
+    const pathOf = documentPaths(this.contentDir, pluralName);
     for (const documentId of ids.sort()) {
-      const file = join(dir, documentId + DOCUMENT_SUFFIX);
-      if (!SAFE_ID.test(documentId)) {
-        problems.push({ file, message: NOT_A_DOCUMENT_ID });
+      const file = pathOf(documentId);
+      if (file === undefined) {
+        problems.push({ file: listedFile(this.contentDir, pluralName, documentId), message: NOT_A_DOCUMENT_ID });
         continue;
       }
       try {

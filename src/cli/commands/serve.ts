@@ -136,8 +136,9 @@ Examples:
       // garbage collection its decoding brings, would otherwise delay the first requests after start.
       lastSeen = performance.now();
       void (async () => {
-        await project.documents.warm(() => inFlight > 0 || performance.now() - lastSeen < QUIET_MS);
-        if (project.documents.snapshotPending) await project.documents.writeSnapshot();
+        const after = project.afterStart;
+        await after.warm(() => inFlight > 0 || performance.now() - lastSeen < QUIET_MS);
+        if (after.snapshotPending) await after.writeSnapshot();
       })().catch((err: Error) => process.stderr.write(`start-up snapshot not written: ${err.message}\n`));
       // Documents found invalid once decoded after start (see DocumentService.load) are reported as they are.
       const reportLate = () => {
