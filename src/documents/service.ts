@@ -26,7 +26,7 @@ import {
   versions,
 } from './model.js';
 import { EventBus } from './events.js';
-import { valuesProblem } from '../validate/stored-values.js';
+import { valuesProblem } from './stored-values.js';
 
 export type { LoadHooks } from './reloads.js';
 

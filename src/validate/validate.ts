@@ -6,7 +6,7 @@ import { linkParts } from '../documents/file-format.js';
 import { versions, NO_LOCALE, type Status, type Version } from '../documents/model.js';
 import { isOwningSide, type Attribute, type ContentType } from '../schema/types.js';
 import { FolioError } from '../errors.js';
-import { storedValueProblems } from './stored-values.js';
+import { storedValueProblems } from '../documents/stored-values.js';
 import { recheckRejectedFile } from './rejected-file.js';
 
 export interface Problem {

@@ -1,10 +1,10 @@
 import type { FolioConfig } from '../config.js';
 import { FolioError } from '../errors.js';
-import { parseInput } from '../documents/input.js';
-import { linkParts, linksNameLocale } from '../documents/file-format.js';
+import { parseInput } from './input.js';
+import { linkParts, linksNameLocale } from './file-format.js';
 import type { SchemaRegistry } from '../schema/registry.js';
 import { type Attribute, type ContentType, isOwningSide, isRelation, isScalar, isToMany } from '../schema/types.js';
-import { coerceScalar } from '../documents/values.js';
+import { coerceScalar } from './values.js';
 
 /** One value of a document file that an API write would refuse, at `path` in the file (`locales.en.draft.views`). */
 export interface ValueProblem {
