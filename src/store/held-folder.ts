@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto';
+import { rmdirSync, unlinkSync } from 'node:fs';
+import { mkdir, readFile, readdir, rm, rmdir, stat, unlink, utimes, writeFile, rename } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** What a lock folder's holder file says about the process holding it. */
+interface Holder {
+  pid: number;
+  host: string;
+}
+
+const HOLDER_PREFIX = 'holder-';
+const code = (err: unknown) => (err as NodeJS.ErrnoException).code;
+
+/** True unless the process is known to be gone: a live process, or one of another host, counts as alive. */
+function alive(holder: Holder): boolean {
+  if (holder.host !== hostname()) return true;
+  try {
+    process.kill(holder.pid, 0);
+    return true;
+  } catch (err) {
+    return code(err) !== 'ESRCH';
+  }
+}
+
+/** Process-wide: the holder files this process has in place, removed on exit so a clean exit leaves none. */
+const heldFiles = new Set<string>();
+process.once('exit', () => {
+  for (const file of heldFiles) {
+    try {
+      unlinkSync(file);
+      rmdirSync(dirname(file));
+    } catch {
+      // Taken over, or already gone: nothing of ours is left to remove.
+    }
+  }
+});
+
+/**
+ * A cross-process lock: a folder that holds one file, `holder-<token>`, naming the process (pid and host)
+ * that holds it. The folder appears whole (made aside, then renamed into place, which fails while another
+ * holder's folder is there), and the holder touches its file every half of `staleMs`.
+ *
+ * A waiter takes the lock over at once when its holder is a process of this host that no longer exists, and
+ * after `staleMs` without a touch otherwise (a holder on another host, or a frozen one). Taking over is
+ * removing that very holder file, named by its holder's token: of several waiters only one succeeds, and a
+ * lock another process has taken meanwhile holds a file of another name, which no waiter removes.
+ */
+export class HeldFolder {
+  private parentMade = false;
+
+  constructor(
+    private readonly folder: string,
+    private readonly staleMs: number,
+    private readonly onCompromised: (message: string) => void,
+  ) {}
+
+  /** One attempt: resolves with the release function once held, or with undefined while another holds it. */
+  async tryLock(): Promise<(() => Promise<void>) | undefined> {
+    if (!(await this.clearIfAbandoned())) return undefined;
+    const token = randomBytes(9).toString('base64url');
+    const aside = `${this.folder}.${token}.tmp`;
+    const file = join(this.folder, HOLDER_PREFIX + token);
+    if (!this.parentMade) await mkdir(dirname(this.folder), { recursive: true });
+    this.parentMade = true;
+    await mkdir(aside);
+    await writeFile(join(aside, HOLDER_PREFIX + token), JSON.stringify({ pid: process.pid, host: hostname() }));
+    try {
+      // Replaces nothing but an empty folder (one whose holder is removing it): a held one has its file.
+      await rename(aside, this.folder);
+    } catch (err) {
+      await rm(aside, { recursive: true, force: true });
+      if (['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES'].includes(code(err) ?? '')) return undefined;
+      throw err;
+    }
+    heldFiles.add(file);
+    return this.keepFresh(file);
+  }
+
+  /**
+   * Removes the lock folder if its holder is gone or has let it go stale. True when there is no lock
+   * folder now (so an attempt may follow), false while a live holder has it.
+   */
+  private async clearIfAbandoned(): Promise<boolean> {
+    let names: string[];
+    try {
+      names = await readdir(this.folder);
+    } catch (err) {
+      if (code(err) === 'ENOENT') return true;
+      throw err;
+    }
+    const name = names.find((n) => n.startsWith(HOLDER_PREFIX));
+    if (name === undefined) {
+      // Empty: its holder is removing it (or died doing so). Only a stale one is removed, and only if empty.
+      if (!(await this.isStale(this.folder))) return false;
+      return rmdir(this.folder).then(
+        () => true,
+        () => false,
+      );
+    }
+    const file = join(this.folder, name);
+    let holder: Holder | undefined;
+    try {
+      holder = JSON.parse(await readFile(file, 'utf8')) as Holder;
+    } catch (err) {
+      if (code(err) === 'ENOENT') return false;
+      // Unreadable (cut off by a power loss): only the stale rule can tell.
+    }
+    const gone = holder !== undefined && typeof holder.pid === 'number' && !alive(holder);
+    if (!gone && !(await this.isStale(file))) return false;
+    try {
+      await unlink(file);
+    } catch (err) {
+      // Another waiter took it over first.
+      if (code(err) === 'ENOENT') return false;
+      throw err;
+    }
+    await rmdir(this.folder).catch(() => undefined);
+    return true;
+  }
+
+  private async isStale(path: string): Promise<boolean> {
+    try {
+      return (await stat(path)).mtimeMs < Date.now() - this.staleMs;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Touches the holder file every half of staleMs while held; returns the release function. */
+  private keepFresh(file: string): () => Promise<void> {
+    let released = false;
+    let timer: NodeJS.Timeout | undefined;
+    const touch = () => {
+      const now = new Date();
+      utimes(file, now, now).then(
+        () => {
+          if (!released) schedule();
+        },
+        (err: unknown) => {
+          if (released) return;
+          released = true;
+          heldFiles.delete(file);
+          this.onCompromised(
+            code(err) === 'ENOENT'
+              ? 'the lock was taken over by another process (it went stale while held)'
+              : `the lock could not be kept fresh: ${(err as Error).message}`,
+          );
+        },
+      );
+    };
+    const schedule = () => {
+      timer = setTimeout(touch, this.staleMs / 2);
+      timer.unref();
+    };
+    schedule();
+    return async () => {
+      if (released) return;
+      released = true;
+      clearTimeout(timer);
+      heldFiles.delete(file);
+      try {
+        await unlink(file);
+      } catch (err) {
+        // Taken over while this process was frozen: the folder is another holder's now.
+        if (code(err) === 'ENOENT') return;
+        throw err;
+      }
+      // Fails if another process has already put its own folder in place of the emptied one.
+      await rmdir(this.folder).catch(() => undefined);
+    };
+  }
+}
