@@ -175,6 +175,23 @@ describe('a write lock whose holder may still be running', () => {
     await kill(first.child, first.exited);
   });
 
+  it('once taken over from a frozen holder, is not removed when that holder wakes and releases it', async () => {
+    const folder = join(temp, 'woken', 'documents.lock');
+    const frozen = new HeldFolder(folder, STALE_MS, () => undefined);
+    const releaseFrozen = await frozen.tryLock();
+    const [name] = readdirSync(folder);
+    const old = new Date(Date.now() - STALE_MS - 1000);
+    utimesSync(join(folder, name), old, old);
+    const waiter = new HeldFolder(folder, STALE_MS, () => undefined);
+    const release = await waiter.tryLock();
+    expect(release).toBeTypeOf('function');
+    await releaseFrozen!();
+    expect(readdirSync(folder)).toHaveLength(1);
+    expect(await frozen.tryLock()).toBeUndefined();
+    await release!();
+    expect(readdirSync(join(temp, 'woken'))).toEqual([]);
+  });
+
   it('is kept from a holder of another host (a shared folder) until it goes stale', async () => {
     const folder = join(temp, 'other-host', 'documents.lock');
     leftLock(folder, { pid: await deadPid(), host: `not-${hostname()}` });

@@ -48,8 +48,6 @@ process.once('exit', () => {
  * lock another process has taken meanwhile holds a file of another name, which no waiter removes.
  */
 export class HeldFolder {
-  private parentMade = false;
-
   constructor(
     private readonly folder: string,
     private readonly staleMs: number,
@@ -62,16 +60,20 @@ export class HeldFolder {
     const token = randomBytes(9).toString('base64url');
     const aside = `${this.folder}.${token}.tmp`;
     const file = join(this.folder, HOLDER_PREFIX + token);
-    if (!this.parentMade) await mkdir(dirname(this.folder), { recursive: true });
-    this.parentMade = true;
-    await mkdir(aside);
+    await mkdir(aside).catch(async (err: unknown) => {
+      if (code(err) !== 'ENOENT') throw err;
+      await mkdir(dirname(this.folder), { recursive: true });
+      await mkdir(aside);
+    });
     await writeFile(join(aside, HOLDER_PREFIX + token), JSON.stringify({ pid: process.pid, host: hostname() }));
     try {
       // Replaces nothing but an empty folder (one whose holder is removing it): a held one has its file.
       await rename(aside, this.folder);
     } catch (err) {
       await rm(aside, { recursive: true, force: true });
-      if (['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES'].includes(code(err) ?? '')) return undefined;
+      // Windows refuses to rename over an existing folder with EPERM.
+      const held = ['ENOTEMPTY', 'EEXIST', ...(process.platform === 'win32' ? ['EPERM'] : [])];
+      if (held.includes(code(err) ?? '')) return undefined;
       throw err;
     }
     heldFiles.add(file);
@@ -107,7 +109,7 @@ export class HeldFolder {
       if (code(err) === 'ENOENT') return false;
       // Unreadable (cut off by a power loss): only the stale rule can tell.
     }
-    const gone = holder !== undefined && typeof holder.pid === 'number' && !alive(holder);
+    const gone = holder !== undefined && Number.isInteger(holder.pid) && holder.pid > 0 && !alive(holder);
     if (!gone && !(await this.isStale(file))) return false;
     try {
       await unlink(file);
@@ -140,13 +142,11 @@ export class HeldFolder {
         },
         (err: unknown) => {
           if (released) return;
+          // Any other failure is tried again: the lock goes stale only if it lasts.
+          if (code(err) !== 'ENOENT') return schedule();
           released = true;
           heldFiles.delete(file);
-          this.onCompromised(
-            code(err) === 'ENOENT'
-              ? 'the lock was taken over by another process (it went stale while held)'
-              : `the lock could not be kept fresh: ${(err as Error).message}`,
-          );
+          this.onCompromised('the lock was taken over by another process (it went stale while held)');
         },
       );
     };
