@@ -102,7 +102,7 @@ describe('a write lock whose holder was killed', () => {
     const first = holder(stateDir, log, -1, 'held');
     await first.ready;
     // Several processes wait for the lock, then all find its holder dead at about the same moment.
-    const waiters = Array.from({ length: 4 }, () => holder(stateDir, log, 150, 'waiting'));
+    const waiters = Array.from({ length: 4 }, () => holder(stateDir, log, 50, 'waiting'));
     await Promise.all(waiters.map((w) => w.ready));
     await new Promise((r) => setTimeout(r, 200));
     const killedAt = Date.now();
@@ -148,7 +148,7 @@ describe('a write lock whose holder may still be running', () => {
   it('is kept while its holder is alive, and taken once it has left', async () => {
     const stateDir = join(temp, 'live', '.folio');
     const log = join(temp, 'live.log');
-    const first = holder(stateDir, log, 600, 'held');
+    const first = holder(stateDir, log, 300, 'held');
     await first.ready;
     const second = holder(stateDir, log, 0, 'waiting');
     expect(await Promise.all([first.exited, second.exited])).toEqual([0, 0]);
