@@ -45,6 +45,10 @@ export default defineConfig({
     // Most of a test file's time is waiting (on the disk, sockets, spawned processes): one worker more than
     // there are cores, and at least three, keeps the cores busy.
     maxWorkers: Math.max(3, availableParallelism() + 1),
+    // A worker runs its files one after another in one process, sharing the modules they import: a process
+    // and a module graph per file are much of the suite's CPU. No file relies on a fresh process; those that
+    // change process state (helpers/cli.ts runFolio) put it back.
+    isolate: false,
     sequence: { sequencer: LongestFirst },
     testTimeout: 20_000,
     hookTimeout: 30_000,
