@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { REPO, makeProject } from './helpers/project.js';
 import { openProject } from '../src/project.js';
 import { HeldFolder } from '../src/store/held-folder.js';
+import { WriteLock } from '../src/store/write-lock.js';
 
 /**
  * The project's write lock names its holder: a holder of this host that has died (a `folio` run killed
@@ -23,7 +24,7 @@ afterEach(() => {
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 /** Starts lock-holder.mjs; resolves once it printed `line` (`waiting` or `held`). */
-function holder(stateDir: string, log: string, holdMs: number, line: 'waiting' | 'held') {
+function holder(stateDir: string, log: string, holdMs: number | 'loop' | 'exit', line: 'waiting' | 'held') {
   const child = spawn(process.execPath, [HOLDER, stateDir, log, String(holdMs)], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -115,6 +116,33 @@ describe('a write lock whose holder was killed', () => {
     expect(after).toHaveLength(4);
     expect(after[0].enter - killedAt).toBeLessThan(STALE_MS / 2);
     for (let i = 1; i < after.length; i++) expect(after[i].enter).toBeGreaterThanOrEqual(after[i - 1].leave);
+  });
+
+  it('is taken over at once whatever its holder was doing when killed, giving it back included', async () => {
+    // Holders that take and give back the lock in a loop, killed at random points of it, on lanes side by side.
+    const lane = async (k: number) => {
+      const stateDir = join(temp, `loop-${k}`, '.folio');
+      const waits: number[] = [];
+      for (let round = 0; round < 6; round++) {
+        const looping = holder(stateDir, join(temp, `loop-${k}.log`), 'loop', 'held');
+        await looping.ready;
+        await new Promise((r) => setTimeout(r, Math.random() * 50));
+        await kill(looping.child, looping.exited);
+        const started = Date.now();
+        await new WriteLock(stateDir).run(async () => undefined);
+        waits.push(Date.now() - started);
+      }
+      return waits;
+    };
+    const waits = (await Promise.all(Array.from({ length: 8 }, (_, k) => lane(k)))).flat();
+    expect(waits.filter((ms) => ms > STALE_MS / 2)).toEqual([]);
+  });
+
+  it('is not left behind by a holder that exits while holding it', async () => {
+    const stateDir = join(temp, 'exiting', '.folio');
+    const exiting = holder(stateDir, join(temp, 'exiting.log'), 'exit', 'waiting');
+    expect(await exiting.exited).toBe(0);
+    expect(readdirSync(join(stateDir, 'locks'))).toEqual([]);
   });
 
   it('of several waiters that find the dead holder together, lets exactly one take it', async () => {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { rmdirSync, unlinkSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, rmdir, stat, unlink, utimes, writeFile, rename } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /** What a lock folder's holder file says about the process holding it. */
 interface Holder {
@@ -24,13 +24,31 @@ function alive(holder: Holder): boolean {
   }
 }
 
+/**
+ * The lock folder is moved aside before it is removed, so that it never stands empty at its place (an empty
+ * one is left alone until stale, as it may be a holder's of an earlier Folio). Returns false, having moved
+ * nothing of another's, if `file` is no longer in it: the lock was taken over while this process was frozen.
+ */
+function moveAside(file: string): boolean {
+  const folder = dirname(file);
+  if (!existsSync(file)) return false;
+  const away = `${folder}.${basename(file).slice(HOLDER_PREFIX.length)}.old`;
+  renameSync(folder, away);
+  if (!existsSync(join(away, basename(file)))) {
+    // Taken over between the two steps: the folder is the new holder's; it goes back.
+    renameSync(away, folder);
+    return false;
+  }
+  rmSync(away, { recursive: true, force: true });
+  return true;
+}
+
 /** Process-wide: the holder files this process has in place, removed on exit so a clean exit leaves none. */
 const heldFiles = new Set<string>();
 process.once('exit', () => {
   for (const file of heldFiles) {
     try {
-      unlinkSync(file);
-      rmdirSync(dirname(file));
+      moveAside(file);
     } catch {
       // Taken over, or already gone: nothing of ours is left to remove.
     }
@@ -160,15 +178,25 @@ export class HeldFolder {
       released = true;
       clearTimeout(timer);
       heldFiles.delete(file);
+      // As moveAside, without blocking the process.
+      const away = `${this.folder}.${basename(file).slice(HOLDER_PREFIX.length)}.old`;
       try {
-        await unlink(file);
+        await stat(file);
+        await rename(this.folder, away);
       } catch (err) {
-        // Taken over while this process was frozen: the folder is another holder's now.
+        // Taken over while this process was frozen (and maybe released since): nothing of ours is left.
         if (code(err) === 'ENOENT') return;
         throw err;
       }
-      // Fails if another process has already put its own folder in place of the emptied one.
-      await rmdir(this.folder).catch(() => undefined);
+      if (
+        await stat(join(away, basename(file))).then(
+          () => true,
+          () => false,
+        )
+      )
+        await rm(away, { recursive: true, force: true });
+      // Taken over between the two steps: the folder is the new holder's; it goes back.
+      else await rename(away, this.folder);
     };
   }
 }
