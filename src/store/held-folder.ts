@@ -63,7 +63,8 @@ process.once('exit', () => {
  * A waiter takes the lock over at once when its holder is a process of this host that no longer exists, and
  * after `staleMs` without a touch otherwise (a holder on another host, or a frozen one). Taking over is
  * removing that very holder file, named by its holder's token: of several waiters only one succeeds, and a
- * lock another process has taken meanwhile holds a file of another name, which no waiter removes.
+ * lock another process has taken meanwhile holds a file of another name, which no waiter removes. Given
+ * back, the folder is moved aside, then removed (see moveAside).
  */
 export class HeldFolder {
   constructor(
@@ -85,7 +86,7 @@ export class HeldFolder {
     });
     await writeFile(join(aside, HOLDER_PREFIX + token), JSON.stringify({ pid: process.pid, host: hostname() }));
     try {
-      // Replaces nothing but an empty folder (one whose holder is removing it): a held one has its file.
+      // Fails while a folder with a file is there: a held lock always has its holder's.
       await rename(aside, this.folder);
     } catch (err) {
       await rm(aside, { recursive: true, force: true });
