@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from './helpers/project.js';
+import { runFolio } from './helpers/cli.js';
 
 interface Run {
   code: number;
@@ -11,25 +12,32 @@ interface Run {
   stderr: string;
 }
 
-const folio = (args: string[]) =>
-  new Promise<Run>((resolve) => {
-    const child = execFile('node', [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-    );
-    child.stdin!.end();
-  });
+/** In a process of its own, as a user runs it; with `spawned` false, in this one (see helpers/cli.ts). */
+const folio = (args: string[], spawned = true) =>
+  !spawned
+    ? runFolio(args)
+    : new Promise<Run>((resolve) => {
+        const child = execFile(
+          'node',
+          [BIN, ...args],
+          { env: { ...process.env, NO_COLOR: '1' } },
+          (err, stdout, stderr) =>
+            resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+        );
+        child.stdin!.end();
+      });
 
 /** Runs a command with --json and returns the one JSON document it printed (nothing else on stdout or stderr). */
-async function json(args: string[]) {
-  const r = await folio([...args, '--json']);
+async function json(args: string[], spawned = true) {
+  const r = await folio([...args, '--json'], spawned);
   expect(r.code, r.stderr).toBe(0);
   expect(r.stderr).toBe('');
   return JSON.parse(r.stdout) as Record<string, unknown>;
 }
 
 /** Runs a command with --json that must fail: stdout stays empty, stderr holds one `{"error":…}` document. */
-async function jsonError(args: string[], code: number) {
-  const r = await folio([...args, '--json']);
+async function jsonError(args: string[], code: number, spawned = true) {
+  const r = await folio([...args, '--json'], spawned);
   expect(r.code, r.stderr).toBe(code);
   expect(r.stdout).toBe('');
   const body = JSON.parse(r.stderr) as { error: { name: string; message: string; details: Record<string, unknown> } };
@@ -104,15 +112,16 @@ describe('--json on every command', () => {
   });
 
   it('reports failures as {"error":{name,message,details}} on stderr with status 1', async () => {
+    // One run spawned, as every command above; the others in this process.
     const unknown = await jsonError(['types', 'add-field', 'nope', 'x', '--type', 'string', ...d], 1);
     expect(unknown.message).toMatch(/Unknown content-type "nope"/);
-    await json(['types', 'create', '--display-name', 'Note', ...d]);
-    await json(['types', 'add-field', 'note', 'title', '--type', 'string', '--required', ...d]);
-    const invalid = await jsonError(['docs', 'create', 'notes', '--data', '{}', ...d], 1);
+    await json(['types', 'create', '--display-name', 'Note', ...d], false);
+    await json(['types', 'add-field', 'note', 'title', '--type', 'string', '--required', ...d], false);
+    const invalid = await jsonError(['docs', 'create', 'notes', '--data', '{}', ...d], 1, false);
     expect(invalid.name).toBe('ValidationError');
     expect(invalid.details.errors).toEqual([expect.objectContaining({ path: ['title'] })]);
     // --json never asks: the confirmation a terminal would get is an error naming --yes.
-    expect((await jsonError(['types', 'delete', 'note', ...d], 1)).message).toMatch(/--yes/);
+    expect((await jsonError(['types', 'delete', 'note', ...d], 1, false)).message).toMatch(/--yes/);
   });
 
   it('serve --json prints one JSON document when ready, with the routes', async () => {
@@ -144,17 +153,18 @@ describe('--json on every command', () => {
   });
 
   it('reports usage errors with status 2, in JSON with --json and as text without', async () => {
+    // One run spawned; the others in this process.
     const missing = await jsonError(['types', 'add-field', ...d], 2);
     expect(missing).toMatchObject({ name: 'UsageError', details: { code: 'commander.missingArgument' } });
     expect(missing.message).toMatch(/missing required argument 'type'/);
-    expect((await jsonError(['typez', ...d], 2)).message).toMatch(/unknown command 'typez'/);
-    expect((await jsonError(['types', 'list', '--bogus', ...d], 2)).details).toEqual({
+    expect((await jsonError(['typez', ...d], 2, false)).message).toMatch(/unknown command 'typez'/);
+    expect((await jsonError(['types', 'list', '--bogus', ...d], 2, false)).details).toEqual({
       code: 'commander.unknownOption',
     });
-    const text = await folio(['types', 'list', '--bogus', ...d]);
+    const text = await folio(['types', 'list', '--bogus', ...d], false);
     expect(text.code).toBe(2);
     expect(text.stderr).toMatch(/^error: unknown option '--bogus'/);
-    const help = await folio(['--help']);
+    const help = await folio(['--help'], false);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: folio');
   });

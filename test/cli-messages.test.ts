@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, makeProject, startTestServer } from './helpers/project.js';
 import { RED_PNG } from './helpers/media.js';
+import { runFolio } from './helpers/cli.js';
 
 interface Run {
   code: number | null;
@@ -11,8 +12,12 @@ interface Run {
   stderr: string;
 }
 
-/** The CLI as a user runs it, with `input` piped on standard input (or none). */
-function folio(dir: string, args: string[], input?: string) {
+/**
+ * The CLI run in this process (see helpers/cli.ts), the messages being what these tests are about; with
+ * `spawned`, as a user runs it in a process of its own, `input` piped on its standard input.
+ */
+async function folio(dir: string, args: string[], input?: string, spawned = false): Promise<Run> {
+  if (!spawned) return runFolio([...args, '--dir', dir], { input });
   return new Promise<Run>((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args, '--dir', dir], { env: { ...process.env, NO_COLOR: '1' } });
     let stdout = '';
@@ -34,8 +39,8 @@ describe('messages a user can act on', () => {
     expect(r.code, r.stderr).toBe(0);
     return r;
   };
-  const fails = async (args: string[], input?: string) => {
-    const r = await folio(dir, args, input);
+  const fails = async (args: string[], input?: string, spawned = false) => {
+    const r = await folio(dir, args, input, spawned);
     expect(r.code, r.stdout).toBe(1);
     expect(r.stdout).toBe('');
     return r.stderr;
@@ -54,10 +59,10 @@ describe('messages a user can act on', () => {
   afterAll(() => project.cleanup());
 
   it('a missing required field says it is required (--json keeps the API wording)', async () => {
-    expect(await fails(['docs', 'create', 'articles', '--data', '{"description":"x"}'])).toBe(
+    expect(await fails(['docs', 'create', 'articles', '--data', '{"description":"x"}'], undefined, true)).toBe(
       'ValidationError: title is required\n',
     );
-    const json = await folio(dir, ['docs', 'create', 'articles', '--data', '{"description":"x"}', '--json']);
+    const json = await folio(dir, ['docs', 'create', 'articles', '--data', '{"description":"x"}', '--json'], '', true);
     expect(JSON.parse(json.stderr).error.message).toBe(
       'title must be a `string` type, but the final value was: `null`.',
     );
@@ -94,7 +99,7 @@ describe('messages a user can act on', () => {
   });
 
   it('JSON piped on standard input is reported as such, with its line and column', async () => {
-    expect(await fails(['docs', 'create', 'authors'], '{\n  "name": "x",\n}\n')).toBe(
+    expect(await fails(['docs', 'create', 'authors'], '{\n  "name": "x",\n}\n', true)).toBe(
       'Error: The JSON on standard input is not valid JSON (line 3, column 1: trailing comma)\n',
     );
     expect(await fails(['docs', 'create', 'authors', '--data', '{"name" "x"}'])).toBe(

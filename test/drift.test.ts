@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, makeProject, startTestServer, type TestServer } from './helpers/project.js';
 import { watchProject, type Watcher } from '../src/watch/watcher.js';
+import { runFolio } from './helpers/cli.js';
 
 /** After any change to the files, the API must follow within this. */
 const DEADLINE_MS = 1000;
@@ -18,6 +19,7 @@ async function until(fn: () => Promise<boolean> | boolean, what: string, ms = DE
   }
 }
 
+/** `folio` in a process of its own, as a user runs it beside the server. */
 const folio = (args: string[]) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile('node', [BIN, ...args], (err, stdout, stderr) =>
@@ -268,7 +270,7 @@ describe('checks at start and in folio validate', () => {
         edit(doc.locales.en.draft, doc);
         writeFileSync(join(dir, files[i]), JSON.stringify(doc, null, 2));
       });
-      const r = await folio(['validate', '--dir', p.dir]);
+      const r = await runFolio(['validate', '--dir', p.dir]);
       expect(r.code).toBe(1);
       INVALID.forEach(([what, , message], i) => {
         const line = r.stdout.split('\n').find((l) => l.includes(files[i]) && message.test(l));
@@ -292,7 +294,7 @@ describe('checks at start and in folio validate', () => {
         utimesSync(stale, old, old);
         return { fresh, stale };
       });
-      const r = await folio(['validate', '--dir', p.dir]);
+      const r = await runFolio(['validate', '--dir', p.dir]);
       expect(r.stdout).toBe('');
       expect(r.code).toBe(0);
       for (const { fresh, stale } of leftovers) {
@@ -309,12 +311,12 @@ describe('checks at start and in folio validate', () => {
     try {
       const tagFile = join(p.contentDir, 'types', 'tag.json');
       writeFileSync(tagFile, readFileSync(tagFile, 'utf8').slice(0, 40));
-      const r = await folio(['types', 'list', '--dir', p.dir]);
+      const r = await runFolio(['types', 'list', '--dir', p.dir]);
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/types\/tag\.json.*cannot read schema/);
       for (const uid of ['api::about.about', 'api::author.author', 'api::category.category', 'api::global.global'])
         expect(r.stdout).toContain(uid);
-      const json = JSON.parse((await folio(['types', 'list', '--json', '--dir', p.dir])).stdout) as Json[];
+      const json = JSON.parse((await runFolio(['types', 'list', '--json', '--dir', p.dir])).stdout) as Json[];
       expect(json.find((t) => t.file === 'types/tag.json')?.problem).toMatch(/cannot read schema/);
       expect(json.find((t) => t.uid === 'api::author.author')?.documents).toBeGreaterThan(0);
     } finally {

@@ -7,8 +7,11 @@ import { BIN, makeProject, startTestServer } from './helpers/project.js';
 import { RED_PNG, form } from './helpers/media.js';
 import { spawnServe, type ServeProcess } from './helpers/serve.js';
 import { createApiToken } from '../src/auth/service.js';
+import { runFolio } from './helpers/cli.js';
 
-function folio(args: string[]) {
+/** The CLI in this process (see helpers/cli.ts), or with `spawned` in one of its own, as a user runs it. */
+function folio(args: string[], spawned = false) {
+  if (!spawned) return runFolio(args);
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' } });
     let stdout = '';
@@ -70,7 +73,7 @@ describe('folio import strapi --url', () => {
   });
 
   it('copies the model, locales, media and every document in every locale and status', async () => {
-    const r = await folio(['import', 'strapi', '--url', serve.base, '--token', token, '--dir', dir]);
+    const r = await folio(['import', 'strapi', '--url', serve.base, '--token', token, '--dir', dir], true);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/6 content-type\(s\), 6 component\(s\), locales en, fr/);
     expect(r.stdout).toMatch(/media: 1 added, 0 already there/);

@@ -4,13 +4,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, makeProject } from './helpers/project.js';
 import { RED_PNG, SVG, filesUnder, png, sha256 } from './helpers/media.js';
+import { runFolio } from './helpers/cli.js';
 
 const hasSharp = await import('sharp').then(
   () => true,
   () => false,
 );
 
-function folio(dir: string, args: string[], env: Record<string, string> = {}) {
+/** The CLI in this process (see helpers/cli.ts): what these tests check is what it prints and writes. */
+const folio = (dir: string, args: string[]) => runFolio(['--dir', dir, ...args]);
+
+/** The CLI in a process of its own, as a user runs it: its warnings are said once per process. */
+function spawned(dir: string, args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [BIN, '--dir', dir, ...args], {
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', ...env },
@@ -29,8 +34,8 @@ describe('folio media', () => {
   });
   afterAll(() => project.cleanup());
 
-  it('adds files with --alt and --caption and prints file objects with --json', () => {
-    const r = folio(project.dir, [
+  it('adds files with --alt and --caption and prints file objects with --json', async () => {
+    const r = await folio(project.dir, [
       'media',
       'add',
       join(project.dir, 'red.png'),
@@ -63,31 +68,35 @@ describe('folio media', () => {
   });
 
   it('makes formats for large images, or says once that it cannot (FOLIO_NO_SHARP=1)', () => {
-    const off = folio(project.dir, ['media', 'add', join(project.dir, 'big.png'), '--json'], { FOLIO_NO_SHARP: '1' });
+    const off = spawned(project.dir, ['media', 'add', join(project.dir, 'big.png'), '--json'], {
+      FOLIO_NO_SHARP: '1',
+    });
     expect(off.code).toBe(0);
     expect(off.stderr.match(/image formats are off/g)).toHaveLength(1);
     expect(JSON.parse(off.stdout)[0]).toMatchObject({ width: 800, height: 400, formats: null });
     if (!hasSharp) return;
-    const on = folio(project.dir, ['media', 'add', join(project.dir, 'big.png')]);
+    const on = spawned(project.dir, ['media', 'add', join(project.dir, 'big.png')]);
     expect(on.code).toBe(0);
     expect(on.stdout).toMatch(
       /^added 4 [a-z0-9]{24} \/uploads\/big_[0-9a-f]{10}\.png \(image\/png, [\d.]+ KB, 800x400, formats: thumbnail medium small\)\n$/,
     );
   });
 
-  it('refuses an SVG and leaves nothing behind', () => {
+  it('refuses an SVG and leaves nothing behind', async () => {
     const before = filesUnder(join(project.contentDir, 'uploads'));
-    const r = folio(project.dir, ['media', 'add', join(project.dir, 'logo.svg')]);
+    const r = await folio(project.dir, ['media', 'add', join(project.dir, 'logo.svg')]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("File type 'image/svg+xml' is not allowed");
     expect(filesUnder(join(project.contentDir, 'uploads'))).toEqual(before);
   });
 
-  it('refuses a missing file and a file over the size limit', () => {
-    expect(folio(project.dir, ['media', 'add', join(project.dir, 'nope.png')]).stderr).toContain('no such file');
+  it('refuses a missing file and a file over the size limit', async () => {
+    expect((await folio(project.dir, ['media', 'add', join(project.dir, 'nope.png')])).stderr).toContain(
+      'no such file',
+    );
     const small = makeProject({ config: { upload: { sizeLimit: 50 } } });
     try {
-      const r = folio(small.dir, ['media', 'add', join(project.dir, 'red.png')]);
+      const r = await folio(small.dir, ['media', 'add', join(project.dir, 'red.png')]);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('larger than the upload limit of 50 bytes');
       expect(filesUnder(join(small.contentDir, 'uploads'))).toEqual([]);
@@ -96,21 +105,21 @@ describe('folio media', () => {
     }
   });
 
-  it('lists the library', () => {
-    const r = folio(project.dir, ['media', 'list']);
+  it('lists the library', async () => {
+    const r = await folio(project.dir, ['media', 'list']);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^id\s+documentId\s+name\s+mime\s+size\s+url$/);
     expect(lines[1]).toMatch(
       /^1\s+[a-z0-9]{24}\s+red\.png\s+image\/png\s+0\.07 KB\s+\/uploads\/red_[0-9a-f]{10}\.png$/,
     );
-    const json = JSON.parse(folio(project.dir, ['media', 'list', '--json']).stdout);
+    const json = JSON.parse((await folio(project.dir, ['media', 'list', '--json'])).stdout);
     expect(json.map((f: { id: number }) => f.id)).toEqual(hasSharp ? [1, 2, 3, 4] : [1, 2, 3]);
   });
 
-  it('removes a file by documentId or id, clearing it from documents', () => {
-    const [red] = JSON.parse(folio(project.dir, ['media', 'list', '--json']).stdout);
-    const created = folio(project.dir, [
+  it('removes a file by documentId or id, clearing it from documents', async () => {
+    const [red] = JSON.parse((await folio(project.dir, ['media', 'list', '--json'])).stdout);
+    const created = await folio(project.dir, [
       'docs',
       'create',
       'authors',
@@ -123,16 +132,16 @@ describe('folio media', () => {
     const docFile = join(project.contentDir, 'documents', 'authors', `${authorId}.json`);
     expect(readFileSync(docFile, 'utf8')).toContain(red.documentId);
 
-    const r = folio(project.dir, ['media', 'rm', red.documentId]);
+    const r = await folio(project.dir, ['media', 'rm', red.documentId]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`removed 1 ${red.documentId} red.png (cleared from 1 document)\n`);
     expect(readFileSync(docFile, 'utf8')).not.toContain(red.documentId);
     expect(existsSync(join(project.contentDir, 'uploads', `${red.hash}.png`))).toBe(false);
     expect(existsSync(join(project.contentDir, 'uploads', '_records', `${red.documentId}.json`))).toBe(false);
 
-    const byId = folio(project.dir, ['media', 'rm', '2', '--json']);
+    const byId = await folio(project.dir, ['media', 'rm', '2', '--json']);
     expect(JSON.parse(byId.stdout)).toMatchObject({ data: { id: 2, name: 'notes.txt' }, detached: 0 });
-    const missing = folio(project.dir, ['media', 'rm', '2']);
+    const missing = await folio(project.dir, ['media', 'rm', '2']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('No file with id or documentId "2"');
   });

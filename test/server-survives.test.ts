@@ -171,16 +171,16 @@ describe('no error escapes to the process (item 4)', () => {
     // The line serve prints for the new document throws: the watcher's change callback fails.
     const serve = await spawnServe(project.dir, [], { NODE_OPTIONS: `--import=${preload}`, FOLIO_TEST_FAULT: id });
     try {
-      await new Promise((r) => setTimeout(r, 500));
       const t = '2024-01-01T00:00:00.000Z';
       const version = { id: 1, name: 'Fault', email: null, avatar: null, bio: null, createdAt: t, updatedAt: t };
-      writeFileSync(
-        join(project.contentDir, 'documents', 'authors', `${id}.json`),
-        `${JSON.stringify({ documentId: id, published: { ...version, publishedAt: t } }, null, 2)}\n`,
-      );
+      const file = join(project.contentDir, 'documents', 'authors', `${id}.json`);
+      const text = `${JSON.stringify({ documentId: id, published: { ...version, publishedAt: t } }, null, 2)}\n`;
+      // The watcher starts after the ready line: the file is written again until the change is seen.
       const end = Date.now() + 10000;
-      while (!serve.stderr().includes('injected fault') && Date.now() < end)
+      for (let k = 0; !serve.stderr().includes('injected fault') && Date.now() < end; k++) {
+        if (k % 4 === 0) writeFileSync(file, text);
         await new Promise((r) => setTimeout(r, 50));
+      }
       expect(serve.stderr()).toContain(`injected fault: ${id}`);
       await new Promise((r) => setTimeout(r, 300));
       expect(serve.proc.exitCode).toBeNull();
@@ -201,17 +201,16 @@ describe('a closed terminal does not stop the server (item 4)', () => {
     const serve = await spawnServe(project.dir);
     try {
       serve.proc.stdout!.destroy();
-      await new Promise((r) => setTimeout(r, 500));
       const id = 'printedtoaclosedpipe0001';
       const t = '2024-01-01T00:00:00.000Z';
       const version = { id: 1, name: 'Piped', email: null, avatar: null, bio: null, createdAt: t, updatedAt: t };
-      writeFileSync(
-        join(project.contentDir, 'documents', 'authors', `${id}.json`),
-        `${JSON.stringify({ documentId: id, published: { ...version, publishedAt: t } }, null, 2)}\n`,
-      );
+      const file = join(project.contentDir, 'documents', 'authors', `${id}.json`);
+      const text = `${JSON.stringify({ documentId: id, published: { ...version, publishedAt: t } }, null, 2)}\n`;
+      // The watcher starts after the ready line: the file is written again until the server has it.
       const end = Date.now() + 10000;
       let names: string[] = [];
-      while (!names.length && Date.now() < end && serve.proc.exitCode === null) {
+      for (let k = 0; !names.length && Date.now() < end && serve.proc.exitCode === null; k++) {
+        if (k % 2 === 0) writeFileSync(file, text);
         await new Promise((r) => setTimeout(r, 100));
         const res = await fetch(`${serve.base}/api/authors`).catch(() => undefined);
         if (res) names = ((await res.json()) as { data: Array<{ name: string }> }).data.map((a) => a.name);

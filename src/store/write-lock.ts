@@ -1,27 +1,27 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { FolioError } from '../errors.js';
+import { HeldFolder } from './held-folder.js';
 
 /**
- * How long a lock whose holder stopped refreshing it (killed, or frozen) keeps others out: the holder
- * touches it every half of this, so a live one is never taken over.
+ * How long a lock whose holder stopped refreshing it keeps others out (a holder of this host that has
+ * died is taken over at once; this is for one that is frozen, or runs on another host of a shared folder):
+ * the holder touches it every half of this, so a live one is never taken over.
  */
 const STALE_MS = 5000;
-/** How long a writer waits for the lock before giving up: a dead holder's lock goes stale well before. */
+/** How long a writer waits for the lock before giving up: a frozen holder's lock goes stale well before. */
 const WAIT_MS = 30_000;
 /** After this long, writes arriving in this process wait for the lock to be released and taken again. */
 const MAX_HOLD_MS = 200;
 
 /**
  * The project's write lock, shared by every process that writes its documents (the server, each CLI
- * run): a lock folder in `.folio/locks/` made and removed by proper-lockfile. It is held by a process,
+ * run): a lock folder in `.folio/locks/` naming its holder (see HeldFolder). It is held by a process,
  * not by one write: while it is held the process's writes run side by side (each document's own writes
  * are queued by the caller), and it is given back as soon as none is running, or after MAX_HOLD_MS of a
  * steady stream of them, so other processes get their turn.
  */
 export class WriteLock {
-  private readonly dir: string;
+  private readonly folder: HeldFolder;
   private holders = 0;
   private heldSince = 0;
   private releaseFile: (() => Promise<void>) | undefined;
@@ -32,7 +32,11 @@ export class WriteLock {
   private waiters: Array<() => void> = [];
 
   constructor(stateDir: string) {
-    this.dir = join(stateDir, 'locks');
+    // A lock found taken over while held (the process was frozen for seconds) is reported, not thrown:
+    // the writes under it still check each file's stamp before replacing it.
+    this.folder = new HeldFolder(join(stateDir, 'locks', 'documents.lock'), STALE_MS, (message) =>
+      process.emitWarning(`folio write lock: ${message}`),
+    );
   }
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
@@ -85,30 +89,18 @@ export class WriteLock {
   }
 
   private async acquire(): Promise<() => Promise<void>> {
-    mkdirSync(this.dir, { recursive: true });
-    const target = join(this.dir, 'documents');
     const started = Date.now();
     for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
-      try {
-        return await lockfile.lock(target, {
-          realpath: false,
-          lockfilePath: `${target}.lock`,
-          stale: STALE_MS,
-          // A lock found stale while held (the event loop was blocked for seconds) is reported, not thrown:
-          // the writes under it still check each file's stamp before replacing it.
-          onCompromised: (err) => process.emitWarning(`folio write lock: ${err.message}`),
-        });
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
-        if (Date.now() - started > WAIT_MS)
-          throw new FolioError(
-            503,
-            'ServiceUnavailableError',
-            'Another process has held the write lock of this project for too long; try again',
-            {},
-          );
-        await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
-      }
+      const release = await this.folder.tryLock();
+      if (release) return release;
+      if (Date.now() - started > WAIT_MS)
+        throw new FolioError(
+          503,
+          'ServiceUnavailableError',
+          'Another process has held the write lock of this project for too long; try again',
+          {},
+        );
+      await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
     }
   }
 }

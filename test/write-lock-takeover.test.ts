@@ -1,0 +1,258 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO, makeProject } from './helpers/project.js';
+import { openProject } from '../src/project.js';
+import { HeldFolder } from '../src/store/held-folder.js';
+import { WriteLock } from '../src/store/write-lock.js';
+
+/**
+ * The project's write lock names its holder: a holder of this host that has died (a `folio` run killed
+ * mid-write) is taken over at once, not after the 5 s stale wait, and by one waiter only; a live holder,
+ * a frozen one and one of another host keep it until it goes stale.
+ */
+const HOLDER = join(REPO, 'test', 'helpers', 'lock-holder.mjs');
+const STALE_MS = 5000;
+const children: ChildProcess[] = [];
+const temp = mkdtempSync(join(tmpdir(), 'folio-lock-'));
+afterEach(() => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+/** Starts lock-holder.mjs; resolves once it printed `line` (`waiting` or `held`). */
+function holder(stateDir: string, log: string, holdMs: number | 'loop' | 'exit', line: 'waiting' | 'held') {
+  const child = spawn(process.execPath, [HOLDER, stateDir, log, String(holdMs)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.split('\n').includes(line)) resolve();
+    });
+    void exited.then((code) => reject(new Error(`lock holder exited (${code}) before "${line}": ${err}`)));
+  });
+  return { child, exited, ready };
+}
+
+async function kill(child: ChildProcess, exited: Promise<unknown>) {
+  child.kill('SIGKILL');
+  // Waited on, so the process is reaped and its pid is gone, not a zombie.
+  await exited;
+}
+
+/** The pid of a process that has run and exited. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await new Promise((r) => child.once('exit', r));
+  return child.pid!;
+}
+
+/** The lock log as [pid, enter, leave] intervals, one per hold. */
+function holds(log: string): Array<{ pid: string; enter: number; leave: number }> {
+  const lines = readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split(' '));
+  return lines
+    .filter(([what]) => what === 'enter')
+    .map(([, pid, at]) => {
+      const leave = lines.find(([what, p]) => what === 'leave' && p === pid);
+      return { pid, enter: Number(at), leave: leave ? Number(leave[2]) : Infinity };
+    });
+}
+
+/** A lock folder left by a holder, written as HeldFolder writes it, with its holder file dated `ageMs` ago. */
+function leftLock(folder: string, who: { pid: number; host: string }, ageMs = 0) {
+  mkdirSync(folder, { recursive: true });
+  const file = join(folder, 'holder-left0behind0');
+  writeFileSync(file, JSON.stringify(who));
+  const at = new Date(Date.now() - ageMs);
+  utimesSync(file, at, at);
+}
+
+describe('a write lock whose holder was killed', () => {
+  it('is taken over at once by the next write of the project', async () => {
+    const p = makeProject();
+    try {
+      const stateDir = join(p.dir, '.folio');
+      const log = join(p.dir, 'lock.log');
+      const held = holder(stateDir, log, -1, 'held');
+      await held.ready;
+      await kill(held.child, held.exited);
+      expect(readdirSync(join(stateDir, 'locks', 'documents.lock'))).toHaveLength(1);
+
+      const project = await openProject(p.dir);
+      const started = Date.now();
+      await project.documents.create('article', { title: 'after the kill' });
+      expect(Date.now() - started).toBeLessThan(STALE_MS / 2);
+    } finally {
+      p.cleanup();
+    }
+  });
+
+  it('is taken by one waiting process at a time, each after the other has left', async () => {
+    const stateDir = join(temp, 'race', '.folio');
+    const log = join(temp, 'race.log');
+    const first = holder(stateDir, log, -1, 'held');
+    await first.ready;
+    // Several processes wait for the lock, then all find its holder dead at about the same moment.
+    const waiters = Array.from({ length: 4 }, () => holder(stateDir, log, 50, 'waiting'));
+    await Promise.all(waiters.map((w) => w.ready));
+    await new Promise((r) => setTimeout(r, 200));
+    const killedAt = Date.now();
+    await kill(first.child, first.exited);
+    expect(await Promise.all(waiters.map((w) => w.exited))).toEqual([0, 0, 0, 0]);
+
+    const after = holds(log)
+      .filter((h) => h.pid !== String(first.child.pid))
+      .sort((a, b) => a.enter - b.enter);
+    expect(after).toHaveLength(4);
+    expect(after[0].enter - killedAt).toBeLessThan(STALE_MS / 2);
+    for (let i = 1; i < after.length; i++) expect(after[i].enter).toBeGreaterThanOrEqual(after[i - 1].leave);
+  });
+
+  it('is taken over at once whatever its holder was doing when killed, giving it back included', async () => {
+    // Holders that take and give back the lock in a loop, killed at random points of it, on lanes side by side.
+    const lane = async (k: number) => {
+      const stateDir = join(temp, `loop-${k}`, '.folio');
+      const waits: number[] = [];
+      for (let round = 0; round < 6; round++) {
+        const looping = holder(stateDir, join(temp, `loop-${k}.log`), 'loop', 'held');
+        await looping.ready;
+        await new Promise((r) => setTimeout(r, Math.random() * 50));
+        await kill(looping.child, looping.exited);
+        const started = Date.now();
+        await new WriteLock(stateDir).run(async () => undefined);
+        waits.push(Date.now() - started);
+      }
+      return waits;
+    };
+    const waits = (await Promise.all(Array.from({ length: 8 }, (_, k) => lane(k)))).flat();
+    expect(waits.filter((ms) => ms > STALE_MS / 2)).toEqual([]);
+  });
+
+  it('is not left behind by a holder that exits while holding it', async () => {
+    const stateDir = join(temp, 'exiting', '.folio');
+    const exiting = holder(stateDir, join(temp, 'exiting.log'), 'exit', 'waiting');
+    expect(await exiting.exited).toBe(0);
+    expect(readdirSync(join(stateDir, 'locks'))).toEqual([]);
+  });
+
+  it('of several waiters that find the dead holder together, lets exactly one take it', async () => {
+    const parent = join(temp, 'together');
+    const folder = join(parent, 'documents.lock');
+    const dead = await deadPid();
+    // Rounds with the waiters started a few turns of the event loop apart, so that their steps interleave
+    // in many orders: a late one reads the dead holder before the winner has put its own lock in place.
+    for (let round = 0; round < 100; round++) {
+      leftLock(folder, { pid: dead, host: hostname() });
+      const waiters = Array.from({ length: 5 }, () => new HeldFolder(folder, STALE_MS, () => undefined));
+      const got = await Promise.all(
+        waiters.map(async (w, i) => {
+          for (let turn = 0; turn < (i * round) % 31; turn++) await new Promise((r) => setImmediate(r));
+          return w.tryLock();
+        }),
+      );
+      expect(got.filter(Boolean), `round ${round}`).toHaveLength(1);
+      // The winner's lock is in place: the losers removed nothing of it.
+      const names = readdirSync(folder);
+      expect(names, `round ${round}`).toHaveLength(1);
+      expect(JSON.parse(readFileSync(join(folder, names[0]), 'utf8'))).toEqual({ pid: process.pid, host: hostname() });
+      expect(await waiters[0].tryLock()).toBeUndefined();
+      await got.find(Boolean)!();
+      expect(readdirSync(parent)).toEqual([]);
+    }
+  });
+});
+
+describe('a write lock whose holder may still be running', () => {
+  it('is kept while its holder is alive, and taken once it has left', async () => {
+    const stateDir = join(temp, 'live', '.folio');
+    const log = join(temp, 'live.log');
+    const first = holder(stateDir, log, 300, 'held');
+    await first.ready;
+    const second = holder(stateDir, log, 0, 'waiting');
+    expect(await Promise.all([first.exited, second.exited])).toEqual([0, 0]);
+    const [a, b] = holds(log).sort((x, y) => x.enter - y.enter);
+    expect(a.pid).toBe(String(first.child.pid));
+    expect(b.enter).toBeGreaterThanOrEqual(a.leave);
+  });
+
+  it('is kept from a frozen holder until it goes stale', async () => {
+    const stateDir = join(temp, 'frozen', '.folio');
+    const folder = join(stateDir, 'locks', 'documents.lock');
+    const first = holder(stateDir, join(temp, 'frozen.log'), -1, 'held');
+    await first.ready;
+    first.child.kill('SIGSTOP');
+    const waiter = new HeldFolder(folder, STALE_MS, () => undefined);
+    expect(await waiter.tryLock()).toBeUndefined();
+    // Its holder file as the frozen process last touched it, longer ago than the stale time.
+    const [name] = readdirSync(folder);
+    const old = new Date(Date.now() - STALE_MS - 1000);
+    utimesSync(join(folder, name), old, old);
+    const release = await waiter.tryLock();
+    expect(release).toBeTypeOf('function');
+    await release!();
+    await kill(first.child, first.exited);
+  });
+
+  it('once taken over from a frozen holder, is not removed when that holder wakes and releases it', async () => {
+    const folder = join(temp, 'woken', 'documents.lock');
+    const frozen = new HeldFolder(folder, STALE_MS, () => undefined);
+    const releaseFrozen = await frozen.tryLock();
+    const [name] = readdirSync(folder);
+    const old = new Date(Date.now() - STALE_MS - 1000);
+    utimesSync(join(folder, name), old, old);
+    const waiter = new HeldFolder(folder, STALE_MS, () => undefined);
+    const release = await waiter.tryLock();
+    expect(release).toBeTypeOf('function');
+    await releaseFrozen!();
+    expect(readdirSync(folder)).toHaveLength(1);
+    expect(await frozen.tryLock()).toBeUndefined();
+    await release!();
+    expect(readdirSync(join(temp, 'woken'))).toEqual([]);
+  });
+
+  it('is kept from a holder of another host (a shared folder) until it goes stale', async () => {
+    const folder = join(temp, 'other-host', 'documents.lock');
+    leftLock(folder, { pid: await deadPid(), host: `not-${hostname()}` });
+    const waiter = new HeldFolder(folder, STALE_MS, () => undefined);
+    expect(await waiter.tryLock()).toBeUndefined();
+    leftLock(folder, { pid: await deadPid(), host: `not-${hostname()}` }, STALE_MS + 1000);
+    const release = await waiter.tryLock();
+    expect(release).toBeTypeOf('function');
+    await release!();
+  });
+
+  it('is removed when empty (its holder died while removing it) once it has gone stale', async () => {
+    const folder = join(temp, 'empty', 'documents.lock');
+    mkdirSync(folder, { recursive: true });
+    const waiter = new HeldFolder(folder, STALE_MS, () => undefined);
+    expect(await waiter.tryLock()).toBeUndefined();
+    const old = new Date(Date.now() - STALE_MS - 1000);
+    utimesSync(folder, old, old);
+    const release = await waiter.tryLock();
+    expect(release).toBeTypeOf('function');
+    await release!();
+  });
+
+  it('is kept when its holder file cannot be read, until it goes stale', async () => {
+    const folder = join(temp, 'unreadable', 'documents.lock');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'holder-cut0off'), '{"pid":');
+    const waiter = new HeldFolder(folder, STALE_MS, () => undefined);
+    expect(await waiter.tryLock()).toBeUndefined();
+    const old = new Date(Date.now() - STALE_MS - 1000);
+    utimesSync(join(folder, 'holder-cut0off'), old, old);
+    const release = await waiter.tryLock();
+    expect(release).toBeTypeOf('function');
+    await release!();
+  });
+});
