@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { LOCK_HOST } from '../src/store/held-folder.js';
 import { promisify } from 'node:util';
 import { BIN, startTestServer, type TestServer } from './helpers/project.js';
 import { FileStore, StaleFileError } from '../src/store/store.js';
@@ -132,7 +132,7 @@ describe('writes from several processes', () => {
     const dead = spawn(process.execPath, ['-e', '']);
     await new Promise((r) => dead.once('exit', r));
     mkdirSync(lock, { recursive: true });
-    writeFileSync(join(lock, 'holder-killed0writer'), JSON.stringify({ pid: dead.pid, host: hostname() }));
+    writeFileSync(join(lock, 'holder-killed0writer'), JSON.stringify({ pid: dead.pid, host: LOCK_HOST }));
     const started = Date.now();
     const r = await s.api(`/api/articles/${id}?locale=fr`, { method: 'PUT', body: { data: { title: 'after-dead' } } });
     expect(r.status).toBe(200);

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO, makeProject } from './helpers/project.js';
 import { openProject } from '../src/project.js';
-import { HeldFolder } from '../src/store/held-folder.js';
+import { HeldFolder, LOCK_HOST } from '../src/store/held-folder.js';
 import { WriteLock } from '../src/store/write-lock.js';
 
 /**
@@ -152,7 +152,7 @@ describe('a write lock whose holder was killed', () => {
     // Rounds with the waiters started a few turns of the event loop apart, so that their steps interleave
     // in many orders: a late one reads the dead holder before the winner has put its own lock in place.
     for (let round = 0; round < 100; round++) {
-      leftLock(folder, { pid: dead, host: hostname() });
+      leftLock(folder, { pid: dead, host: LOCK_HOST });
       const waiters = Array.from({ length: 5 }, () => new HeldFolder(folder, STALE_MS, () => undefined));
       const got = await Promise.all(
         waiters.map(async (w, i) => {
@@ -164,7 +164,7 @@ describe('a write lock whose holder was killed', () => {
       // The winner's lock is in place: the losers removed nothing of it.
       const names = readdirSync(folder);
       expect(names, `round ${round}`).toHaveLength(1);
-      expect(JSON.parse(readFileSync(join(folder, names[0]), 'utf8'))).toEqual({ pid: process.pid, host: hostname() });
+      expect(JSON.parse(readFileSync(join(folder, names[0]), 'utf8'))).toEqual({ pid: process.pid, host: LOCK_HOST });
       expect(await waiters[0].tryLock()).toBeUndefined();
       await got.find(Boolean)!();
       expect(readdirSync(parent)).toEqual([]);
@@ -222,13 +222,36 @@ describe('a write lock whose holder may still be running', () => {
 
   it('is kept from a holder of another host (a shared folder) until it goes stale', async () => {
     const folder = join(temp, 'other-host', 'documents.lock');
-    leftLock(folder, { pid: await deadPid(), host: `not-${hostname()}` });
+    leftLock(folder, { pid: await deadPid(), host: `not-${LOCK_HOST}` });
     const waiter = new HeldFolder(folder, STALE_MS, () => undefined);
     expect(await waiter.tryLock()).toBeUndefined();
-    leftLock(folder, { pid: await deadPid(), host: `not-${hostname()}` }, STALE_MS + 1000);
+    leftLock(folder, { pid: await deadPid(), host: `not-${LOCK_HOST}` }, STALE_MS + 1000);
     const release = await waiter.tryLock();
     expect(release).toBeTypeOf('function');
     await release!();
+  });
+
+  it('clears the folders a killed process left beside it while taking or giving it back', async () => {
+    const folder = join(temp, 'leftovers', 'documents.lock');
+    const beside = (name: string, ageMs: number) => {
+      mkdirSync(join(temp, 'leftovers', name, 'holder-x'), { recursive: true });
+      const at = new Date(Date.now() - ageMs);
+      utimesSync(join(temp, 'leftovers', name), at, at);
+    };
+    beside('documents.lock.old0one.tmp', 60_000);
+    beside('documents.lock.old0two.old', 60_000);
+    // Young ones may be another process's, half-way through taking or giving back the lock.
+    beside('documents.lock.young0one.tmp', 0);
+    const release = await new HeldFolder(folder, STALE_MS, () => undefined).tryLock();
+    expect(release).toBeTypeOf('function');
+    await release!();
+    expect(readdirSync(join(temp, 'leftovers'))).toEqual(['documents.lock.young0one.tmp']);
+  });
+
+  it('takes a holder of a host of the same name but another pid namespace for one of another host', async () => {
+    const folder = join(temp, 'other-namespace', 'documents.lock');
+    leftLock(folder, { pid: await deadPid(), host: `${LOCK_HOST.split(' ')[0]} pid:[1]` });
+    expect(await new HeldFolder(folder, STALE_MS, () => undefined).tryLock()).toBeUndefined();
   });
 
   it('is removed when empty (its holder died while removing it) once it has gone stale', async () => {

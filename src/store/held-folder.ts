@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readlinkSync, renameSync, rmSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, rmdir, stat, unlink, utimes, writeFile, rename } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -11,11 +11,25 @@ interface Holder {
 }
 
 const HOLDER_PREFIX = 'holder-';
+/** Folders a killed process left beside the lock (made aside, or moved aside) are removed after this long. */
+const LEFTOVER_MS = 30_000;
+
+/**
+ * This host as a holder names it: its name, and on Linux its pid namespace, so that containers sharing a
+ * name and a volume but not their processes never judge each other's holders by their own pids.
+ */
+export const LOCK_HOST = (() => {
+  try {
+    return `${hostname()} ${readlinkSync('/proc/self/ns/pid')}`;
+  } catch {
+    return hostname();
+  }
+})();
 const code = (err: unknown) => (err as NodeJS.ErrnoException).code;
 
 /** True unless the process is known to be gone: a live process, or one of another host, counts as alive. */
 function alive(holder: Holder): boolean {
-  if (holder.host !== hostname()) return true;
+  if (holder.host !== LOCK_HOST) return true;
   try {
     process.kill(holder.pid, 0);
     return true;
@@ -75,6 +89,10 @@ export class HeldFolder {
 
   /** One attempt: resolves with the release function once held, or with undefined while another holds it. */
   async tryLock(): Promise<(() => Promise<void>) | undefined> {
+    if (!this.swept) {
+      this.swept = true;
+      await this.removeLeftovers();
+    }
     if (!(await this.clearIfAbandoned())) return undefined;
     const token = randomBytes(9).toString('base64url');
     const aside = `${this.folder}.${token}.tmp`;
@@ -84,7 +102,7 @@ export class HeldFolder {
       await mkdir(dirname(this.folder), { recursive: true });
       await mkdir(aside);
     });
-    await writeFile(join(aside, HOLDER_PREFIX + token), JSON.stringify({ pid: process.pid, host: hostname() }));
+    await writeFile(join(aside, HOLDER_PREFIX + token), JSON.stringify({ pid: process.pid, host: LOCK_HOST }));
     try {
       // Fails while a folder with a file is there: a held lock always has its holder's.
       await rename(aside, this.folder);
@@ -97,6 +115,23 @@ export class HeldFolder {
     }
     heldFiles.add(file);
     return this.keepFresh(file);
+  }
+
+  private swept = false;
+
+  /** Removes the `<lock>.<token>.tmp|old` folders that processes killed while taking or giving back left. */
+  private async removeLeftovers(): Promise<void> {
+    const prefix = `${basename(this.folder)}.`;
+    const names = await readdir(dirname(this.folder)).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!name.startsWith(prefix) || !/\.(tmp|old)$/.test(name)) continue;
+      const path = join(dirname(this.folder), name);
+      const old = await stat(path).then(
+        (st) => st.mtimeMs < Date.now() - LEFTOVER_MS,
+        () => false,
+      );
+      if (old) await rm(path, { recursive: true, force: true }).catch(() => undefined);
+    }
   }
 
   /**
