@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/project.js';
 import { ELF, SVG, png } from './helpers/media.js';
-import { answers, treeHash } from './helpers/serve.js';
+import { answers, treeListing } from './helpers/serve.js';
 
 /**
  * Hostile requests, one table, one server: bodies, query strings, headers, uploads, encodings, sizes,
@@ -923,7 +923,7 @@ describe('hostile input', () => {
   let s: TestServer;
   let base: URL;
   let id: string;
-  let tree: string;
+  let tree: string[];
   let worstLag = 0;
   let lagTimer: NodeJS.Timeout;
   let last = performance.now();
@@ -934,7 +934,7 @@ describe('hostile input', () => {
     const created = await s.api('/api/articles', { method: 'POST', body: { data: { title: 'Standing' } } });
     expect(created.status).toBe(201);
     id = created.body.data.documentId;
-    tree = treeHash(s.contentDir);
+    tree = treeListing(s.contentDir);
     // The longest the event loop went without running a 10 ms timer, within one row.
     lagTimer = setInterval(() => {
       const now = performance.now();
@@ -972,8 +972,9 @@ describe('hostile input', () => {
     expect(await answers(s.url)).toBe(true);
     // An abandoned upload's temp file goes once the server has seen the connection close.
     const settle = Date.now() + (row.abandon ? 3000 : 0);
-    while (treeHash(s.contentDir) !== tree && Date.now() < settle) await new Promise((r) => setTimeout(r, 50));
-    expect(treeHash(s.contentDir)).toBe(tree);
+    while (treeListing(s.contentDir).join() !== tree.join() && Date.now() < settle)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(treeListing(s.contentDir)).toEqual(tree);
     // HOSTILE_REPORT=1 prints each row's answer and longest stall.
     if (process.env.HOSTILE_REPORT)
       console.log(`ROW ${res?.status} ${worstLag.toFixed(0)}ms ${row.name} ${res?.body.slice(0, 120) ?? ''}`);

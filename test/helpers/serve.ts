@@ -130,6 +130,17 @@ export async function answers(base: string): Promise<boolean> {
 }
 
 /** A digest of every file under `dir` (names and bytes): equal digests, unchanged tree. */
+/** Each file under `dir` with the start of its content's sha256: a failed comparison names what changed. */
+export function treeListing(dir: string): string[] {
+  return filesUnder(dir).map(
+    (f) =>
+      `${f} ${createHash('sha256')
+        .update(readFileSync(join(dir, f)))
+        .digest('hex')
+        .slice(0, 12)}`,
+  );
+}
+
 export function treeHash(dir: string): string {
   const h = createHash('sha256');
   for (const f of filesUnder(dir)) {
