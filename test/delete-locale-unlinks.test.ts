@@ -1,7 +1,7 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
+import { addAttributes, makeProject, startTestServer, type TestServer } from './helpers/project.js';
 import { spawnFolio } from './helpers/cli.js';
 import type { Store } from '../src/store/store.js';
 
@@ -12,12 +12,7 @@ import type { Store } from '../src/store/store.js';
  */
 function projectWithLinks() {
   const p = makeProject();
-  const edit = (name: string, attrs: Record<string, unknown>) => {
-    const file = join(p.contentDir, 'types', `${name}.json`);
-    const schema = JSON.parse(readFileSync(file, 'utf8'));
-    Object.assign(schema.attributes, attrs);
-    writeFileSync(file, `${JSON.stringify(schema, null, 2)}\n`);
-  };
+  const edit = (name: string, attrs: Record<string, unknown>) => addAttributes(p.contentDir, name, attrs);
   const article = 'api::article.article';
   edit('author', {
     favourites: { type: 'relation', relation: 'manyToMany', target: article, inversedBy: 'fans' },

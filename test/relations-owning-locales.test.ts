@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
+import { addAttributes, makeProject, startTestServer, type TestServer } from './helpers/project.js';
 import { runFolio } from './helpers/cli.js';
 
 type Row = { title: string; locale: string };
@@ -17,12 +17,7 @@ const shownOne = (r: Row) => `${r.title} [${r.locale}]`;
  */
 function projectWithOwningAuthor() {
   const p = makeProject();
-  const edit = (name: string, attrs: Record<string, unknown>) => {
-    const file = join(p.contentDir, 'types', `${name}.json`);
-    const schema = JSON.parse(readFileSync(file, 'utf8'));
-    Object.assign(schema.attributes, attrs);
-    writeFileSync(file, `${JSON.stringify(schema, null, 2)}\n`);
-  };
+  const edit = (name: string, attrs: Record<string, unknown>) => addAttributes(p.contentDir, name, attrs);
   edit('author', {
     favourites: { type: 'relation', relation: 'manyToMany', target: 'api::article.article', inversedBy: 'fans' },
     pick: { type: 'relation', relation: 'manyToOne', target: 'api::article.article' },

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openProject, type Project } from '../../src/project.js';
@@ -42,6 +42,14 @@ export function makeProject(opts: { config?: Record<string, unknown>; withExampl
   // The permissions the conformance recordings assume (fixtures/blog/README.md).
   cpSync(join(import.meta.dirname, 'fixture-permissions.json'), join(contentDir, 'permissions.json'));
   return { dir, contentDir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Adds (or replaces) attributes in a content-type schema of a project made by makeProject. */
+export function addAttributes(contentDir: string, singularName: string, attrs: Record<string, unknown>): void {
+  const file = join(contentDir, 'types', `${singularName}.json`);
+  const schema = JSON.parse(readFileSync(file, 'utf8'));
+  Object.assign(schema.attributes, attrs);
+  writeFileSync(file, `${JSON.stringify(schema, null, 2)}\n`);
 }
 
 export interface TestServer extends RunningServer {
