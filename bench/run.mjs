@@ -4,10 +4,10 @@
 // `folio serve` runs by default (watching content/).
 import { spawn, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { generate } from './generate.mjs';
+import { freePort, sleep } from './net.mjs';
 
 const REPO = resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -22,16 +22,6 @@ process.on('SIGINT', () => {
   cleanup();
   process.exit(130);
 });
-
-const freePort = () =>
-  new Promise((res) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = s.address().port;
-      s.close(() => res(p));
-    });
-  });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFor(url, ms = 20000) {
   const start = Date.now();

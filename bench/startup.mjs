@@ -10,11 +10,11 @@
 //   --restart     also time a restart per run
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate } from './generate.mjs';
+import { freePort, sleep } from './net.mjs';
 
 const REPO = resolve(import.meta.dirname, '..');
 const { values, positionals } = parseArgs({
@@ -36,16 +36,6 @@ const children = new Set();
 process.on('exit', () => {
   for (const c of children) c.kill('SIGKILL');
 });
-
-const freePort = () =>
-  new Promise((res) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = s.address().port;
-      s.close(() => res(p));
-    });
-  });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** CPU time (user + system, clock ticks) and RSS (MB) of a process. */
 function usage(pid) {
