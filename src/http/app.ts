@@ -12,7 +12,8 @@ import { landingRoutes, localesRoutes } from './routes.js';
 
 /**
  * Sign-in, renewal and sign-out with a password or a Studio sign-in link: they write the server's own sessions
- * in `.folio/`, never content, so a read-only server takes them and its Studio can be used to read.
+ * in `.folio/`, never content, so a read-only server takes them (as POSTs only: other methods on these paths
+ * may reach a content-type's routes) and its Studio can be used to read.
  */
 const SESSION_PATHS = new Set(['/api/auth/local', '/api/auth/refresh', '/api/auth/logout', '/_folio/studio/sign-in']);
 
@@ -72,11 +73,12 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
       if (applyCors(event, project.config.server.cors)) return sendEmpty(event, 204);
       let answer: unknown;
       try {
+        const method = (req.method ?? 'GET').toUpperCase();
         if (
           opts.readOnly &&
-          !['GET', 'HEAD', 'OPTIONS'].includes((req.method ?? 'GET').toUpperCase()) &&
+          !['GET', 'HEAD', 'OPTIONS'].includes(method) &&
           /^\/(api|_folio\/)/i.test(req.url ?? '') &&
-          !SESSION_PATHS.has((req.url ?? '').split('?')[0].toLowerCase())
+          !(method === 'POST' && SESSION_PATHS.has((req.url ?? '').split('?')[0].toLowerCase()))
         ) {
           throw new FolioError(403, 'ForbiddenError', 'This server is read-only: writes are refused', {});
         }
