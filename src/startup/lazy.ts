@@ -132,8 +132,11 @@ export class LazySource {
     try {
       raw = read?.(documentId);
       decoded = raw && decodeDocument(ct, documentId, raw.body);
-    } catch {
-      decoded = undefined;
+    } catch (err) {
+      // Broken since it was indexed (the start-up snapshot keeps no text to fall back on): taken out and
+      // reported, as a file found broken at start is, rather than served with empty values.
+      this.ctx.invalid?.(this.doc, (err as Error).message);
+      return undefined;
     }
     if (raw && decoded && sameShape(decoded, shape.meta, this.offset, this.offset + this.length, shape.table)) {
       this.checkValues(raw.body);
