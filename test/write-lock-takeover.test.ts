@@ -1,6 +1,15 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO, makeProject } from './helpers/project.js';
@@ -254,9 +263,21 @@ describe('a write lock whose holder may still be running', () => {
     expect(await new HeldFolder(folder, STALE_MS, () => undefined).tryLock()).toBeUndefined();
   });
 
-  it('is removed when empty (its holder died while removing it) once it has gone stale', async () => {
+  it('is taken at once when empty (its holder died while giving it back)', async () => {
     const folder = join(temp, 'empty', 'documents.lock');
     mkdirSync(folder, { recursive: true });
+    const waiter = new HeldFolder(folder, STALE_MS, () => undefined);
+    const release = await waiter.tryLock();
+    expect(release).toBeTypeOf('function');
+    expect(readdirSync(folder)).toHaveLength(1);
+    await release!();
+    expect(existsSync(folder)).toBe(false);
+  });
+
+  it('is cleared once stale when it holds stray files and no holder (a .DS_Store), not waited on forever', async () => {
+    const folder = join(temp, 'stray', 'documents.lock');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, '.DS_Store'), 'x');
     const waiter = new HeldFolder(folder, STALE_MS, () => undefined);
     expect(await waiter.tryLock()).toBeUndefined();
     const old = new Date(Date.now() - STALE_MS - 1000);
@@ -264,6 +285,39 @@ describe('a write lock whose holder may still be running', () => {
     const release = await waiter.tryLock();
     expect(release).toBeTypeOf('function');
     await release!();
+  });
+
+  it('treats a holder file that is not a holder (JSON null) as unreadable: kept until stale, then taken', async () => {
+    const folder = join(temp, 'null-holder', 'documents.lock');
+    mkdirSync(folder, { recursive: true });
+    const file = join(folder, 'holder-null0holder0');
+    writeFileSync(file, 'null');
+    const waiter = new HeldFolder(folder, STALE_MS, () => undefined);
+    expect(await waiter.tryLock()).toBeUndefined();
+    const old = new Date(Date.now() - STALE_MS - 1000);
+    utimesSync(file, old, old);
+    const release = await waiter.tryLock();
+    expect(release).toBeTypeOf('function');
+    await release!();
+  });
+
+  it('given back by a holder it was taken from while frozen, stays with the new holder alone', async () => {
+    // A froze holding the lock; B took it over as stale; A wakes and gives back what it thinks it holds.
+    const folder = join(temp, 'late-release', 'documents.lock');
+    const a = new HeldFolder(folder, STALE_MS, () => undefined);
+    const releaseA = await a.tryLock();
+    const [fileA] = readdirSync(folder);
+    const old = new Date(Date.now() - STALE_MS - 1000);
+    utimesSync(join(folder, fileA), old, old);
+    const b = new HeldFolder(folder, STALE_MS, () => undefined);
+    const releaseB = await b.tryLock();
+    expect(releaseB).toBeTypeOf('function');
+    const [fileB] = readdirSync(folder);
+    await releaseA!();
+    // B's folder is still in place, so a third process cannot take the lock while B holds it.
+    expect(readdirSync(folder)).toEqual([fileB]);
+    expect(await new HeldFolder(folder, STALE_MS, () => undefined).tryLock()).toBeUndefined();
+    await releaseB!();
   });
 
   it('is kept when its holder file cannot be read, until it goes stale', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readlinkSync, renameSync, rmSync } from 'node:fs';
-import { mkdir, readFile, readdir, rm, rmdir, stat, unlink, utimes, writeFile, rename } from 'node:fs/promises';
+import { readFileSync, readlinkSync, rmdirSync, unlinkSync } from 'node:fs';
+import { mkdir, readFile, readdir, rename, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
@@ -13,18 +13,26 @@ interface Holder {
 const HOLDER_PREFIX = 'holder-';
 /** Folders a killed process left beside the lock (made aside, or moved aside) are removed after this long. */
 const LEFTOVER_MS = 30_000;
+/** Windows refuses to rename a folder over an existing one (even an empty one). */
+const WINDOWS = process.platform === 'win32';
+
+const linuxId = (read: () => string) => {
+  try {
+    return ` ${read().trim()}`;
+  } catch {
+    return '';
+  }
+};
 
 /**
- * This host as a holder names it: its name, and on Linux its pid namespace, so that containers sharing a
- * name and a volume but not their processes never judge each other's holders by their own pids.
+ * This host as a holder names it: its name and, on Linux, its boot id (two machines of one name sharing a
+ * folder differ by it) and its pid namespace (so do containers sharing a name and a volume, not processes).
  */
-export const LOCK_HOST = (() => {
-  try {
-    return `${hostname()} ${readlinkSync('/proc/self/ns/pid')}`;
-  } catch {
-    return hostname();
-  }
-})();
+export const LOCK_HOST =
+  hostname() +
+  linuxId(() => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8')) +
+  linuxId(() => readlinkSync('/proc/self/ns/pid'));
+
 const code = (err: unknown) => (err as NodeJS.ErrnoException).code;
 
 /** True unless the process is known to be gone: a live process, or one of another host, counts as alive. */
@@ -38,23 +46,11 @@ function alive(holder: Holder): boolean {
   }
 }
 
-/**
- * The lock folder is moved aside before it is removed, so that it never stands empty at its place (an empty
- * one is left alone until stale, as it may be a holder's of an earlier Folio). Returns false, having moved
- * nothing of another's, if `file` is no longer in it: the lock was taken over while this process was frozen.
- */
-function moveAside(file: string): boolean {
-  const folder = dirname(file);
-  if (!existsSync(file)) return false;
-  const away = `${folder}.${basename(file).slice(HOLDER_PREFIX.length)}.old`;
-  renameSync(folder, away);
-  if (!existsSync(join(away, basename(file)))) {
-    // Taken over between the two steps: the folder is the new holder's; it goes back.
-    renameSync(away, folder);
-    return false;
-  }
-  rmSync(away, { recursive: true, force: true });
-  return true;
+/** A holder file's content, or undefined when it is not one (cut off by a power loss, edited by hand). */
+function asHolder(value: unknown): Holder | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const { pid, host } = value as Partial<Holder>;
+  return Number.isInteger(pid) && pid! > 0 && typeof host === 'string' ? { pid: pid!, host } : undefined;
 }
 
 /** Process-wide: the holder files this process has in place, removed on exit so a clean exit leaves none. */
@@ -62,9 +58,10 @@ const heldFiles = new Set<string>();
 process.once('exit', () => {
   for (const file of heldFiles) {
     try {
-      moveAside(file);
+      unlinkSync(file);
+      rmdirSync(dirname(file));
     } catch {
-      // Taken over, or already gone: nothing of ours is left to remove.
+      // Taken over (the file is gone, or the folder is the next holder's): nothing of ours is left.
     }
   }
 });
@@ -75,12 +72,15 @@ process.once('exit', () => {
  * holder's folder is there), and the holder touches its file every half of `staleMs`.
  *
  * A waiter takes the lock over at once when its holder is a process of this host that no longer exists, and
- * after `staleMs` without a touch otherwise (a holder on another host, or a frozen one). Taking over is
- * removing that very holder file, named by its holder's token: of several waiters only one succeeds, and a
- * lock another process has taken meanwhile holds a file of another name, which no waiter removes. Given
- * back, the folder is moved aside, then removed (see moveAside).
+ * after `staleMs` without a touch otherwise (a holder on another host, or a frozen one). Taking over, and
+ * giving back, is removing that very holder file, named by its holder's token, then the folder if it is still
+ * empty: of several waiters only one removes the file, and a folder another process has put in place meanwhile
+ * holds a file of another name, which no one else removes. An empty folder at the lock's place is free: a new
+ * holder's folder is renamed over it (outside Windows), which succeeds for one process only.
  */
 export class HeldFolder {
+  private swept = false;
+
   constructor(
     private readonly folder: string,
     private readonly staleMs: number,
@@ -102,14 +102,13 @@ export class HeldFolder {
       await mkdir(dirname(this.folder), { recursive: true });
       await mkdir(aside);
     });
-    await writeFile(join(aside, HOLDER_PREFIX + token), JSON.stringify({ pid: process.pid, host: LOCK_HOST }));
     try {
+      await writeFile(join(aside, HOLDER_PREFIX + token), JSON.stringify({ pid: process.pid, host: LOCK_HOST }));
       // Fails while a folder with a file is there: a held lock always has its holder's.
       await rename(aside, this.folder);
     } catch (err) {
-      await rm(aside, { recursive: true, force: true });
-      // Windows refuses to rename over an existing folder with EPERM.
-      const held = ['ENOTEMPTY', 'EEXIST', ...(process.platform === 'win32' ? ['EPERM'] : [])];
+      await rm(aside, { recursive: true, force: true }).catch(() => undefined);
+      const held = ['ENOTEMPTY', 'EEXIST', ...(WINDOWS ? ['EPERM'] : [])];
       if (held.includes(code(err) ?? '')) return undefined;
       throw err;
     }
@@ -117,9 +116,7 @@ export class HeldFolder {
     return this.keepFresh(file);
   }
 
-  private swept = false;
-
-  /** Removes the `<lock>.<token>.tmp|old` folders that processes killed while taking or giving back left. */
+  /** Removes the `<lock>.<token>.tmp|old` folders that processes killed while taking or clearing it left. */
   private async removeLeftovers(): Promise<void> {
     const prefix = `${basename(this.folder)}.`;
     const names = await readdir(dirname(this.folder)).catch(() => [] as string[]);
@@ -135,8 +132,8 @@ export class HeldFolder {
   }
 
   /**
-   * Removes the lock folder if its holder is gone or has let it go stale. True when there is no lock
-   * folder now (so an attempt may follow), false while a live holder has it.
+   * Clears the lock's place if its holder is gone or has let it go stale. True when an attempt may follow
+   * (no folder there, or an empty one), false while a live holder has it.
    */
   private async clearIfAbandoned(): Promise<boolean> {
     let names: string[];
@@ -147,23 +144,16 @@ export class HeldFolder {
       throw err;
     }
     const name = names.find((n) => n.startsWith(HOLDER_PREFIX));
-    if (name === undefined) {
-      // Empty: its holder is removing it (or died doing so). Only a stale one is removed, and only if empty.
-      if (!(await this.isStale(this.folder))) return false;
-      return rmdir(this.folder).then(
-        () => true,
-        () => false,
-      );
-    }
+    if (name === undefined) return this.clearWithoutHolder(names.length === 0);
     const file = join(this.folder, name);
     let holder: Holder | undefined;
     try {
-      holder = JSON.parse(await readFile(file, 'utf8')) as Holder;
+      holder = asHolder(JSON.parse(await readFile(file, 'utf8')));
     } catch (err) {
       if (code(err) === 'ENOENT') return false;
-      // Unreadable (cut off by a power loss): only the stale rule can tell.
+      // Unreadable: only the stale rule can tell.
     }
-    const gone = holder !== undefined && Number.isInteger(holder.pid) && holder.pid > 0 && !alive(holder);
+    const gone = holder !== undefined && !alive(holder);
     if (!gone && !(await this.isStale(file))) return false;
     try {
       await unlink(file);
@@ -173,6 +163,28 @@ export class HeldFolder {
       throw err;
     }
     await rmdir(this.folder).catch(() => undefined);
+    return true;
+  }
+
+  /**
+   * A folder without a holder file: empty, its holder was giving it back (or was killed doing so), and it is
+   * free; with other files in it (a `.DS_Store`, an NFS placeholder), no holder can ever be put in it, so once
+   * stale it is moved aside and removed.
+   */
+  private async clearWithoutHolder(empty: boolean): Promise<boolean> {
+    if (empty && !WINDOWS) return true;
+    if (!(await this.isStale(this.folder))) return false;
+    if (empty) {
+      await rmdir(this.folder).catch(() => undefined);
+      return true;
+    }
+    const away = `${this.folder}.${randomBytes(9).toString('base64url')}.old`;
+    try {
+      await rename(this.folder, away);
+    } catch {
+      return false;
+    }
+    await rm(away, { recursive: true, force: true }).catch(() => undefined);
     return true;
   }
 
@@ -213,26 +225,17 @@ export class HeldFolder {
       if (released) return;
       released = true;
       clearTimeout(timer);
-      heldFiles.delete(file);
-      // As moveAside, without blocking the process.
-      const away = `${this.folder}.${basename(file).slice(HOLDER_PREFIX.length)}.old`;
       try {
-        await stat(file);
-        await rename(this.folder, away);
+        await unlink(file);
       } catch (err) {
-        // Taken over while this process was frozen (and maybe released since): nothing of ours is left.
+        // Taken over while this process was frozen: nothing of ours is left.
         if (code(err) === 'ENOENT') return;
         throw err;
+      } finally {
+        heldFiles.delete(file);
       }
-      if (
-        await stat(join(away, basename(file))).then(
-          () => true,
-          () => false,
-        )
-      )
-        await rm(away, { recursive: true, force: true });
-      // Taken over between the two steps: the folder is the new holder's; it goes back.
-      else await rename(away, this.folder);
+      // Fails if another process has put its folder in place meanwhile, which is then the lock.
+      await rmdir(this.folder).catch(() => undefined);
     };
   }
 }
