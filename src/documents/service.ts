@@ -404,6 +404,7 @@ export class DocumentService {
     for (const ct of this.schemas.contentTypes.values()) {
       if (ct.localized ? change.removed === undefined : !mayNameLocales(this.schemas, ct)) continue;
       for (const indexed of [...this.index.documents(ct.uid)]) {
+        if (ct.localized && !indexed.slots.has(change.removed!)) continue;
         // Only the documents the change alters are read again from their files (and written).
         const probe = changeDocument(this.schemas, ct, cloneDocument(indexed), change);
         if (!probe.relinked && !probe.removed.length) continue;
