@@ -37,9 +37,21 @@ export class DocumentWrites {
    * lock (shared with every other process), and again from the files if one changed under it.
    */
   writing<T>(ct: ContentType, documentId: string, fn: () => Promise<T>): Promise<T> {
+    return this.run(`${ct.uid}/${documentId}`, fn);
+  }
+
+  /**
+   * Runs one write of any number of documents (a change of the project's locales) as `writing` runs one: under
+   * the project's write lock, and again from the files if one changed under it.
+   */
+  writingAll<T>(fn: () => Promise<T>): Promise<T> {
+    return this.run('*', fn);
+  }
+
+  private run<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const once = () => this.reads.run(new Map(), fn);
     const attempt = () => (this.store.exclusive ? this.store.exclusive(once) : once());
-    return this.lock.run(`${ct.uid}/${documentId}`, async () => {
+    return this.lock.run(key, async () => {
       let contended: string | undefined;
       for (let tries = 1; ; tries++) {
         try {
@@ -124,31 +136,31 @@ export class DocumentWrites {
     touched: Map<string, DocumentRecord>,
     gone?: { ct: ContentType; documentId: string },
   ) {
-    const docs: Array<[ContentType, DocumentRecord]> = ct && doc ? [[ct, doc]] : [];
+    const docs: DocumentRecord[] = ct && doc ? [doc] : [];
     // A self-relation puts the document itself among the touched ones: it is written once.
-    for (const d of touched.values()) if (d !== doc) docs.push([this.typeOf(d.uid), d]);
-    const planned = docs.map(([t, d]) => ({
-      pluralName: t.pluralName,
-      documentId: d.documentId,
-      expect: this.expected(t, d.documentId),
-    }));
-    if (gone)
-      planned.push({
-        pluralName: gone.ct.pluralName,
-        documentId: gone.documentId,
-        expect: this.expected(gone.ct, gone.documentId),
-      });
+    for (const d of touched.values()) if (d !== doc) docs.push(d);
+    await this.commitAll(docs, gone ? [gone] : []);
+  }
+
+  /** Persists `docs` and removes the documents `gone` as one operation, as `commit` does. */
+  async commitAll(docs: DocumentRecord[], gone: Array<{ ct: ContentType; documentId: string }>) {
+    const typed = docs.map((d) => [this.typeOf(d.uid), d] as const);
+    const planned = [
+      ...typed.map(([t, d]) => ({ pluralName: t.pluralName, documentId: d.documentId })),
+      ...gone.map((g) => ({ pluralName: g.ct.pluralName, documentId: g.documentId })),
+    ].map((p) => ({ ...p, expect: this.expectedOf(p.pluralName, p.documentId) }));
     const written: string[] = [];
     const run = async () => {
-      for (const [i, [t, d]] of docs.entries()) written.push(await this.persist(t, d, planned[i].expect));
-      if (gone) await this.store.remove(gone.ct.pluralName, gone.documentId, planned[docs.length].expect);
+      for (const [i, [t, d]] of typed.entries()) written.push(await this.persist(t, d, planned[i].expect));
+      for (const [i, g] of gone.entries())
+        await this.store.remove(g.ct.pluralName, g.documentId, planned[typed.length + i].expect);
     };
     await (this.store.writing ? this.store.writing(planned, run) : run());
-    for (const [i, [, d]] of docs.entries()) {
+    for (const [i, [, d]] of typed.entries()) {
       this.writtenAs.set(d, written[i]);
       this.index.put(d);
     }
-    if (gone) this.index.remove(gone.ct.uid, gone.documentId);
+    for (const g of gone) this.index.remove(g.ct.uid, g.documentId);
   }
 
   /** Writes one document's file (its new versions get their ids first); resolves with the digest of its text. */
@@ -183,9 +195,9 @@ export class DocumentWrites {
   private readonly reads = new AsyncLocalStorage<Map<string, DiskStamp | null>>();
 
   /** The stamp a file must still have when the write in progress replaces it (undefined: not read, no check). */
-  private expected(ct: ContentType, documentId: string): DiskStamp | null | undefined {
+  private expectedOf(pluralName: string, documentId: string): DiskStamp | null | undefined {
     const stamps = this.reads.getStore();
-    const key = `${ct.pluralName}/${documentId}`;
+    const key = `${pluralName}/${documentId}`;
     const stamp = stamps?.get(key);
     // Written once now: a second write of it in the same operation follows this one.
     stamps?.delete(key);

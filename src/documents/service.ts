@@ -27,6 +27,7 @@ import {
 } from './model.js';
 import { EventBus } from './events.js';
 import { valuesProblem } from './stored-values.js';
+import { type LocaleChange, changeDocument, mayNameLocales } from './locale-change.js';
 
 export type { LoadHooks } from './reloads.js';
 
@@ -36,6 +37,23 @@ export interface WriteOptions {
 }
 export interface DeleteOptions {
   locale?: string;
+}
+
+/** A change of the project's locales (see `changeLocales`): the new default locale, and a locale removed. */
+export interface LocalesChange {
+  defaultLocale: string;
+  removed?: string;
+}
+
+/** The documents a change of locales rewrites (links renamed or removed, versions removed) or removes. */
+export interface LocalesChangeResult {
+  /** Documents whose links were rewritten (not counting those removed). */
+  relinked: number;
+  /** Documents that had versions in the removed locale, and how many versions went. */
+  withVersions: number;
+  versionsRemoved: number;
+  /** Documents left without any version, whose files were removed. */
+  documentsRemoved: number;
 }
 
 /**
@@ -340,6 +358,73 @@ export class DocumentService {
   /** Removes a deleted media file from every media field (also inside components and zones) that used it. */
   detachMedia(fileDocumentId: string): Promise<number> {
     return detachMedia(this.mediaLinks, fileDocumentId);
+  }
+
+  // ---------------------------------------------------------------- locales
+
+  /**
+   * What `changeLocales` would do, from the index (nothing is written): the warning before a locale is removed.
+   */
+  previewLocalesChange(next: LocalesChange): LocalesChangeResult {
+    return this.localesChangeResult(this.planLocalesChange(next, (ct, id) => this.index.get(ct.uid, id)));
+  }
+
+  /**
+   * Changes the default locale to `next.defaultLocale` and removes `next.removed`, as one write under the
+   * project's write lock: links from types without locales keep naming the same versions (a bare link names
+   * the default locale's, see file-format.ts), the versions in the removed locale go and so do the links
+   * naming it (as Strapi deletes a locale's entries and their join rows), and documents left without any
+   * version are removed. `save` writes the new settings first and answers how to put them back, which is done
+   * when the documents cannot all be written.
+   */
+  async changeLocales(next: LocalesChange, save: () => Promise<() => Promise<void>>): Promise<LocalesChangeResult> {
+    return this.writes.writingAll(async () => {
+      const plan = this.planLocalesChange(next, (ct, id) => this.writes.current(ct, id));
+      const restore = await save();
+      try {
+        await this.writes.commitAll(
+          plan.filter((p) => !p.gone).map((p) => p.doc),
+          plan.filter((p) => p.gone).map((p) => ({ ct: p.ct, documentId: p.doc.documentId })),
+        );
+      } catch (err) {
+        await restore();
+        throw err;
+      }
+      for (const p of plan) for (const v of p.removed) this.emit('entry.delete', p.ct, v);
+      return this.localesChangeResult(plan);
+    });
+  }
+
+  private planLocalesChange(
+    next: LocalesChange,
+    read: (ct: ContentType, documentId: string) => DocumentRecord | undefined,
+  ) {
+    const change: LocaleChange = { from: this.config.defaultLocale, to: next.defaultLocale, removed: next.removed };
+    const plan: Array<ReturnType<typeof changeDocument> & { ct: ContentType; doc: DocumentRecord }> = [];
+    for (const ct of this.schemas.contentTypes.values()) {
+      if (ct.localized ? change.removed === undefined : !mayNameLocales(this.schemas, ct)) continue;
+      for (const indexed of [...this.index.documents(ct.uid)]) {
+        if (ct.localized && !indexed.slots.has(change.removed!)) continue;
+        // Only the documents the change alters are read again from their files (and written).
+        const probe = changeDocument(this.schemas, ct, cloneDocument(indexed), change);
+        if (!probe.relinked && !probe.removed.length) continue;
+        const current = read(ct, indexed.documentId);
+        if (!current) continue;
+        const doc = cloneDocument(current);
+        const result = changeDocument(this.schemas, ct, doc, change);
+        if (result.relinked || result.removed.length) plan.push({ ...result, ct, doc });
+      }
+    }
+    return plan;
+  }
+
+  private localesChangeResult(plan: ReturnType<DocumentService['planLocalesChange']>): LocalesChangeResult {
+    return {
+      relinked: plan.filter((p) => p.relinked && !p.gone).length,
+      withVersions: plan.filter((p) => p.removed.length).length,
+      versionsRemoved: plan.reduce((n, p) => n + p.removed.length, 0),
+      documentsRemoved: plan.filter((p) => p.gone).length,
+    };
   }
 
   // ---------------------------------------------------------------- id clashes

@@ -102,8 +102,10 @@ function versionProblems(
       // What the body parser does with a scalar, without its objects (every file is checked at start).
       const c = coerceScalar(name, attr, value);
       if (!c.ok) problems.push({ path: `${where}.${name}`, message: c.message });
-    } else if (!(Array.isArray(value) && value.length === 0 && (attr.type === 'dynamiczone' || attr.repeatable)))
+    } else if (!(Array.isArray(value) && value.length === 0 && (attr.type === 'dynamiczone' || attr.repeatable))) {
       plain[name] = withoutLinks(schemas, attr, value);
+      componentLinkProblems(schemas, attr, value, `${where}.${name}`, problems, linkProblem);
+    }
   }
   if (!Object.keys(plain).length) return;
   // All at once first (the common case: no problem); then one attribute at a time, so each problem has its path.
@@ -114,6 +116,37 @@ function versionProblems(
     const list = (err.details as { errors?: Array<{ path: string[]; message: string }> } | null)?.errors;
     if (list) for (const x of list) problems.push({ path: `${where}.${x.path.join('.')}`, message: x.message });
     else problems.push({ path: `${where}.${name}`, message: err.message });
+  }
+}
+
+/**
+ * Checks the links held by relations inside a component or zone value by the rule of the type that owns the
+ * document (`linkProblem`): a link names a locale only where that type has no locales and the target has.
+ */
+function componentLinkProblems(
+  schemas: SchemaRegistry,
+  attr: Attribute,
+  value: unknown,
+  where: string,
+  problems: ValueProblem[],
+  linkProblem: (attr: Attribute, link: string) => string | undefined,
+) {
+  if (attr.type !== 'component' && attr.type !== 'dynamiczone') return;
+  const items = Array.isArray(value) ? value.map((v, i) => [`${where}.${i}`, v] as const) : [[where, value] as const];
+  for (const [path, item] of items) {
+    if (!isObject(item)) continue;
+    const comp = schemas.components.get(attr.type === 'component' ? attr.component : String(item.__component));
+    if (!comp) continue;
+    for (const [k, x] of Object.entries(item)) {
+      const sub = comp.attributes[k];
+      if (!sub || x === null || x === undefined) continue;
+      if (isRelation(sub)) {
+        for (const link of Array.isArray(x) ? x : [x]) {
+          const message = typeof link === 'string' ? linkProblem(sub, link) : undefined;
+          if (message) problems.push({ path: `${path}.${k}`, message });
+        }
+      } else componentLinkProblems(schemas, sub, x, `${path}.${k}`, problems, linkProblem);
+    }
   }
 }
 

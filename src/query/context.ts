@@ -1,7 +1,7 @@
 import type { FolioConfig } from '../config.js';
 import type { DocumentIndex } from '../documents/doc-index.js';
 import { pickVersion } from '../documents/doc-index.js';
-import { LINK_LOCALE, linkEntry, linkParts, linksNameLocale, linksTo } from '../documents/file-format.js';
+import { linkEntry, linkParts, linksNameLocale, linksTo } from '../documents/file-format.js';
 import type { MediaFile, MediaLibrary } from '../documents/media.js';
 import { NO_LOCALE, type Status, type Version } from '../documents/model.js';
 import type { SchemaRegistry } from '../schema/registry.js';
@@ -91,15 +91,25 @@ export function relatedVersions(
   return out;
 }
 
-/** Target versions for a plain list of documentIds (relations inside components), in the read's status. */
-export function targetsByIds(ctx: ReadContext, target: ContentType, value: unknown, locale: string | null): Version[] {
+/**
+ * Target versions for a plain list of documentIds (relations inside components of a document of type `owner`),
+ * in the read's status.
+ */
+export function targetsByIds(
+  ctx: ReadContext,
+  target: ContentType,
+  value: unknown,
+  locale: string | null,
+  owner: ContentType | undefined,
+): Version[] {
   const ids = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
   ctx.budget?.rows(ids.length);
   const code = target.localized ? (locale ?? ctx.config.defaultLocale) : NO_LOCALE;
+  // A link names a locale only in a component of a type without locales (see file-format.ts).
+  const named = owner !== undefined && linksNameLocale(owner, target);
   const out: Version[] = [];
   for (const id of ids) {
-    // A link that names a locale (in a component of a type without locales) links that locale's version.
-    const link = typeof id === 'string' && target.localized && id.includes(LINK_LOCALE) ? linkParts(id) : undefined;
+    const link = typeof id === 'string' && named ? linkParts(id) : undefined;
     const slot =
       typeof id === 'string'
         ? ctx.index.get(target.uid, link?.documentId ?? id)?.slots.get(link?.locale ?? code)

@@ -78,6 +78,8 @@ function finishList(ctx: ReadContext, rows: unknown[], node: PopulateNode, shape
 
 interface Owner {
   ct?: ContentType;
+  /** The type of the document a component is in (links inside it name a locale by its rule). */
+  top?: ContentType;
   version?: Version;
   name: string;
 }
@@ -96,7 +98,7 @@ function populateAttribute(
       const rows =
         owner.ct && owner.version
           ? relatedVersions(ctx, owner.ct, owner.version, owner.name, attr)
-          : targetsByIds(ctx, target, value, null);
+          : targetsByIds(ctx, target, value, null, owner.top);
       const many = ['oneToMany', 'manyToMany'].includes(attr.relation);
       const result = finishList(ctx, rows, node, (r) => shapeDocument(ctx, target, r as Version, node));
       if (many || node.count) return result;
@@ -115,13 +117,14 @@ function populateAttribute(
     case 'component': {
       const comp = ctx.schemas.components.get(attr.component);
       if (!comp) return null;
+      const top = owner.ct ?? owner.top;
       if (attr.repeatable) {
         const items = Array.isArray(value) ? value : [];
         return finishList(ctx, items, node, (i) =>
-          shapeComponent(ctx, comp.attributes, i as Record<string, unknown>, node),
+          shapeComponent(ctx, comp.attributes, i as Record<string, unknown>, node, top),
         );
       }
-      return value ? shapeComponent(ctx, comp.attributes, value as Record<string, unknown>, node) : null;
+      return value ? shapeComponent(ctx, comp.attributes, value as Record<string, unknown>, node, top) : null;
     }
     case 'dynamiczone': {
       const items = Array.isArray(value) ? (value as Array<Record<string, unknown>>) : [];
@@ -134,7 +137,7 @@ function populateAttribute(
         let sub: PopulateNode | undefined = { populate: new Map() };
         if (node.on) sub = node.on.get(uid);
         if (!sub) continue;
-        out.push({ ...shapeComponent(ctx, comp.attributes, item, sub), __component: uid });
+        out.push({ ...shapeComponent(ctx, comp.attributes, item, sub, owner.ct ?? owner.top), __component: uid });
       }
       return out;
     }
@@ -149,6 +152,7 @@ function shapeComponent(
   attrs: Record<string, Attribute>,
   value: Record<string, unknown>,
   node: PopulateNode,
+  top: ContentType | undefined,
 ) {
   const out: Record<string, unknown> = {};
   const want = node.fields ? new Set(node.fields) : undefined;
@@ -163,7 +167,7 @@ function shapeComponent(
   ctx.budget?.rows(1);
   ctx.budget?.bytes(bytes);
   for (const name of populateOrder(node.populate, attrs)) {
-    out[name] = populateAttribute(ctx, attrs[name], value[name], node.populate.get(name)!, { name });
+    out[name] = populateAttribute(ctx, attrs[name], value[name], node.populate.get(name)!, { name, top });
   }
   return out;
 }

@@ -26,7 +26,7 @@ const MAX_ENTRIES = 100;
 /** The schema a populate level applies to: a content-type, a component, or an upload file. */
 export type Target =
   | { kind: 'document'; ct: ContentType }
-  | { kind: 'component'; uid: string; attributes: Record<string, Attribute> }
+  | { kind: 'component'; uid: string; attributes: Record<string, Attribute>; top: ContentType | undefined }
   | { kind: 'media' };
 
 const attributesOf = (t: Target): Record<string, Attribute> =>
@@ -38,11 +38,14 @@ export function scopeOf(ctx: ReadContext, t: Target): Scope {
   return t.kind === 'document'
     ? documentScope(ctx, t.ct)
     : t.kind === 'component'
-      ? componentScope(ctx, t.attributes)
+      ? componentScope(ctx, t.attributes, t.top)
       : mediaScope();
 }
 
-function targetOf(ctx: ReadContext, attr: Attribute): Target | undefined {
+/** The type of the document a populate level is in: links in components name a locale by its rule. */
+const topOf = (t: Target) => (t.kind === 'document' ? t.ct : t.kind === 'component' ? t.top : undefined);
+
+function targetOf(ctx: ReadContext, attr: Attribute, parent: Target): Target | undefined {
   switch (attr.type) {
     case 'relation': {
       const ct = ctx.schemas.contentTypes.get(attr.target);
@@ -52,7 +55,7 @@ function targetOf(ctx: ReadContext, attr: Attribute): Target | undefined {
       return { kind: 'media' };
     case 'component': {
       const c = ctx.schemas.components.get(attr.component);
-      return c ? { kind: 'component', uid: c.uid, attributes: c.attributes } : undefined;
+      return c ? { kind: 'component', uid: c.uid, attributes: c.attributes, top: topOf(parent) } : undefined;
     }
     default:
       return undefined;
@@ -121,7 +124,7 @@ function addDotted(ctx: ReadContext, t: Target, tree: PopulateTree, dotted: stri
   let node = tree.get(name);
   if (!node) tree.set(name, (node = leaf()));
   if (rest.length) {
-    const sub = attr === 'localizations' ? t : targetOf(ctx, attr);
+    const sub = attr === 'localizations' ? t : targetOf(ctx, attr, t);
     if (!sub || (attr !== 'localizations' && attr.type === 'dynamiczone'))
       throw invalidKey(rest[0], { path: [...path, name, rest[0]].join('.'), source: 'query', param: 'populate' });
     addDotted(ctx, sub, node.populate, rest.join('.'), [...path, name]);
@@ -149,7 +152,7 @@ function parseNode(
   path: string[],
 ): PopulateNode {
   const label = path.join('.');
-  const target = attr === 'localizations' ? parent : targetOf(ctx, attr);
+  const target = attr === 'localizations' ? parent : targetOf(ctx, attr, parent);
   const isZone = attr !== 'localizations' && attr.type === 'dynamiczone';
   if (value === true || value === 'true' || (value === '*' && !isZone)) {
     // `populate[field]=*` is read as `populate[field]=true` (folio-decisions.md).
@@ -178,7 +181,7 @@ function parseNode(
           if (!zone.components.includes(uid))
             throw invalidKey(uid, { path: `${label}.${uid}`, source: 'query', param: 'populate' });
           const comp = ctx.schemas.components.get(uid)!;
-          const ctarget: Target = { kind: 'component', uid, attributes: comp.attributes };
+          const ctarget: Target = { kind: 'component', uid, attributes: comp.attributes, top: topOf(parent) };
           node.on.set(
             uid,
             sel === true || sel === 'true' || sel === '*'
@@ -196,7 +199,10 @@ function parseNode(
         node.on = new Map();
         for (const uid of zone.components) {
           const comp = ctx.schemas.components.get(uid);
-          if (comp) node.on.set(uid, { populate: star(ctx, { kind: 'component', uid, attributes: comp.attributes }) });
+          if (comp)
+            node.on.set(uid, {
+              populate: star(ctx, { kind: 'component', uid, attributes: comp.attributes, top: topOf(parent) }),
+            });
         }
       } else if (k === 'count') {
         node.count = v === true || v === 'true';

@@ -54,7 +54,7 @@ function attributeField(
   path: string[],
   param: string,
   read: (row: unknown) => unknown,
-  owner: { ct?: ContentType },
+  owner: { ct?: ContentType; top?: ContentType },
 ): Field {
   if (attr.private || attr.type === 'password')
     throw invalidKey(name, { path: path.join('.'), source: 'query', param });
@@ -72,7 +72,9 @@ function attributeField(
         idType: 'integer',
         // Relations inside components are plain target lists; resolved the same way as owning relations.
         get: (row) =>
-          ct ? relatedVersions(ctx, ct, row as Version, name, attr) : targetsByIds(ctx, target, read(row), null),
+          ct
+            ? relatedVersions(ctx, ct, row as Version, name, attr)
+            : targetsByIds(ctx, target, read(row), null, owner.top),
         scope: documentScope(ctx, target),
         empty: NULL_ROW,
       };
@@ -97,7 +99,7 @@ function attributeField(
           const v = read(row);
           return Array.isArray(v) ? v : v ? [v] : [];
         },
-        scope: componentScope(ctx, comp.attributes),
+        scope: componentScope(ctx, comp.attributes, owner.ct ?? owner.top),
         empty: EMPTY_ROW,
       };
     }
@@ -124,14 +126,19 @@ export function documentScope(ctx: ReadContext, ct: ContentType): Scope {
   };
 }
 
-export function componentScope(ctx: ReadContext, attributes: Record<string, Attribute>): Scope {
+/** The fields of a component value; `top`: the type of the document it is in. */
+export function componentScope(
+  ctx: ReadContext,
+  attributes: Record<string, Attribute>,
+  top: ContentType | undefined,
+): Scope {
   return {
     limits: ctx.config.read,
     field(key, path, param) {
       if (key === 'id') return { kind: 'scalar', type: 'integer', get: () => null };
       const attr = Object.prototype.hasOwnProperty.call(attributes, key) ? attributes[key] : undefined;
       if (!attr) throw invalidKey(key, { path: path.join('.'), source: 'query', param });
-      return attributeField(ctx, key, attr, path, param, (row) => (row as Record<string, unknown>)[key], {});
+      return attributeField(ctx, key, attr, path, param, (row) => (row as Record<string, unknown>)[key], { top });
     },
   };
 }

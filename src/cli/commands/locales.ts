@@ -38,6 +38,22 @@ async function writeRaw(contentDir: string, raw: Record<string, unknown>) {
   loadConfig(contentDir); // fails loudly if the result is not a valid config
 }
 
+/** Writes folio.json as `writeRaw` does; answers how to put back the text it replaced. */
+async function replaceRaw(contentDir: string, raw: Record<string, unknown>): Promise<() => Promise<void>> {
+  const file = join(contentDir, 'folio.json');
+  const before = readFileSync(file, 'utf8');
+  try {
+    await writeRaw(contentDir, raw);
+  } catch (err) {
+    await writeFileAtomic(file, before);
+    throw err;
+  }
+  return () => writeFileAtomic(file, before);
+}
+
+const documents = (n: number) => `${n} document${n === 1 ? '' : 's'}`;
+const relinkedLine = (n: number) => (n ? `rewrote the links of ${documents(n)} so they name the same versions\n` : '');
+
 export function registerLocales(program: Command, globals: () => GlobalOptions) {
   const locales = program.command('locales').description('locales of the project (content/folio.json)');
 
@@ -78,11 +94,17 @@ Examples:
       list.push({ code, name: o.name ?? localeName(code) });
       raw.locales = list;
       raw.defaultLocale = o.default ? code : project.config.defaultLocale;
-      await writeRaw(project.contentDir, raw);
+      let relinked = 0;
+      // A new default locale changes what bare links name: they are rewritten in the same write.
+      if (o.default)
+        ({ relinked } = await project.documents.changeLocales({ defaultLocale: code }, () =>
+          replaceRaw(project.contentDir, raw),
+        ));
+      else await writeRaw(project.contentDir, raw);
       printResult(
         opts,
-        { locales: list, defaultLocale: raw.defaultLocale },
-        `added locale ${code}${o.default ? ' (default)' : ''}\n`,
+        { locales: list, defaultLocale: raw.defaultLocale, relinked },
+        `added locale ${code}${o.default ? ' (default)' : ''}\n` + relinkedLine(relinked),
       );
     });
 
@@ -107,14 +129,21 @@ Example:
       const raw = readRaw(project.contentDir);
       raw.locales = project.config.locales;
       raw.defaultLocale = code;
-      await writeRaw(project.contentDir, raw);
-      printResult(opts, { locales: raw.locales, defaultLocale: code }, `${code} is now the default locale\n`);
+      // Bare links name the default locale's version: the links are rewritten in the same write.
+      const { relinked } = await project.documents.changeLocales({ defaultLocale: code }, () =>
+        replaceRaw(project.contentDir, raw),
+      );
+      printResult(
+        opts,
+        { locales: raw.locales, defaultLocale: code, relinked },
+        `${code} is now the default locale\n` + relinkedLine(relinked),
+      );
     });
 
   locales
     .command('remove <code>')
-    .description('remove a locale (documents keep their versions in it on disk)')
-    .option('--force', 'remove it even when documents have versions in it')
+    .description('remove a locale, with the versions in it and the links to them')
+    .option('--force', 'remove it even when documents have versions in it or links naming it')
     .action(async (code: string, o: { force?: boolean }) => {
       const opts = globals();
       const project = await loadProject({ ...opts, quiet: true });
@@ -124,20 +153,28 @@ Example:
         throw new CliError(
           `${code} is the default locale: make another locale the default first ("folio locales default <code>")`,
         );
-      let used = 0;
-      for (const ct of project.schemas.contentTypes.values()) {
-        if (!ct.localized) continue;
-        for (const doc of project.documents.index.documents(ct.uid)) if (doc.slots.has(code)) used++;
-      }
-      if (used && !o.force)
+      const change = { defaultLocale: project.config.defaultLocale, removed: code };
+      const preview = project.documents.previewLocalesChange(change);
+      if ((preview.withVersions || preview.relinked || preview.documentsRemoved) && !o.force)
         throw new CliError(
-          `${used} document(s) have a ${code} version. Pass --force to remove the locale anyway ` +
-            `(their ${code} versions stay on disk and come back if you add it again).`,
+          `${documents(preview.withVersions)} have a ${code} version and ` +
+            `${documents(preview.relinked)} link a ${code} version. Pass --force to remove the locale anyway: ` +
+            `its versions are deleted (${documents(preview.documentsRemoved)} that have no other locale with them) ` +
+            `and the links to them removed, as Strapi does.`,
         );
       const raw = readRaw(project.contentDir);
       raw.locales = project.config.locales.filter((l) => l.code !== code);
       raw.defaultLocale = project.config.defaultLocale;
-      await writeRaw(project.contentDir, raw);
-      printResult(opts, { locales: raw.locales, defaultLocale: raw.defaultLocale }, `removed locale ${code}\n`);
+      const result = await project.documents.changeLocales(change, () => replaceRaw(project.contentDir, raw));
+      const done = [
+        result.withVersions && `deleted the ${code} versions of ${documents(result.withVersions)}`,
+        result.documentsRemoved && `removed ${documents(result.documentsRemoved)} left without any version`,
+        result.relinked && `removed the links to them from ${documents(result.relinked)}`,
+      ].filter(Boolean);
+      printResult(
+        opts,
+        { locales: raw.locales, defaultLocale: raw.defaultLocale, ...result },
+        `removed locale ${code}\n${done.map((line) => `${line}\n`).join('')}`,
+      );
     });
 }
