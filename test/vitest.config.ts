@@ -50,6 +50,8 @@ export default defineConfig({
     // change process state (helpers/cli.ts runFolio) put it back.
     isolate: false,
     sequence: { sequencer: LongestFirst },
+    // Test projects on /dev/shm where there is one (see temp-in-memory.ts).
+    globalSetup: ['test/helpers/temp-in-memory.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

@@ -1,0 +1,29 @@
+import { accessSync, chmodSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs';
+
+/** A RAM-backed file system, where Linux has one. */
+const TMPFS = '/dev/shm';
+
+function usable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Vitest global setup: the test projects (made under `os.tmpdir()`) go to a folder of their own on /dev/shm, removed
+ * after the run. On a disk, creating and deleting the tests' many small files is much of their time; tmpfs keeps
+ * what the tests check (renames, links, modes, times, inodes, inotify watching).
+ * A TMPDIR set by the caller is kept: `TMPDIR=/tmp npm test` runs the tests on the disk.
+ */
+export default function setup(): (() => void) | undefined {
+  if (process.env.TMPDIR || !usable(TMPFS)) return undefined;
+  const dir = mkdtempSync(`${TMPFS}/folio-test-`);
+  // Open to every user as /tmp is: a test runs the CLI as another user over a project made here.
+  chmodSync(dir, 0o1777);
+  // Read by os.tmpdir() in the workers and the processes the tests spawn, which inherit it.
+  process.env.TMPDIR = dir;
+  return () => rmSync(dir, { recursive: true, force: true });
+}
