@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { accessSync, chmodSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs';
 
 /** A RAM-backed file system, where Linux has one. */
@@ -12,6 +13,14 @@ function usable(dir: string): boolean {
   }
 }
 
+/** Set by the setup below: the temporary folder of the disk, for the tests that depend on a disk's file system. */
+const DISK_TMPDIR = 'FOLIO_TEST_DISK_TMPDIR';
+
+/** A temporary folder on the disk (a folder's byte size, for one, grows in blocks there and not on tmpfs). */
+export function diskTmpdir(): string {
+  return process.env[DISK_TMPDIR] ?? tmpdir();
+}
+
 /**
  * Vitest global setup: the test projects (made under `os.tmpdir()`) go to a folder of their own on /dev/shm, removed
  * after the run. On a disk, creating and deleting the tests' many small files is much of their time; tmpfs keeps
@@ -23,6 +32,7 @@ export default function setup(): (() => void) | undefined {
   const dir = mkdtempSync(`${TMPFS}/folio-test-`);
   // Open to every user as /tmp is: a test runs the CLI as another user over a project made here.
   chmodSync(dir, 0o1777);
+  process.env[DISK_TMPDIR] = tmpdir();
   // Read by os.tmpdir() in the workers and the processes the tests spawn, which inherit it.
   process.env.TMPDIR = dir;
   return () => rmSync(dir, { recursive: true, force: true });
