@@ -35,5 +35,6 @@ export default function setup(): (() => void) | undefined {
   process.env[DISK_TMPDIR] = tmpdir();
   // Read by os.tmpdir() in the workers and the processes the tests spawn, which inherit it.
   process.env.TMPDIR = dir;
-  return () => rmSync(dir, { recursive: true, force: true });
+  // Retried: a browser a worker launched may still be removing its profile folder from here as the run ends.
+  return () => rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 }
