@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LARGE_FOLDER_BYTES, listLargeFolders, listingOf, snapshotFileOf } from '../src/startup/folder-listing.js';
 import { dirOf } from '../src/cli/main.js';
+import { diskTmpdir } from './helpers/temp-in-memory.js';
 
 /**
  * `folio serve` lists large folders ahead, on the thread pool, and the scan takes that listing while
  * the folder's mtime is unchanged. To see which listing a scan got, a file is added after the listing
  * ahead and the folder's mtime put back: a listing from ahead misses it, one made now has it.
  */
-const root = mkdtempSync(join(tmpdir(), 'folio-listing-'));
+// On the disk: a folder is large by its byte size, which on tmpfs counts entries, not blocks.
+const root = mkdtempSync(join(diskTmpdir(), 'folio-listing-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** Files in a large folder here. */

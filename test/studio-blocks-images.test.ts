@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { png } from './helpers/media.js';
 import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
-import { axeViolations, CHROMIUM, makeEditor, signedIn } from './helpers/studio.js';
+import { axeViolations, CHROMIUM, makeEditor, signedIn, closeContexts, studioBrowser } from './helpers/studio.js';
 
 /** Image blocks in the Studio's blocks editor: added from the media library or uploaded, shown, kept. */
 describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: image blocks', () => {
@@ -20,11 +20,11 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: image blocks', () => {
     const form = new FormData();
     form.append('files', new Blob([new Uint8Array(png(30, 20))], { type: 'image/png' }), 'library.png');
     expect((await fetch(`${s.url}/api/upload`, { method: 'POST', headers: s.auth, body: form })).status).toBe(201);
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    browser = await studioBrowser();
     page = await signedIn(browser, s.url, account);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await s?.stop();
     made.cleanup();
   });

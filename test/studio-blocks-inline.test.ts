@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
 import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
-import { axeViolations, CHROMIUM, makeEditor, signedIn } from './helpers/studio.js';
+import { axeViolations, CHROMIUM, makeEditor, signedIn, closeContexts, studioBrowser } from './helpers/studio.js';
 
 const t = (text: string, flags: Record<string, true> = {}) => ({ type: 'text', text, ...flags });
 
@@ -69,11 +69,11 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: inline formatting in block
     made = makeProject();
     const account = await makeEditor(made.dir);
     s = await startTestServer({ dir: made.dir });
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    browser = await studioBrowser();
     page = await signedIn(browser, s.url, account);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await s?.stop();
     made.cleanup();
   });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { png } from './helpers/media.js';
 import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
-import { axeViolations, CHROMIUM, makeEditor, signedIn } from './helpers/studio.js';
+import { axeViolations, CHROMIUM, makeEditor, signedIn, closeContexts, studioBrowser } from './helpers/studio.js';
 
 /** A component that links authors and holds a photo, added to the fixture's article (a list, and its zone). */
 function addCreditComponent(contentDir: string) {
@@ -68,11 +68,11 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: media and relations inside
     await upload(s, 'first.png', 'image/png', new Uint8Array(png(12, 12)));
     await upload(s, 'second.png', 'image/png', new Uint8Array(png(14, 14, [20, 200, 20])));
     await upload(s, 'notes.pdf', 'application/pdf', new Uint8Array(Buffer.from('%PDF-1.4\n')));
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    browser = await studioBrowser();
     page = await signedIn(browser, s.url, account);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await s?.stop();
     made.cleanup();
   });

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { AuthService } from '../src/auth/service.js';
 import { signInCodes } from '../src/studio/sign-in-link.js';
 import { png } from './helpers/media.js';
 import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
-import { axeViolations, CHROMIUM, makeEditor, signedIn } from './helpers/studio.js';
+import { axeViolations, CHROMIUM, makeEditor, signedIn, closeContexts, studioBrowser } from './helpers/studio.js';
 
 /**
  * Folio Studio on `folio serve --read-only`: an editor whose role may write signs in, reads everything and is
@@ -32,10 +32,10 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio on a read-only server', () 
     );
     await writer.stop();
     s = await startTestServer({ dir: made.dir, app: { readOnly: true } });
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    browser = await studioBrowser();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await s?.stop();
     made.cleanup();
   });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
-import { CHROMIUM, makeEditor, signedIn } from './helpers/studio.js';
+import { CHROMIUM, makeEditor, signedIn, closeContexts, studioBrowser } from './helpers/studio.js';
 
 /**
  * After a save, the Studio reads the document back; what the editor types while that read is on its way stays in
@@ -19,11 +19,11 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: typing while a save is rea
     made = makeProject();
     const account = await makeEditor(made.dir);
     s = await startTestServer({ dir: made.dir });
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    browser = await studioBrowser();
     page = await signedIn(browser, s.url, account);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await s?.stop();
     made.cleanup();
   });

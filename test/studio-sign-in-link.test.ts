@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { AuthService } from '../src/auth/service.js';
 import { makeProject } from './helpers/project.js';
 import { spawnServe, type ServeProcess } from './helpers/serve.js';
-
-const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM, closeContexts, studioBrowser } from './helpers/studio.js';
 
 /** `folio serve --studio-as <user>`: a one-time link that opens Folio Studio signed in, in a real browser. */
 describe.skipIf(!existsSync(CHROMIUM))('Folio Studio sign-in link', () => {
@@ -24,10 +23,10 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio sign-in link', () => {
     writeFileSync(file, JSON.stringify(perms, null, 2));
     await new AuthService(made.dir).createUser({ username: 'dev', email: 'dev@example.com', password: 'dev-pass-123' });
     serve = await spawnServe(made.dir, ['--studio-as', 'dev@example.com']);
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    browser = await studioBrowser();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await serve?.stop();
     made.cleanup();
   });

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { AuthService } from '../src/auth/service.js';
 import { watchProject } from '../src/watch/watcher.js';
 import { png, RED_PNG } from './helpers/media.js';
 import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
+import { CHROMIUM, closeContexts, studioBrowser } from './helpers/studio.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const MODEL_READ = [
   'plugin::content-type-builder.content-types.getContentTypes',
@@ -106,13 +106,13 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     watcher = await watchProject(s.project);
     for (const title of ['Alpha article', 'Beta article'])
       expect((await s.api('/api/articles', { method: 'POST', body: { data: { title } } })).status).toBe(201);
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    browser = await studioBrowser();
     page = await browser.newPage();
     page.setDefaultTimeout(10_000);
     page.on('pageerror', (e) => process.stderr.write(`browser: ${e.message}\n`));
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await watcher?.close();
     await s?.stop();
     made.cleanup();

@@ -9,21 +9,25 @@ import { defineConfig } from 'vitest/config';
  * duration, else by size).
  */
 const LONGEST_FIRST = [
-  'snapshot',
   'studio',
-  'reliability',
-  'drift',
-  'package',
+  'snapshot',
+  'studio-blocks-inline',
   'server-survives',
-  'import-strapi',
-  'concurrent-writes',
-  'branch-switch',
-  'replay',
-  'hostile-input',
+  'reliability',
+  'cli-json',
+  'package',
+  'write-lock-takeover',
+  'astro-loader',
+  'parallel-read',
+  'studio-component-links',
+  'cli-guided',
+  'auth',
   'crash-safety',
-  'multi-file-writes',
-  'parity-errors',
-  'dev-server',
+  'merge-ids',
+  'drift',
+  'studio-blocks-images',
+  'cli-way-in',
+  'studio-read-only',
 ].map((name) => `${name}.test.ts`);
 
 class LongestFirst extends BaseSequencer {
@@ -50,6 +54,8 @@ export default defineConfig({
     // change process state (helpers/cli.ts runFolio) put it back.
     isolate: false,
     sequence: { sequencer: LongestFirst },
+    // Test projects on /dev/shm where there is one (see temp-in-memory.ts).
+    globalSetup: ['test/helpers/temp-in-memory.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

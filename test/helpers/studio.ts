@@ -1,13 +1,34 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { AuthService } from '../../src/auth/service.js';
 
 /** Debian's Chromium, which the Studio's browser tests drive (they are skipped where it is not installed). */
 export const CHROMIUM = '/usr/bin/chromium';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+let launched: Promise<Browser> | undefined;
+
+/**
+ * The worker's Chromium, launched on first use and shared by the test files the worker runs (Vitest runs them
+ * with `isolate: false`): each file works in contexts of its own and closes them with `closeContexts`. Playwright
+ * kills the browser when the worker process exits.
+ */
+export function studioBrowser(): Promise<Browser> {
+  // No GPU process: the tests read the page, never its pixels, and a software GPU costs the cores they share.
+  launched ??= chromium.launch({ executablePath: CHROMIUM, args: ['--disable-gpu'] }).then((browser) => {
+    browser.on('disconnected', () => (launched = undefined));
+    return browser;
+  });
+  return launched;
+}
+
+/** Closes every context (and so every page) open in the shared browser: what a test file opened, at its end. */
+export async function closeContexts(browser: Browser | undefined) {
+  await Promise.all((browser?.contexts() ?? []).map((context) => context.close()));
+}
 
 /** What the Studio needs to read the model, and what an editor of the blog fixture may do besides its types. */
 export const STUDIO_ACTIONS = [

@@ -26,7 +26,8 @@ export function inTerminal(
   timeoutMs = 40_000,
 ): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qefc', command, '/dev/null'], {
+    // A new pseudo-terminal is 80 columns wide whatever COLUMNS says: stty gives it the width COLUMNS claims.
+    const child = spawn('script', ['-qefc', `stty cols 200 rows 50; ${command}`, '/dev/null'], {
       env: { ...process.env, NO_COLOR: '1', COLUMNS: '200', LINES: '50' },
     });
     let raw = '';
