@@ -212,6 +212,16 @@ describe('relations inside components of a localized document', () => {
     expect(r.body.error.message).toBe(`Document with id "${enOnly}", locale "fr" not found`);
   });
 
+  it("a locale named in a link from a localized version is that version's locale, as in Strapi", async () => {
+    await json(`/api/articles/${source}?locale=fr`, {
+      method: 'PUT',
+      body: { data: { pointer: { label: 'one', related: { connect: [{ documentId: target, locale: 'en' }] } } } },
+    });
+    expect(stored(source).locales.fr.published.pointer.related).toEqual([target]);
+    const got = (await json(`/api/articles/${source}?locale=fr&populate=pointer.related`)).data;
+    expect(shown(got.pointer.related)).toEqual(['Cible un [fr]']);
+  });
+
   it('a type without locales keeps linking the version its link names', async () => {
     await json(`/api/authors/${ann}`, {
       method: 'PUT',
