@@ -93,7 +93,8 @@ export function relatedVersions(
 
 /**
  * Target versions for a plain list of documentIds (relations inside components of a document of type `owner`),
- * in the read's status.
+ * in the read's status: a localized target's version in `locale`, the locale of the document version holding
+ * the component (as Strapi links from a localized source), else the default locale.
  */
 export function targetsByIds(
   ctx: ReadContext,
@@ -118,6 +119,23 @@ export function targetsByIds(
     if (v) out.push(v);
   }
   return out;
+}
+
+const HOLDER_LOCALE = Symbol('holderLocale');
+
+/**
+ * A component value read for a filter or a sort, carrying the locale of the document version holding it: the
+ * relations inside it resolve in that locale (`holderLocale`). Values that are not objects are left as they are.
+ */
+export function inHolderLocale(value: unknown, locale: string | null): unknown {
+  return value && typeof value === 'object' && !Array.isArray(value) ? { ...value, [HOLDER_LOCALE]: locale } : value;
+}
+
+/** The locale `inHolderLocale` gave a component value (null: none, read as the default locale). */
+export function holderLocale(value: unknown): string | null {
+  return value && typeof value === 'object'
+    ? ((value as { [HOLDER_LOCALE]?: string | null })[HOLDER_LOCALE] ?? null)
+    : null;
 }
 
 export function mediaFiles(ctx: ReadContext, value: unknown): MediaFile[] {

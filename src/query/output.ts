@@ -3,7 +3,7 @@ import type { Attribute, ContentType } from '../schema/types.js';
 import { isScalar } from '../schema/types.js';
 import { NO_LOCALE } from '../documents/model.js';
 import { pickVersion } from '../documents/doc-index.js';
-import { type ReadContext, mediaFiles, relatedVersions, targetsByIds } from './context.js';
+import { type ReadContext, inHolderLocale, mediaFiles, relatedVersions, targetsByIds } from './context.js';
 import type { PopulateNode, PopulateTree } from './populate.js';
 import { valueBytes } from './bounds.js';
 import { fileObject } from '../documents/media.js';
@@ -80,9 +80,19 @@ interface Owner {
   ct?: ContentType;
   /** The type of the document a component is in (links inside it name a locale by its rule). */
   top?: ContentType;
+  /** The locale of the document version a component is in: links inside it resolve in that locale. */
+  locale?: string | null;
   version?: Version;
   name: string;
 }
+
+type Holder = { top: ContentType | undefined; locale: string | null };
+
+/** The type and locale of the document version a component of `owner` is in. */
+const holderOf = (owner: Owner): Holder => ({
+  top: owner.ct ?? owner.top,
+  locale: owner.version ? owner.version.locale : (owner.locale ?? null),
+});
 
 function populateAttribute(
   ctx: ReadContext,
@@ -98,7 +108,7 @@ function populateAttribute(
       const rows =
         owner.ct && owner.version
           ? relatedVersions(ctx, owner.ct, owner.version, owner.name, attr)
-          : targetsByIds(ctx, target, value, null, owner.top);
+          : targetsByIds(ctx, target, value, owner.locale ?? null, owner.top);
       const many = ['oneToMany', 'manyToMany'].includes(attr.relation);
       const result = finishList(ctx, rows, node, (r) => shapeDocument(ctx, target, r as Version, node));
       if (many || node.count) return result;
@@ -117,18 +127,22 @@ function populateAttribute(
     case 'component': {
       const comp = ctx.schemas.components.get(attr.component);
       if (!comp) return null;
-      const top = owner.ct ?? owner.top;
+      const holder = holderOf(owner);
       if (attr.repeatable) {
-        const items = Array.isArray(value) ? value : [];
+        let items = Array.isArray(value) ? value : [];
+        // Populate filters and sorts on the items resolve their relations in the holding version's locale.
+        if ((node.filter || node.sort) && holder.top?.localized)
+          items = items.map((i) => inHolderLocale(i, holder.locale));
         return finishList(ctx, items, node, (i) =>
-          shapeComponent(ctx, comp.attributes, i as Record<string, unknown>, node, top),
+          shapeComponent(ctx, comp.attributes, i as Record<string, unknown>, node, holder),
         );
       }
-      return value ? shapeComponent(ctx, comp.attributes, value as Record<string, unknown>, node, top) : null;
+      return value ? shapeComponent(ctx, comp.attributes, value as Record<string, unknown>, node, holder) : null;
     }
     case 'dynamiczone': {
       const items = Array.isArray(value) ? (value as Array<Record<string, unknown>>) : [];
       if (node.count) return { count: items.length };
+      const holder = holderOf(owner);
       const out: unknown[] = [];
       for (const item of items) {
         const uid = item.__component as string;
@@ -137,7 +151,7 @@ function populateAttribute(
         let sub: PopulateNode | undefined = { populate: new Map() };
         if (node.on) sub = node.on.get(uid);
         if (!sub) continue;
-        out.push({ ...shapeComponent(ctx, comp.attributes, item, sub, owner.ct ?? owner.top), __component: uid });
+        out.push({ ...shapeComponent(ctx, comp.attributes, item, sub, holder), __component: uid });
       }
       return out;
     }
@@ -152,7 +166,7 @@ function shapeComponent(
   attrs: Record<string, Attribute>,
   value: Record<string, unknown>,
   node: PopulateNode,
-  top: ContentType | undefined,
+  holder: Holder,
 ) {
   const out: Record<string, unknown> = {};
   const want = node.fields ? new Set(node.fields) : undefined;
@@ -167,7 +181,7 @@ function shapeComponent(
   ctx.budget?.rows(1);
   ctx.budget?.bytes(bytes);
   for (const name of populateOrder(node.populate, attrs)) {
-    out[name] = populateAttribute(ctx, attrs[name], value[name], node.populate.get(name)!, { name, top });
+    out[name] = populateAttribute(ctx, attrs[name], value[name], node.populate.get(name)!, { name, ...holder });
   }
   return out;
 }

@@ -4,7 +4,15 @@ import type { Version } from '../documents/model.js';
 import type { Attribute, ContentType } from '../schema/types.js';
 import { isScalar } from '../schema/types.js';
 import { FILE_FILTER_KEYS } from '../documents/media.js';
-import { type ReadContext, NULL_ROW, mediaFiles, relatedVersions, targetsByIds } from './context.js';
+import {
+  type ReadContext,
+  NULL_ROW,
+  holderLocale,
+  inHolderLocale,
+  mediaFiles,
+  relatedVersions,
+  targetsByIds,
+} from './context.js';
 
 /**
  * What a key inside `filters` or `sort` names, on a document, a component or a media file: a scalar
@@ -74,7 +82,7 @@ function attributeField(
         get: (row) =>
           ct
             ? relatedVersions(ctx, ct, row as Version, name, attr)
-            : targetsByIds(ctx, target, read(row), null, owner.top),
+            : targetsByIds(ctx, target, read(row), holderLocale(row), owner.top),
         scope: documentScope(ctx, target),
         empty: NULL_ROW,
       };
@@ -91,15 +99,21 @@ function attributeField(
     case 'component': {
       const comp = ctx.schemas.components.get(attr.component);
       if (!comp) throw invalidKey(name, { path: path.join('.'), source: 'query', param });
+      const top = owner.ct ?? owner.top;
+      const ct = owner.ct;
       return {
         kind: 'nested',
         many: attr.repeatable === true,
         idType: 'integer',
         get: (row) => {
           const v = read(row);
-          return Array.isArray(v) ? v : v ? [v] : [];
+          const items = Array.isArray(v) ? v : v ? [v] : [];
+          if (!top?.localized) return items;
+          // The relations inside resolve in the locale of the document version holding the component.
+          const locale = ct ? ((row as Version).locale ?? null) : holderLocale(row);
+          return items.map((item) => inHolderLocale(item, locale));
         },
-        scope: componentScope(ctx, comp.attributes, owner.ct ?? owner.top),
+        scope: componentScope(ctx, comp.attributes, top),
         empty: EMPTY_ROW,
       };
     }
