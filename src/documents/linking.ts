@@ -17,7 +17,7 @@ import { resolveMedia } from './media-links.js';
 import { type DocumentRecord, type Version, versions } from './model.js';
 import { applyRelationOp, inverseEditsAcrossLocales, targetList } from './relations.js';
 import { canonicalLink, linkDocumentId, linkEntry, linkParts, linksNameLocale, linksTo } from './file-format.js';
-import { type RelationVisit, componentsReaching, eachRelation, holdsAnyOf } from './relation-walk.js';
+import { componentsReaching, holdsAnyOf, relationWalker } from './relation-walk.js';
 
 /**
  * Writes a parsed body into a version: values, media and relations, the latter on both sides. The
@@ -80,7 +80,7 @@ export class Linking {
         }
       }
     }
-    this.detachNested(ct, (_source, _v, link) => linkDocumentId(link) === documentId, touched, documentId);
+    this.detachNested(ct, () => (_v, link) => linkDocumentId(link) === documentId, touched, documentId);
     return touched;
   }
 
@@ -113,24 +113,24 @@ export class Linking {
     }
     this.detachNested(
       ct,
-      (source, v, link) =>
+      (source) =>
         linksNameLocale(source, ct)
-          ? canonicalLink(link, this.config.defaultLocale) === named
-          : v.locale === locale && link === documentId,
+          ? (_v, link) => canonicalLink(link, this.config.defaultLocale) === named
+          : (v, link) => v.locale === locale && link === documentId,
       touched,
     );
   }
 
   /**
    * Removes from the relations to `ct` inside components and dynamic-zone entries (nested ones too) the links
-   * `drops` names, a version of `source` holding them, in the documents that hold one (working copies in
-   * `touched`), `deleted` aside (a document gone entirely). The index keeps no referrers of such relations: the
-   * documents of the types whose components can hold one are looked through (from the index, only the
-   * documents found holding a link are read again from their files).
+   * `drops` names (per source type: for a version of it holding them), in the documents that hold one (working
+   * copies in `touched`), `deleted` aside (a document gone entirely). The index keeps no referrers of such
+   * relations: the documents of the types whose components can hold one are looked through (from the index; only
+   * the documents found holding a link are read again from their files).
    */
   private detachNested(
     ct: ContentType,
-    drops: (source: ContentType, v: Version, link: string) => boolean,
+    drops: (source: ContentType) => (v: Version, link: string) => boolean,
     touched: Map<string, DocumentRecord>,
     deleted?: string,
   ) {
@@ -138,18 +138,20 @@ export class Linking {
     if (!reaching.size) return;
     for (const source of this.schemas.contentTypes.values()) {
       if (!holdsAnyOf(source.attributes, reaching)) continue;
+      const walk = relationWalker(this.schemas, source.attributes, { into: reaching, nestedOnly: true });
+      const dropped = drops(source);
       /** Whether `v` holds a link to drop; with `edit`, drops them. */
       const strip = (v: Version, edit: boolean) => {
         let held = false;
-        const visit: RelationVisit = (attr, value, set) => {
+        walk(v.data, (attr, value, set) => {
           if (attr.target !== ct.uid) return;
-          const list = targetList(value);
-          const kept = list.filter((x) => !drops(source, v, x));
-          if (kept.length === list.length) return;
+          const drop = (x: unknown) => typeof x === 'string' && dropped(v, x);
+          if (!(Array.isArray(value) ? value.some(drop) : drop(value))) return;
           held = true;
-          if (edit) set(isToMany(attr) ? kept : (kept[0] ?? null));
-        };
-        eachRelation(this.schemas, source.attributes, v.data, visit, { into: reaching, nestedOnly: true });
+          if (!edit) return;
+          const kept = targetList(value).filter((x) => !dropped(v, x));
+          set(isToMany(attr) ? kept : (kept[0] ?? null));
+        });
         return held;
       };
       const holds = (d: DocumentRecord) => versions(d).some((v) => strip(v, false));

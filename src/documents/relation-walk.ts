@@ -22,27 +22,65 @@ export function eachRelation(
   visit: RelationVisit,
   opts: RelationWalk = {},
 ): void {
-  const walk = (attrs: Record<string, Attribute>, obj: Record<string, unknown>, nested: boolean) => {
+  relationWalker(schemas, attrs, opts)(data, visit);
+}
+
+/** What a walker does with one attribute of a version or a component: visit a relation, or go into components. */
+interface Step {
+  name: string;
+  relation?: RelationAttribute;
+  /** The component of a component attribute; undefined for a zone, whose entries name theirs. */
+  component?: string;
+}
+
+/**
+ * `eachRelation` for many versions of one type: what to look at in the type and in each component is worked
+ * out once, and only the attributes that can hold a relation to visit are looked at.
+ */
+export function relationWalker(
+  schemas: SchemaRegistry,
+  attrs: Record<string, Attribute>,
+  opts: RelationWalk = {},
+): (data: Record<string, unknown>, visit: RelationVisit) => void {
+  const { into, nestedOnly } = opts;
+  const stepsOf = (attrs: Record<string, Attribute>, nested: boolean): Step[] => {
+    const steps: Step[] = [];
     for (const [name, attr] of Object.entries(attrs)) {
-      if (!(name in obj)) continue;
-      const value = obj[name];
+      // Relations inside components are one-way: each one holds its links.
       if (isRelation(attr)) {
-        // Relations inside components are one-way: each one holds its links.
-        if (nested || (!opts.nestedOnly && isOwningSide(attr))) visit(attr, value, (next) => (obj[name] = next));
-        continue;
-      }
-      if (attr.type !== 'component' && attr.type !== 'dynamiczone') continue;
-      for (const item of Array.isArray(value) ? value : [value]) {
-        if (!item || typeof item !== 'object' || Array.isArray(item)) continue;
-        const entry = item as Record<string, unknown>;
-        const uid = attr.type === 'component' ? attr.component : String(entry.__component);
-        if (opts.into && !opts.into.has(uid)) continue;
-        const comp = schemas.components.get(uid);
-        if (comp) walk(comp.attributes, entry, true);
+        if (nested || (!nestedOnly && isOwningSide(attr))) steps.push({ name, relation: attr });
+      } else if (attr.type === 'component' || attr.type === 'dynamiczone') {
+        if (into && !componentsOf(attr).some((uid) => into.has(uid))) continue;
+        steps.push({ name, component: attr.type === 'component' ? attr.component : undefined });
       }
     }
+    return steps;
   };
-  walk(attrs, data, false);
+  const components = new Map<string, Step[] | undefined>();
+  const componentSteps = (uid: string) => {
+    if (!components.has(uid)) {
+      const comp = !into || into.has(uid) ? schemas.components.get(uid) : undefined;
+      components.set(uid, comp && stepsOf(comp.attributes, true));
+    }
+    return components.get(uid);
+  };
+  const walk = (steps: Step[], obj: Record<string, unknown>, visit: RelationVisit) => {
+    for (const step of steps) {
+      if (!(step.name in obj)) continue;
+      const value = obj[step.name];
+      if (step.relation) visit(step.relation, value, (next) => (obj[step.name] = next));
+      else if (Array.isArray(value)) for (const item of value) walkItem(step, item, visit);
+      else walkItem(step, value, visit);
+    }
+  };
+  const walkItem = (step: Step, item: unknown, visit: RelationVisit) => {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) return;
+    const entry = item as Record<string, unknown>;
+    const steps = componentSteps(step.component ?? String(entry.__component));
+    if (steps) walk(steps, entry, visit);
+  };
+  const top = stepsOf(attrs, false);
+  return (data, visit) => walk(top, data, visit);
 }
 
 /** The component uids an attribute holds values of (none for other attributes). */
