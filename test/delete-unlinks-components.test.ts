@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAttributes, makeProject, startTestServer, type TestServer } from './helpers/project.js';
 import { spawnFolio } from './helpers/cli.js';
+import type { Store } from '../src/store/store.js';
 
 /**
  * The blog model where a component (`pointer`) links articles (`related`, to-many, and `main`, to-one): alone,
@@ -110,6 +111,8 @@ async function linkedProject(s: TestServer) {
     ],
   });
   const sDoc = await article('S en', 'S fr', everywhere([a, b], a));
+  // A links itself and B from its English version.
+  await json(`/api/articles/${a}`, { method: 'PUT', body: { data: { pointer: pointer('self', [a, b], a) } } });
   const t = await article('T en', 'T fr', everywhere([b], b));
   const author = async (name: string, related: unknown[], main: unknown) =>
     (
@@ -200,6 +203,33 @@ describe('deleting a document or one locale of it unlinks it inside components a
     });
   });
 
+  it('a delete one of whose files cannot be written writes none of them', async () => {
+    const { a, ann } = d;
+    await s.project.documents.idle();
+    const before = documentFiles(project.contentDir);
+    const store: Store = s.project.documents.store;
+    const { write } = store;
+    // The author's file is written after the articles' ones, which must then be put back.
+    store.write = async (...args: Parameters<Store['write']>) => {
+      if (args[0] === 'authors') throw Object.assign(new Error('EACCES: permission denied, open'), { code: 'EACCES' });
+      return write.apply(store, args);
+    };
+    let res;
+    try {
+      res = await s.api(`/api/articles/${a}?locale=fr`, { method: 'DELETE' });
+    } finally {
+      store.write = write;
+    }
+    expect(res.status).toBe(507);
+    expect(changedFiles(before, documentFiles(project.contentDir))).toEqual([]);
+    const annSees = { related: ['A fr [fr]', 'A en [en]', 'B fr [fr]'], main: ['A fr [fr]'] };
+    expect(await reads.author(ann)).toEqual({ shelf: annSees, blocks: [annSees] });
+    expect((await reads.article(d.s, 'fr')).shelf).toEqual({
+      related: ['A fr [fr]', 'B fr [fr]'],
+      main: ['A fr [fr]'],
+    });
+  });
+
   it('DELETE ?locale=fr rewrites the documents whose French component links named it, those only', async () => {
     const { a, b, ann } = d;
     await s.project.documents.idle();
@@ -228,6 +258,12 @@ describe('deleting a document or one locale of it unlinks it inside components a
     expect(storedLinks(stored('authors', ann).published)).toEqual({
       shelf: [[a, `${b}@fr`], null],
       blocks: [[[a, `${b}@fr`], null]],
+    });
+    // A's English version keeps its links to itself.
+    expect(storedLinks(stored('articles', a).locales.en.published)).toEqual({
+      pointer: [[a, b], a],
+      pointers: [],
+      blocks: [],
     });
     // The rest of the component values stays as it was.
     expect(sFile.locales.fr.published.shelf.name).toBe('shelf');
