@@ -17,6 +17,7 @@ import { resolveMedia } from './media-links.js';
 import { type DocumentRecord, type Version, versions } from './model.js';
 import { applyRelationOp, inverseEditsAcrossLocales, targetList } from './relations.js';
 import { canonicalLink, linkDocumentId, linkEntry, linkParts, linksNameLocale, linksTo } from './file-format.js';
+import { componentsReaching, holdsAnyOf, relationWalker } from './relation-walk.js';
 
 /**
  * Writes a parsed body into a version: values, media and relations, the latter on both sides. The
@@ -60,7 +61,10 @@ export class Linking {
     }
   }
 
-  /** Removes `documentId` of `ct` from every owning relation that points at it (in any locale). */
+  /**
+   * Removes `documentId` of `ct` from every owning relation that points at it (in any locale), and from the
+   * relations inside components and dynamic-zone entries.
+   */
   detachEverywhere(ct: ContentType, documentId: string): Map<string, DocumentRecord> {
     const touched = new Map<string, DocumentRecord>();
     for (const source of this.schemas.contentTypes.values()) {
@@ -76,13 +80,15 @@ export class Linking {
         }
       }
     }
+    this.detachNested(ct, () => (_v, link) => linkDocumentId(link) === documentId, touched, documentId);
     return touched;
   }
 
   /**
    * Removes the links to the versions of `documentId` in `locale`, one locale of a localized `ct` being deleted
    * while others stay: in that locale's versions of localized sources, and where a source without locales
-   * names that locale. Links to the other locales stay, as in Strapi, whose join rows go with the rows deleted.
+   * names that locale; at the top of a version and inside its components and dynamic-zone entries. Links to the
+   * other locales stay, as in Strapi, whose join rows go with the rows deleted.
    */
   detachLocale(ct: ContentType, documentId: string, locale: string, touched: Map<string, DocumentRecord>) {
     const named = linkEntry(documentId, locale, this.config.defaultLocale);
@@ -103,6 +109,63 @@ export class Linking {
             v.data[name] = isToMany(attr) ? list : (list[0] ?? null);
           }
         }
+      }
+    }
+    this.detachNested(
+      ct,
+      (source) =>
+        linksNameLocale(source, ct)
+          ? (_v, link) => canonicalLink(link, this.config.defaultLocale) === named
+          : (v, link) => v.locale === locale && link === documentId,
+      touched,
+    );
+  }
+
+  /**
+   * Removes from the relations to `ct` inside components and dynamic-zone entries (nested ones too) the links
+   * `drops` names (per source type: for a version of it holding them), in the documents that hold one (working
+   * copies in `touched`), `deleted` aside (a document gone entirely). The index keeps no referrers of such
+   * relations: the documents of the types whose components can hold one are looked through (from the index; only
+   * the documents found holding a link are read again from their files).
+   */
+  private detachNested(
+    ct: ContentType,
+    drops: (source: ContentType) => (v: Version, link: string) => boolean,
+    touched: Map<string, DocumentRecord>,
+    deleted?: string,
+  ) {
+    const reaching = componentsReaching(this.schemas, (a) => a.target === ct.uid);
+    if (!reaching.size) return;
+    for (const source of this.schemas.contentTypes.values()) {
+      if (!holdsAnyOf(source.attributes, reaching)) continue;
+      const walk = relationWalker(this.schemas, source.attributes, { into: reaching, nestedOnly: true });
+      const dropped = drops(source);
+      /** Whether `v` holds a link to drop; with `edit`, drops them. */
+      const strip = (v: Version, edit: boolean) => {
+        let held = false;
+        walk(v.data, (attr, value, set) => {
+          if (attr.target !== ct.uid) return;
+          const drop = (x: unknown) => typeof x === 'string' && dropped(v, x);
+          if (!(Array.isArray(value) ? value.some(drop) : drop(value))) return;
+          held = true;
+          if (!edit) return;
+          const kept = targetList(value).filter((x) => !dropped(v, x));
+          set(isToMany(attr) ? kept : (kept[0] ?? null));
+        });
+        return held;
+      };
+      const holds = (d: DocumentRecord) => versions(d).some((v) => strip(v, false));
+      const key = (id: string) => `${source.uid}/${id}`;
+      const found: string[] = [];
+      for (const indexed of [...this.index.documents(source.uid)]) {
+        const id = indexed.documentId;
+        if (source.uid === ct.uid && id === deleted) continue;
+        if (holds(touched.get(key(id)) ?? indexed)) found.push(id);
+      }
+      for (const id of found) {
+        const seen = touched.get(key(id)) ?? this.writes.current(source, id);
+        if (!seen || !holds(seen)) continue;
+        for (const v of versions(this.writes.touch(source, id, touched))) strip(v, true);
       }
     }
   }

@@ -1,7 +1,8 @@
 import type { SchemaRegistry } from '../schema/registry.js';
-import { type Attribute, type ContentType, isOwningSide, isRelation, isToMany } from '../schema/types.js';
+import { type ContentType, type RelationAttribute, isRelation, isToMany } from '../schema/types.js';
 import { linkEntry, linkParts, linksNameLocale } from './file-format.js';
 import { type DocumentRecord, type Version, versions } from './model.js';
+import { componentsOf, componentsReaching, eachRelation } from './relation-walk.js';
 
 /**
  * A change of the project's locales that changes what stored links mean: the default locale (whose versions
@@ -31,51 +32,26 @@ export function relink(entry: string, change: LocaleChange): string | undefined 
 export function relinkVersion(schemas: SchemaRegistry, ct: ContentType, v: Version, change: LocaleChange): boolean {
   if (ct.localized) return false;
   let changed = false;
-  const relinked = (attr: Attribute, value: unknown): unknown => {
-    if (isRelation(attr)) {
-      const target = schemas.contentTypes.get(attr.target);
-      if (!target || !linksNameLocale(ct, target) || value === null || value === undefined) return value;
-      const before = Array.isArray(value) ? value : [value];
-      const after = before.flatMap((x) => (typeof x === 'string' ? (relink(x, change) ?? []) : [x]));
-      if (after.length === before.length && after.every((x, i) => x === before[i])) return value;
-      changed = true;
-      return isToMany(attr) ? after : (after[0] ?? null);
-    }
-    if (attr.type !== 'component' && attr.type !== 'dynamiczone') return value;
-    if (Array.isArray(value)) return value.map((item) => relinked(attr, item));
-    if (!value || typeof value !== 'object') return value;
-    const item = value as Record<string, unknown>;
-    const comp = schemas.components.get(attr.type === 'component' ? attr.component : String(item.__component));
-    if (!comp) return value;
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(item)) out[k] = comp.attributes[k] ? relinked(comp.attributes[k], x) : x;
-    return out;
-  };
-  for (const [name, attr] of Object.entries(ct.attributes)) {
-    if (!(name in v.data)) continue;
-    if (isRelation(attr) && !isOwningSide(attr)) continue;
-    const next = relinked(attr, v.data[name]);
-    if (next !== v.data[name]) v.data[name] = next;
-  }
+  eachRelation(schemas, ct.attributes, v.data, (attr, value, set) => {
+    const target = schemas.contentTypes.get(attr.target);
+    if (!target || !linksNameLocale(ct, target) || value === null || value === undefined) return;
+    const before = Array.isArray(value) ? value : [value];
+    const after = before.flatMap((x) => (typeof x === 'string' ? (relink(x, change) ?? []) : [x]));
+    if (after.length === before.length && after.every((x, i) => x === before[i])) return;
+    changed = true;
+    set(isToMany(attr) ? after : (after[0] ?? null));
+  });
   return changed;
 }
 
 /** Whether documents of `ct` may hold links that name a locale (itself or its components linking a localized type). */
 export function mayNameLocales(schemas: SchemaRegistry, ct: ContentType): boolean {
   if (ct.localized) return false;
-  const seen = new Set<string>();
-  const reaches = (attrs: Record<string, Attribute>): boolean =>
-    Object.values(attrs).some((a) => {
-      if (isRelation(a)) return !!schemas.contentTypes.get(a.target)?.localized;
-      const uids = a.type === 'component' ? [a.component] : a.type === 'dynamiczone' ? a.components : [];
-      return uids.some((uid) => {
-        const comp = schemas.components.get(uid);
-        if (!comp || seen.has(uid)) return false;
-        seen.add(uid);
-        return reaches(comp.attributes);
-      });
-    });
-  return reaches(ct.attributes);
+  const localizedTarget = (a: RelationAttribute) => !!schemas.contentTypes.get(a.target)?.localized;
+  const reaching = componentsReaching(schemas, localizedTarget);
+  return Object.values(ct.attributes).some((a) =>
+    isRelation(a) ? localizedTarget(a) : componentsOf(a).some((uid) => reaching.has(uid)),
+  );
 }
 
 /** What a locale change does to one document (a working copy, changed in place). */
