@@ -1,33 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
 import { png } from './helpers/media.js';
-import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
-import { axeViolations, CHROMIUM, makeEditor, signedIn, closeContexts, studioBrowser } from './helpers/studio.js';
+import { type TestServer } from './helpers/project.js';
+import { axeViolations, CHROMIUM, studioSession } from './helpers/studio.js';
 
 /** Image blocks in the Studio's blocks editor: added from the media library or uploaded, shown, kept. */
 describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: image blocks', () => {
   let s: TestServer;
-  let browser: Browser;
   let page: Page;
-  let made: ReturnType<typeof makeProject>;
 
-  beforeAll(async () => {
-    made = makeProject();
-    const account = await makeEditor(made.dir);
-    s = await startTestServer({ dir: made.dir });
-    const form = new FormData();
-    form.append('files', new Blob([new Uint8Array(png(30, 20))], { type: 'image/png' }), 'library.png');
-    expect((await fetch(`${s.url}/api/upload`, { method: 'POST', headers: s.auth, body: form })).status).toBe(201);
-    browser = await studioBrowser();
-    page = await signedIn(browser, s.url, account);
-  }, 60_000);
-  afterAll(async () => {
-    await closeContexts(browser);
-    await s?.stop();
-    made.cleanup();
+  const session = studioSession({
+    seed: async (server) => {
+      const form = new FormData();
+      form.append('files', new Blob([new Uint8Array(png(30, 20))], { type: 'image/png' }), 'library.png');
+      const sent = await fetch(`${server.url}/api/upload`, { method: 'POST', headers: server.auth, body: form });
+      expect(sent.status).toBe(201);
+    },
   });
+  beforeAll(() => ({ s, page } = session));
 
   it('adds an image block from the library and one uploaded, saved as Strapi image blocks', async () => {
     await page.goto(`${s.url}/admin/content/articles/new`);

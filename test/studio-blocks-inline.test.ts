@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type Browser, type Locator, type Page } from 'playwright-core';
-import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
-import { axeViolations, CHROMIUM, makeEditor, signedIn, closeContexts, studioBrowser } from './helpers/studio.js';
+import { type Locator, type Page } from 'playwright-core';
+import { type TestServer } from './helpers/project.js';
+import { axeViolations, CHROMIUM, studioSession } from './helpers/studio.js';
 
 const t = (text: string, flags: Record<string, true> = {}) => ({ type: 'text', text, ...flags });
 
@@ -59,24 +59,12 @@ async function select(page: Page, box: Locator, start: number, length = 0) {
  */
 describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: inline formatting in blocks', () => {
   let s: TestServer;
-  let browser: Browser;
   let page: Page;
-  let made: ReturnType<typeof makeProject>;
   const draftOf = (id: string) =>
     JSON.parse(readFileSync(join(s.contentDir, 'documents', 'articles', `${id}.json`), 'utf8')).locales.en.draft;
 
-  beforeAll(async () => {
-    made = makeProject();
-    const account = await makeEditor(made.dir);
-    s = await startTestServer({ dir: made.dir });
-    browser = await studioBrowser();
-    page = await signedIn(browser, s.url, account);
-  }, 60_000);
-  afterAll(async () => {
-    await closeContexts(browser);
-    await s?.stop();
-    made.cleanup();
-  });
+  const session = studioSession();
+  beforeAll(() => ({ s, page } = session));
 
   it('loads the editor on demand (not in the first screen, which stays under 300 KB gzipped)', async () => {
     const html = await (await fetch(`${s.url}/admin`)).text();

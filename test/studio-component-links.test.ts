@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
 import { png } from './helpers/media.js';
-import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
-import { axeViolations, CHROMIUM, makeEditor, signedIn, closeContexts, studioBrowser } from './helpers/studio.js';
+import { type TestServer } from './helpers/project.js';
+import { axeViolations, CHROMIUM, studioSession } from './helpers/studio.js';
 
 /** A component that links authors and holds a photo, added to the fixture's article (a list, and its zone). */
 function addCreditComponent(contentDir: string) {
@@ -53,29 +53,22 @@ const POPULATE = [
  */
 describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: media and relations inside components', () => {
   let s: TestServer;
-  let browser: Browser;
   let page: Page;
-  let made: ReturnType<typeof makeProject>;
   const authors: Record<string, string> = {};
 
-  beforeAll(async () => {
-    made = makeProject();
-    addCreditComponent(made.contentDir);
-    const account = await makeEditor(made.dir);
-    s = await startTestServer({ dir: made.dir });
-    for (const name of ['Ann Writer', 'Bob Reviewer', 'Cy Reviewer'])
-      authors[name] = (await s.api('/api/authors', { method: 'POST', body: { data: { name } } })).body.data.documentId;
-    await upload(s, 'first.png', 'image/png', new Uint8Array(png(12, 12)));
-    await upload(s, 'second.png', 'image/png', new Uint8Array(png(14, 14, [20, 200, 20])));
-    await upload(s, 'notes.pdf', 'application/pdf', new Uint8Array(Buffer.from('%PDF-1.4\n')));
-    browser = await studioBrowser();
-    page = await signedIn(browser, s.url, account);
-  }, 60_000);
-  afterAll(async () => {
-    await closeContexts(browser);
-    await s?.stop();
-    made.cleanup();
+  const session = studioSession({
+    prepare: addCreditComponent,
+    seed: async (server) => {
+      for (const name of ['Ann Writer', 'Bob Reviewer', 'Cy Reviewer'])
+        authors[name] = (
+          await server.api('/api/authors', { method: 'POST', body: { data: { name } } })
+        ).body.data.documentId;
+      await upload(server, 'first.png', 'image/png', new Uint8Array(png(12, 12)));
+      await upload(server, 'second.png', 'image/png', new Uint8Array(png(14, 14, [20, 200, 20])));
+      await upload(server, 'notes.pdf', 'application/pdf', new Uint8Array(Buffer.from('%PDF-1.4\n')));
+    },
   });
+  beforeAll(() => ({ s, page } = session));
 
   it('uploads and picks files, and links ordered documents, inside components and zone entries', async () => {
     await page.goto(`${s.url}/admin/content/articles/new`);

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type Page } from 'playwright-core';
-import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
-import { CHROMIUM, makeEditor, signedIn, closeContexts, studioBrowser } from './helpers/studio.js';
+import { type Page } from 'playwright-core';
+import { type TestServer } from './helpers/project.js';
+import { CHROMIUM, studioSession } from './helpers/studio.js';
 
 /**
  * After a save, the Studio reads the document back; what the editor types while that read is on its way stays in
@@ -11,22 +11,10 @@ import { CHROMIUM, makeEditor, signedIn, closeContexts, studioBrowser } from './
  */
 describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: typing while a save is read back', () => {
   let s: TestServer;
-  let browser: Browser;
   let page: Page;
-  let made: ReturnType<typeof makeProject>;
 
-  beforeAll(async () => {
-    made = makeProject();
-    const account = await makeEditor(made.dir);
-    s = await startTestServer({ dir: made.dir });
-    browser = await studioBrowser();
-    page = await signedIn(browser, s.url, account);
-  }, 60_000);
-  afterAll(async () => {
-    await closeContexts(browser);
-    await s?.stop();
-    made.cleanup();
-  });
+  const session = studioSession();
+  beforeAll(() => ({ s, page } = session));
 
   it('keeps what was typed during the read-back, and saves it next', async () => {
     const created = await s.api('/api/articles?status=draft', { method: 'POST', body: { data: { title: 'Before' } } });

@@ -1,8 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { AuthService } from '../../src/auth/service.js';
+import { makeProject, startTestServer, type TestServer } from './project.js';
 
 /** Debian's Chromium, which the Studio's browser tests drive (they are skipped where it is not installed). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -84,4 +86,37 @@ export async function axeViolations(page: Page): Promise<string[]> {
       .axe;
     return (await axe.run()).violations.map((v) => `${v.id} (${v.nodes.length})`);
   });
+}
+
+/** What `studioSession` opens: the project, its server, and a page signed in to the Studio as an editor. */
+export interface StudioSession {
+  made: ReturnType<typeof makeProject>;
+  s: TestServer;
+  browser: Browser;
+  page: Page;
+}
+
+/**
+ * A signed-in Studio over a fresh project for one describe block (registers its beforeAll and afterAll):
+ * `prepare` changes the project's files before the server starts, `seed` adds content through the API after.
+ */
+export function studioSession(
+  opts: { prepare?: (contentDir: string) => void; seed?: (s: TestServer) => Promise<void> } = {},
+): StudioSession {
+  const session = {} as StudioSession;
+  beforeAll(async () => {
+    session.made = makeProject();
+    opts.prepare?.(session.made.contentDir);
+    const account = await makeEditor(session.made.dir);
+    session.s = await startTestServer({ dir: session.made.dir });
+    await opts.seed?.(session.s);
+    session.browser = await studioBrowser();
+    session.page = await signedIn(session.browser, session.s.url, account);
+  }, 60_000);
+  afterAll(async () => {
+    await closeContexts(session.browser);
+    await session.s?.stop();
+    session.made?.cleanup();
+  });
+  return session;
 }
