@@ -1,7 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAttributes, makeProject, startTestServer, type TestServer } from './helpers/project.js';
+import { addComponent, addAttributes, makeProject, startTestServer, type TestServer } from './helpers/project.js';
 
 type Row = { title: string; locale: string };
 const shown = (rows: Row[] | Row | null | undefined) =>
@@ -14,15 +14,7 @@ const shown = (rows: Row[] | Row | null | undefined) =>
  */
 function projectWithPointers() {
   const p = makeProject();
-  const component = (name: string, attributes: Record<string, unknown>) => {
-    const schema = {
-      collectionName: `components_shared_${name}s`,
-      info: { displayName: name },
-      options: {},
-      attributes,
-    };
-    writeFileSync(join(p.contentDir, 'components', 'shared', `${name}.json`), `${JSON.stringify(schema, null, 2)}\n`);
-  };
+  const component = (name: string, attributes: Record<string, unknown>) => addComponent(p.contentDir, name, attributes);
   component('pointer', {
     label: { type: 'string' },
     related: { type: 'relation', relation: 'oneToMany', target: 'api::article.article' },

@@ -1,7 +1,14 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAttributes, makeProject, startTestServer, type TestServer } from './helpers/project.js';
+import {
+  documentFiles,
+  changedFiles,
+  addAttributes,
+  makeProject,
+  startTestServer,
+  type TestServer,
+} from './helpers/project.js';
 import { spawnFolio } from './helpers/cli.js';
 import type { Store } from '../src/store/store.js';
 
@@ -24,24 +31,6 @@ function projectWithLinks() {
     relatedFrom: { type: 'relation', relation: 'manyToMany', target: article, mappedBy: 'related' },
   });
   return p;
-}
-
-/** Every document file of the project, by its path under documents/, with its text. */
-function documentFiles(contentDir: string): Map<string, string> {
-  const root = join(contentDir, 'documents');
-  const out = new Map<string, string>();
-  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.json')) continue;
-    const file = join(entry.parentPath, entry.name);
-    out.set(relative(root, file), readFileSync(file, 'utf8'));
-  }
-  return out;
-}
-
-/** The paths whose text differs between two snapshots (added and removed files too), sorted. */
-function changedFiles(before: Map<string, string>, after: Map<string, string>): string[] {
-  const paths = new Set([...before.keys(), ...after.keys()]);
-  return [...paths].filter((p) => before.get(p) !== after.get(p)).sort();
 }
 
 type Row = { title?: string; name?: string; locale?: string };

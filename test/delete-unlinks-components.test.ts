@@ -1,7 +1,15 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAttributes, makeProject, startTestServer, type TestServer } from './helpers/project.js';
+import {
+  addComponent,
+  documentFiles,
+  changedFiles,
+  addAttributes,
+  makeProject,
+  startTestServer,
+  type TestServer,
+} from './helpers/project.js';
 import { spawnFolio } from './helpers/cli.js';
 import type { Store } from '../src/store/store.js';
 
@@ -12,15 +20,7 @@ import type { Store } from '../src/store/store.js';
  */
 function projectWithPointers() {
   const p = makeProject();
-  const component = (name: string, attributes: Record<string, unknown>) => {
-    const schema = {
-      collectionName: `components_shared_${name}s`,
-      info: { displayName: name },
-      options: {},
-      attributes,
-    };
-    writeFileSync(join(p.contentDir, 'components', 'shared', `${name}.json`), `${JSON.stringify(schema, null, 2)}\n`);
-  };
+  const component = (name: string, attributes: Record<string, unknown>) => addComponent(p.contentDir, name, attributes);
   component('pointer', {
     label: { type: 'string' },
     related: { type: 'relation', relation: 'oneToMany', target: 'api::article.article' },
@@ -42,24 +42,6 @@ function projectWithPointers() {
     blocks: { type: 'dynamiczone', components: ['shared.quote', 'shared.pointer'] },
   });
   return p;
-}
-
-/** Every document file of the project, by its path under documents/, with its text. */
-function documentFiles(contentDir: string): Map<string, string> {
-  const root = join(contentDir, 'documents');
-  const out = new Map<string, string>();
-  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.json')) continue;
-    const file = join(entry.parentPath, entry.name);
-    out.set(relative(root, file), readFileSync(file, 'utf8'));
-  }
-  return out;
-}
-
-/** The paths whose text differs between two snapshots (added and removed files too), sorted. */
-function changedFiles(before: Map<string, string>, after: Map<string, string>): string[] {
-  const paths = new Set([...before.keys(), ...after.keys()]);
-  return [...paths].filter((p) => before.get(p) !== after.get(p)).sort();
 }
 
 type Row = { title: string; locale: string };

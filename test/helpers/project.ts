@@ -1,6 +1,6 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { openProject, type Project } from '../../src/project.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import type { AppOptions } from '../../src/http/app.js';
@@ -50,6 +50,30 @@ export function addAttributes(contentDir: string, singularName: string, attrs: R
   const schema = JSON.parse(readFileSync(file, 'utf8'));
   Object.assign(schema.attributes, attrs);
   writeFileSync(file, `${JSON.stringify(schema, null, 2)}\n`);
+}
+
+/** Writes a component schema `shared.<name>` with these attributes into a project made by makeProject. */
+export function addComponent(contentDir: string, name: string, attributes: Record<string, unknown>): void {
+  const schema = { collectionName: `components_shared_${name}s`, info: { displayName: name }, options: {}, attributes };
+  writeFileSync(join(contentDir, 'components', 'shared', `${name}.json`), `${JSON.stringify(schema, null, 2)}\n`);
+}
+
+/** Every document file of the project, by its path under documents/, with its text. */
+export function documentFiles(contentDir: string): Map<string, string> {
+  const root = join(contentDir, 'documents');
+  const out = new Map<string, string>();
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.json')) continue;
+    const file = join(entry.parentPath, entry.name);
+    out.set(relative(root, file), readFileSync(file, 'utf8'));
+  }
+  return out;
+}
+
+/** The paths whose text differs between two `documentFiles` readings (added and removed files too), sorted. */
+export function changedFiles(before: Map<string, string>, after: Map<string, string>): string[] {
+  const paths = new Set([...before.keys(), ...after.keys()]);
+  return [...paths].filter((p) => before.get(p) !== after.get(p)).sort();
 }
 
 export interface TestServer extends RunningServer {
