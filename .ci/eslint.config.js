@@ -32,7 +32,10 @@ const importRules = Object.entries(forbidden).map(([room, rooms]) => ({
       {
         patterns: [...rooms, ...(room === 'startup' ? [] : ['startup'])].map((r) => ({
           group: r === 'project' ? ['**/project.js'] : [`**/${r}/**`],
-          message: r === 'startup' ? 'only src/project.ts imports src/startup' : `src/${room} may not import src/${r}`,
+          message:
+            r === 'startup'
+              ? "only the project's opening code (src/project.ts, src/project-ahead.ts) imports src/startup"
+              : `src/${room} may not import src/${r}`,
         })),
       },
     ],
@@ -56,11 +59,23 @@ export default tseslint.config(
   {
     // Only the project's opening code enters the start path.
     files: ['src/**/*.ts'],
-    ignores: ['src/project.ts', 'src/startup/**', ...Object.keys(forbidden).map((r) => `src/${r}/**`)],
+    ignores: [
+      'src/project.ts',
+      'src/project-ahead.ts',
+      'src/startup/**',
+      ...Object.keys(forbidden).map((r) => `src/${r}/**`),
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/startup/**'], message: 'only src/project.ts imports src/startup' }] },
+        {
+          patterns: [
+            {
+              group: ['**/startup/**'],
+              message: "only the project's opening code (src/project.ts, src/project-ahead.ts) imports src/startup",
+            },
+          ],
+        },
       ],
     },
   },

@@ -4,14 +4,7 @@ import { loadConfig, type FolioConfig } from './config.js';
 import { loadSchemas, type SchemaRegistry } from './schema/registry.js';
 import { FileStore } from './store/store.js';
 import { DocumentService } from './documents/service.js';
-import {
-  type AfterStart,
-  type LoadOptions,
-  type LoadReport,
-  fillIndex,
-  listLargeFolders,
-  servedBody,
-} from './startup/index.js';
+import { type AfterStart, type LoadOptions, type LoadReport, fillIndex, servedBody } from './startup/index.js';
 import { EventBus } from './documents/events.js';
 import type { MediaLibrary } from './documents/media.js';
 import { LocalMediaLibrary } from './upload/library.js';
@@ -36,16 +29,6 @@ export class ProjectError extends Error {}
 
 export function contentDirOf(dir: string) {
   return join(resolve(dir), 'content');
-}
-
-/**
- * Starts, ahead of `openProject`, the listing of the project's large collection folders on the thread
- * pool (see startup/folder-listing.ts), so it runs while the rest of the command's modules load. Only a
- * head start: the load takes the listings if their folders are unchanged since. `useSnapshot`: the load
- * will use a start-up snapshot, which may spare the listings.
- */
-export function listAhead(dir: string, useSnapshot: boolean): void {
-  void listLargeFolders(contentDirOf(dir), useSnapshot);
 }
 
 /** Loads a project: schemas, `folio.json`, and every document into the in-memory index. */

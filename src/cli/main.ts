@@ -85,7 +85,7 @@ export async function main(argv: string[]) {
   if (command === 'serve') {
     // The large folders a first start lists are listed on the thread pool from here on, while the rest
     // loads: before commander too, as a core is idle until the reader threads start.
-    const { listAhead } = await import('../project.js');
+    const { listAhead } = await import('../project-ahead.js');
     listAhead(dirOf(argv) ?? process.cwd(), !argv.includes('--no-snapshot'));
   }
   const { Command } = await import('commander');
