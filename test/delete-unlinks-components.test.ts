@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  whileWriting,
   addComponent,
   documentFiles,
   changedFiles,
@@ -11,7 +12,6 @@ import {
   type TestServer,
 } from './helpers/project.js';
 import { spawnFolio } from './helpers/cli.js';
-import type { Store } from '../src/store/store.js';
 
 /**
  * The blog model where a component (`pointer`) links articles (`related`, to-many, and `main`, to-one): alone,
@@ -189,19 +189,13 @@ describe('deleting a document or one locale of it unlinks it inside components a
     const { a, ann } = d;
     await s.project.documents.idle();
     const before = documentFiles(project.contentDir);
-    const store: Store = s.project.documents.store;
-    const { write } = store;
     // The author's file is written after the articles' ones, which must then be put back.
-    store.write = async (...args: Parameters<Store['write']>) => {
-      if (args[0] === 'authors') throw Object.assign(new Error('EACCES: permission denied, open'), { code: 'EACCES' });
-      return write.apply(store, args);
+    const refuseAuthors = (plural: string) => {
+      if (plural === 'authors') throw Object.assign(new Error('EACCES: permission denied, open'), { code: 'EACCES' });
     };
-    let res;
-    try {
-      res = await s.api(`/api/articles/${a}?locale=fr`, { method: 'DELETE' });
-    } finally {
-      store.write = write;
-    }
+    const res = await whileWriting(s.project.documents.store, refuseAuthors, () =>
+      s.api(`/api/articles/${a}?locale=fr`, { method: 'DELETE' }),
+    );
     expect(res.status).toBe(507);
     expect(changedFiles(before, documentFiles(project.contentDir))).toEqual([]);
     const annSees = { related: ['A fr [fr]', 'A en [en]', 'B fr [fr]'], main: ['A fr [fr]'] };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from './helpers/project.js';
+import { whileWriting, startTestServer, type TestServer } from './helpers/project.js';
 import type { PlannedWrite, Store } from '../src/store/store.js';
 
 /**
@@ -60,23 +60,14 @@ describe('writes of several files', () => {
     const kept = await createTag('kept');
     expect(kept.status).toBe(201);
     const before = { tags: tagFiles(), links: linkedOnDisk() };
-    const store: Store = s.project.documents.store;
-    const { write } = store;
     let edits = 0;
     // An editor saves the article again (same text, a new file) just as the new tag's own file is written.
-    store.write = async (...args: Parameters<Store['write']>) => {
-      if (args[0] === 'tags') {
-        writeFileSync(articleFile(), readFileSync(articleFile()));
-        edits++;
-      }
-      return write.apply(store, args);
+    const editArticle = (plural: string) => {
+      if (plural !== 'tags') return;
+      writeFileSync(articleFile(), readFileSync(articleFile()));
+      edits++;
     };
-    let res;
-    try {
-      res = await createTag('refused');
-    } finally {
-      store.write = write;
-    }
+    const res = await whileWriting(s.project.documents.store, editArticle, () => createTag('refused'));
     expect(edits).toBe(10);
     expect(res.status).toBe(409);
     expect(res.body.error.message).toMatch(/kept changing while this write was made; nothing was written/);

@@ -7,6 +7,7 @@ import type { AppOptions } from '../../src/http/app.js';
 import { serverOptions } from '../../src/http/compose.js';
 import { createApiToken } from '../../src/auth/service.js';
 import type { LoadOptions } from '../../src/project.js';
+import type { Store } from '../../src/store/store.js';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 /** Test data kept in the repository: the blog model and the exchanges recorded from Strapi 5.54 (README there). */
@@ -74,6 +75,27 @@ export function documentFiles(contentDir: string): Map<string, string> {
 export function changedFiles(before: Map<string, string>, after: Map<string, string>): string[] {
   const paths = new Set([...before.keys(), ...after.keys()]);
   return [...paths].filter((p) => before.get(p) !== after.get(p)).sort();
+}
+
+/**
+ * Runs `fn` while each write of `store` first calls `before` with the collection it writes to: a `before` that
+ * throws is a disk refusing that write; one that edits files is another process writing at that moment.
+ */
+export async function whileWriting<T>(
+  store: Store,
+  before: (plural: string) => void,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const { write } = store;
+  store.write = async (...args: Parameters<Store['write']>) => {
+    before(args[0]);
+    return write.apply(store, args);
+  };
+  try {
+    return await fn();
+  } finally {
+    store.write = write;
+  }
 }
 
 export interface TestServer extends RunningServer {
