@@ -185,10 +185,11 @@ function ItemActions(props: { list: unknown[]; index: number; label: string; onC
   );
 }
 
-/** A component attribute: one entry (add or remove it) or a repeatable list (add, reorder, remove). */
-export function ComponentField(props: {
+/** What a component or dynamic-zone attribute's field is given. */
+interface NestedFieldProps {
   model: Model;
   name: string;
+  /** Where the value sits in the document (default: `name`), for the names of controls inside. */
   path?: string;
   attr: Attribute;
   value: unknown;
@@ -196,7 +197,10 @@ export function ComponentField(props: {
   /** The document's locale, which relation pickers inside search in. */
   locale?: string;
   onChange(value: unknown): void;
-}) {
+}
+
+/** A component attribute: one entry (add or remove it) or a repeatable list (add, reorder, remove). */
+export function ComponentField(props: NestedFieldProps) {
   const { model, name, attr, value, error, locale, onChange } = props;
   const path = props.path ?? name;
   const component = attr.component ? model.components.get(attr.component) : undefined;
@@ -276,15 +280,7 @@ export function ComponentField(props: {
 }
 
 /** A dynamic zone: entries of the components it allows, added from its list, reordered and removed. */
-export function DynamicZoneField(props: {
-  model: Model;
-  name: string;
-  attr: Attribute;
-  value: unknown;
-  error?: string;
-  locale?: string;
-  onChange(value: unknown): void;
-}) {
+export function DynamicZoneField(props: Omit<NestedFieldProps, 'path'>) {
   const { model, name, attr, value, error, locale, onChange } = props;
   const list = (Array.isArray(value) ? value : []) as Item[];
   const allowed = attr.components ?? [];
