@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openProject } from '../src/project.js';
 import { makeProject, startTestServer } from './helpers/project.js';
+import { age, snapshot } from './helpers/snapshot.js';
 
 /**
  * A file broken while the server was down, whose stamp still matches the start-up snapshot (so the restart
@@ -13,14 +13,8 @@ describe('a document file broken behind the start-up snapshot', () => {
   const made = makeProject({ withExampleDocuments: true });
   const articles = join(made.contentDir, 'documents', 'articles');
   beforeAll(async () => {
-    const past = new Date(Date.now() - 60_000);
-    const docs = join(made.contentDir, 'documents');
-    for (const plural of readdirSync(docs)) {
-      for (const f of readdirSync(join(docs, plural))) utimesSync(join(docs, plural, f), past, past);
-      utimesSync(join(docs, plural), past, past);
-    }
-    const p = await openProject(made.dir, { load: { capture: true, snapshotFrom: 0 } });
-    await p.afterStart.writeSnapshot();
+    age(made.contentDir);
+    await snapshot(made.dir);
   });
   afterAll(() => made.cleanup());
 

@@ -1,31 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openProject } from '../src/project.js';
 import { makeProject, startTestServer } from './helpers/project.js';
+import { SNAPSHOT, age, snapshot } from './helpers/snapshot.js';
 
 /**
  * The start-up snapshot is an index cache: ids, stamps and summaries, no document texts. A restart indexes
  * unchanged files from it and reads their values from the files themselves on first use.
  */
-const SNAPSHOT = (dir: string) => join(dir, '.folio', 'cache', 'documents.snapshot');
-
 describe('the start-up snapshot', () => {
   const made = makeProject({ withExampleDocuments: true });
   const articles = join(made.contentDir, 'documents', 'articles');
   let total = 0;
   beforeAll(async () => {
-    // A minute back: a snapshot never trusts files changed just before it.
-    const past = new Date(Date.now() - 60_000);
-    const docs = join(made.contentDir, 'documents');
-    for (const plural of readdirSync(docs)) {
-      for (const f of readdirSync(join(docs, plural))) utimesSync(join(docs, plural, f), past, past);
-      utimesSync(join(docs, plural), past, past);
-    }
-    const p = await openProject(made.dir, { load: { capture: true, snapshotFrom: 0 } });
-    expect(p.afterStart.snapshotPending).toBe(true);
-    await p.afterStart.writeSnapshot();
-    total = p.report.documents;
+    age(made.contentDir);
+    total = await snapshot(made.dir);
   });
   afterAll(() => made.cleanup());
 

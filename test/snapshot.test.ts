@@ -15,9 +15,9 @@ import {
 } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { openProject } from '../src/project.js';
 import { renumberedId } from '../src/documents/doc-index.js';
 import { BIN, REPO, makeProject, startTestServer, type TestServer } from './helpers/project.js';
+import { SNAPSHOT, age, snapshot } from './helpers/snapshot.js';
 
 /**
  * The start-up snapshot (.folio/cache/documents.snapshot) is only a shortcut: a server started from it
@@ -38,27 +38,6 @@ const QUERIES = [
   '/api/global?populate=*',
   '/api/about?populate=*',
 ];
-
-const SNAPSHOT = (dir: string) => join(dir, '.folio', 'cache', 'documents.snapshot');
-
-/** Moves every document file (and folder) a minute back: a snapshot never trusts files changed just before it. */
-function age(contentDir: string) {
-  const past = new Date(Date.now() - 60_000);
-  const docs = join(contentDir, 'documents');
-  for (const plural of readdirSync(docs)) {
-    for (const f of readdirSync(join(docs, plural))) utimesSync(join(docs, plural, f), past, past);
-    utimesSync(join(docs, plural), past, past);
-  }
-}
-
-/** Loads the project as `folio serve` does and writes its snapshot (whatever the project's size). */
-async function snapshot(dir: string) {
-  const p = await openProject(dir, { load: { capture: true, snapshotFrom: 0 } });
-  expect(p.afterStart.snapshotPending).toBe(true);
-  await p.afterStart.writeSnapshot();
-  expect(existsSync(SNAPSHOT(dir))).toBe(true);
-  return p.report.documents;
-}
 
 async function answers(s: TestServer) {
   const out: Record<string, unknown> = {};
