@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addAttributes, makeProject, startTestServer, type TestServer } from './helpers/project.js';
+import { addComponent, addAttributes, makeProject, startTestServer, type TestServer } from './helpers/project.js';
 import { runFolio } from './helpers/cli.js';
 
 type Row = { title: string; locale: string };
@@ -23,16 +23,10 @@ function project() {
       ],
     },
   });
-  const card = {
-    collectionName: 'components_shared_cards',
-    info: { displayName: 'Card' },
-    options: {},
-    attributes: {
-      label: { type: 'string' },
-      articles: { type: 'relation', relation: 'oneToMany', target: 'api::article.article' },
-    },
-  };
-  writeFileSync(join(p.contentDir, 'components', 'shared', 'card.json'), `${JSON.stringify(card, null, 2)}\n`);
+  addComponent(p.contentDir, 'card', {
+    label: { type: 'string' },
+    articles: { type: 'relation', relation: 'oneToMany', target: 'api::article.article' },
+  });
   addAttributes(p.contentDir, 'author', {
     favourites: { type: 'relation', relation: 'manyToMany', target: 'api::article.article' },
     pick: { type: 'relation', relation: 'manyToOne', target: 'api::article.article' },

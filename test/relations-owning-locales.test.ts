@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAttributes, makeProject, startTestServer, type TestServer } from './helpers/project.js';
+import { addComponent, addAttributes, makeProject, startTestServer, type TestServer } from './helpers/project.js';
 import { runFolio } from './helpers/cli.js';
 
 type Row = { title: string; locale: string };
@@ -24,16 +24,10 @@ function projectWithOwningAuthor() {
     spotlight: { type: 'relation', relation: 'oneToOne', target: 'api::article.article', inversedBy: 'spotlightOf' },
     card: { type: 'component', component: 'shared.card', repeatable: false },
   });
-  const card = {
-    collectionName: 'components_shared_cards',
-    info: { displayName: 'Card' },
-    options: {},
-    attributes: {
-      label: { type: 'string' },
-      articles: { type: 'relation', relation: 'oneToMany', target: 'api::article.article' },
-    },
-  };
-  writeFileSync(join(p.contentDir, 'components', 'shared', 'card.json'), `${JSON.stringify(card, null, 2)}\n`);
+  addComponent(p.contentDir, 'card', {
+    label: { type: 'string' },
+    articles: { type: 'relation', relation: 'oneToMany', target: 'api::article.article' },
+  });
   edit('article', {
     fans: { type: 'relation', relation: 'manyToMany', target: 'api::author.author', mappedBy: 'favourites' },
     spotlightOf: { type: 'relation', relation: 'oneToOne', target: 'api::author.author', mappedBy: 'spotlight' },
