@@ -32,6 +32,12 @@ export interface ImportSummary {
 /** A failure talking to the source, said so a user can act on it. */
 export class ImportError extends Error {}
 
+/**
+ * Writes folio.json with the imported locales. When the default locale changes, links already stored in the
+ * project name the default locale's versions by a bare documentId, so the project rewrites them in the same write.
+ */
+export type SaveLocales = (settings: Json, previousDefault: string | undefined) => Promise<void>;
+
 /** Adds media files to the project's library, keeping their documentIds; undefined when the library lacks one. */
 export interface MediaSink {
   has(documentId: string): boolean;
@@ -170,6 +176,7 @@ export async function importFromStrapi(
   source: { url: string; token: string },
   openMedia: () => Promise<MediaSink | undefined>,
   progress: ImportProgress,
+  saveLocales: SaveLocales = (settings) => writeFileAtomic(join(contentDir, 'folio.json'), serialize(settings)),
 ): Promise<ImportSummary> {
   const api = client(source.url, source.token);
   const summary: ImportSummary = {
@@ -221,8 +228,9 @@ export async function importFromStrapi(
   const known = new Map(((config.locales as Array<{ code: string; name: string }>) ?? []).map((l) => [l.code, l]));
   for (const l of locales) known.set(l.code, { code: l.code, name: l.name });
   config.locales = [...known.values()];
-  config.defaultLocale = locales.find((l) => l.isDefault)?.code ?? config.defaultLocale ?? locales[0]?.code ?? 'en';
-  await writeFileAtomic(configFile, serialize(config));
+  const previousDefault = typeof config.defaultLocale === 'string' ? config.defaultLocale : undefined;
+  config.defaultLocale = locales.find((l) => l.isDefault)?.code ?? previousDefault ?? locales[0]?.code ?? 'en';
+  await saveLocales(config, previousDefault);
   summary.locales = locales.map((l) => l.code);
 
   const reg = loadSchemas(contentDir);

@@ -1,11 +1,7 @@
 import type { Command } from 'commander';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { writeFileAtomic } from '../../store/atomic.js';
-import { serialize } from '../../store/serialize.js';
-import { loadConfig } from '../../config.js';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, printJson, printResult, printTable } from '../output.js';
+import { readRaw, replaceRaw, writeRaw } from '../folio-json.js';
 
 import { localeCodeProblem } from '../names.js';
 
@@ -21,34 +17,6 @@ export function localeName(code: string): string {
     name = undefined;
   }
   return name ? `${name} (${code})` : code;
-}
-
-/** Reads folio.json as written (so other keys and their order are kept), or an empty object. */
-function readRaw(contentDir: string): Record<string, unknown> {
-  try {
-    return JSON.parse(readFileSync(join(contentDir, 'folio.json'), 'utf8')) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
-}
-
-async function writeRaw(contentDir: string, raw: Record<string, unknown>) {
-  const file = join(contentDir, 'folio.json');
-  await writeFileAtomic(file, serialize(raw));
-  loadConfig(contentDir); // fails loudly if the result is not a valid config
-}
-
-/** Writes folio.json as `writeRaw` does; answers how to put back the text it replaced. */
-async function replaceRaw(contentDir: string, raw: Record<string, unknown>): Promise<() => Promise<void>> {
-  const file = join(contentDir, 'folio.json');
-  const before = readFileSync(file, 'utf8');
-  try {
-    await writeRaw(contentDir, raw);
-  } catch (err) {
-    await writeFileAtomic(file, before);
-    throw err;
-  }
-  return () => writeFileAtomic(file, before);
 }
 
 const documents = (n: number) => `${n} document${n === 1 ? '' : 's'}`;

@@ -8,6 +8,7 @@ import { loadSchemas } from '../../schema/registry.js';
 import { Reader } from '../../query/reader.js';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, printJson } from '../output.js';
+import { replaceRaw, writeRaw } from '../folio-json.js';
 import { startProgress, withProgress } from '../progress.js';
 
 export function registerTransfer(program: Command, globals: () => GlobalOptions) {
@@ -186,14 +187,28 @@ async function importOverRest(opts: GlobalOptions, url: string, token: string | 
   };
   let summary;
   try {
-    summary = await importFromStrapi(contentDir, { url, token }, openMedia, {
-      step(label, total) {
-        bar.stop();
-        bar = startProgress(label, opts);
-        if (total !== undefined) bar.total(total);
+    summary = await importFromStrapi(
+      contentDir,
+      { url, token },
+      openMedia,
+      {
+        step(label, total) {
+          bar.stop();
+          bar = startProgress(label, opts);
+          if (total !== undefined) bar.total(total);
+        },
+        tick: () => bar.tick(),
       },
-      tick: () => bar.tick(),
-    });
+      async (settings, previousDefault) => {
+        if (previousDefault === undefined || previousDefault === settings.defaultLocale)
+          return writeRaw(contentDir, settings);
+        // As `folio locales default` does: links stored in the project keep naming the same versions.
+        const project = await loadProject({ ...opts, quiet: true });
+        await project.documents.changeLocales({ defaultLocale: String(settings.defaultLocale) }, () =>
+          replaceRaw(contentDir, settings),
+        );
+      },
+    );
   } catch (err) {
     if (err instanceof ImportError) throw new CliError(err.message);
     throw err;

@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../config.js';
+import { writeFileAtomic } from '../store/atomic.js';
+import { serialize } from '../store/serialize.js';
+
+// The project's settings file as the commands that change it (locales, import) read and write it.
+
+/** Reads folio.json as written (so other keys and their order are kept), or an empty object. */
+export function readRaw(contentDir: string): Record<string, unknown> {
+  try {
+    return JSON.parse(readFileSync(join(contentDir, 'folio.json'), 'utf8')) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+export async function writeRaw(contentDir: string, raw: Record<string, unknown>) {
+  const file = join(contentDir, 'folio.json');
+  await writeFileAtomic(file, serialize(raw));
+  loadConfig(contentDir); // fails loudly if the result is not a valid config
+}
+
+/** Writes folio.json as `writeRaw` does; answers how to put back the text it replaced. */
+export async function replaceRaw(contentDir: string, raw: Record<string, unknown>): Promise<() => Promise<void>> {
+  const file = join(contentDir, 'folio.json');
+  const before = readFileSync(file, 'utf8');
+  try {
+    await writeRaw(contentDir, raw);
+  } catch (err) {
+    await writeFileAtomic(file, before);
+    throw err;
+  }
+  return () => writeFileAtomic(file, before);
+}
