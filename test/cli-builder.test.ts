@@ -124,15 +124,17 @@ describe('the content-type builder, driven by flags', () => {
     }
   });
 
+  // The first spawned, as a user runs it without a terminal (standard input a pipe that ends); the others in this
+  // process, where standard input is not a terminal either (see helpers/cli.ts).
   it.each([
-    [['types', 'create'], /--display-name is required when not running in a terminal/],
-    [['types', 'create', '--display-name', 'Upload'], /reserved name/],
-    [['types', 'add-field', 'nope', 'x', '--type', 'string'], /Unknown content-type "nope"/],
-  ])('refuses %j without a terminal instead of waiting', async (args, message) => {
+    [['types', 'create'], /--display-name is required when not running in a terminal/, true],
+    [['types', 'create', '--display-name', 'Upload'], /reserved name/, false],
+    [['types', 'add-field', 'nope', 'x', '--type', 'string'], /Unknown content-type "nope"/, false],
+  ])('refuses %j without a terminal instead of waiting', async (args, message, inOwnProcess) => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-builder-'));
     try {
       await folio(dir, ['init']);
-      const r = await spawned(dir, args);
+      const r = await (inOwnProcess ? spawned : folio)(dir, args);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(message);
     } finally {

@@ -2,12 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeProject } from './helpers/project.js';
-import { runFolio, spawnFolio } from './helpers/cli.js';
+import { runFolio } from './helpers/cli.js';
 
 /** The CLI over a temp project, run in this process by its main(argv) (see helpers/cli.ts). */
 const folio = (args: string[], input?: string) => runFolio(args, { input });
-/** The CLI as a user runs it: a spawned `folio` process, for the end-to-end tests here. */
-const spawned = (args: string[], input?: string) => spawnFolio(args, { input });
 
 describe('folio docs and types from the command line', () => {
   const project = makeProject();
@@ -30,7 +28,7 @@ describe('folio docs and types from the command line', () => {
   });
 
   it('prints help with the commands and examples', async () => {
-    const r = await spawned(['--help']);
+    const r = await folio(['--help']);
     expect(r.code).toBe(0);
     for (const c of ['serve', 'types', 'docs']) expect(r.stdout).toContain(c);
     expect(r.stdout).toContain('Examples');
@@ -45,7 +43,7 @@ describe('folio docs and types from the command line', () => {
 
   it('creates from --data and from standard input, writing the file', async () => {
     expect(existsSync(join(project.contentDir, 'documents', 'authors', `${authorId}.json`))).toBe(true);
-    const r = await spawned(['docs', 'create', 'categories', '--json', ...dir], '{"name":"Tech","slug":"tech"}');
+    const r = await folio(['docs', 'create', 'categories', '--json', ...dir], '{"name":"Tech","slug":"tech"}');
     expect(r.code).toBe(0);
     const id = JSON.parse(r.stdout).data.documentId;
     const file = JSON.parse(readFileSync(join(project.contentDir, 'documents', 'categories', `${id}.json`), 'utf8'));

@@ -1,34 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from './helpers/project.js';
-import { runFolio } from './helpers/cli.js';
+import { runFolio, spawnFolio } from './helpers/cli.js';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** In a process of its own, as a user runs it; with `spawned` false, in this one (see helpers/cli.ts). */
-const folio = (args: string[], spawned = true) =>
-  !spawned
-    ? runFolio(args)
-    : new Promise<Run>((resolve) => {
-        const child = execFile(
-          'node',
-          [BIN, ...args],
-          { env: { ...process.env, NO_COLOR: '1' } },
-          (err, stdout, stderr) =>
-            resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-        );
-        child.stdin!.end();
-      });
+/**
+ * In this process (see helpers/cli.ts): what is checked is the document each command prints. With `spawned`,
+ * in a process of its own as a user runs it, its output read from a real pipe.
+ */
+const folio = (args: string[], spawned = false) => (spawned ? spawnFolio(args) : runFolio(args));
 
 /** Runs a command with --json and returns the one JSON document it printed (nothing else on stdout or stderr). */
-async function json(args: string[], spawned = true) {
+async function json(args: string[], spawned = false) {
   const r = await folio([...args, '--json'], spawned);
   expect(r.code, r.stderr).toBe(0);
   expect(r.stderr).toBe('');
@@ -36,7 +21,7 @@ async function json(args: string[], spawned = true) {
 }
 
 /** Runs a command with --json that must fail: stdout stays empty, stderr holds one `{"error":…}` document. */
-async function jsonError(args: string[], code: number, spawned = true) {
+async function jsonError(args: string[], code: number, spawned = false) {
   const r = await folio([...args, '--json'], spawned);
   expect(r.code, r.stderr).toBe(code);
   expect(r.stdout).toBe('');
@@ -101,7 +86,8 @@ describe('--json on every command', () => {
     expect(await json(['generate', 'types', '--out', join(dir, 'types.ts'), ...d])).toMatchObject({
       out: join(dir, 'types.ts'),
     });
-    expect(await json(['generate', 'openapi', ...d])).toMatchObject({ openapi: expect.stringMatching(/^3\./) });
+    // Spawned: the largest document here, read whole from a real pipe once the process has ended.
+    expect(await json(['generate', 'openapi', ...d], true)).toMatchObject({ openapi: expect.stringMatching(/^3\./) });
     expect(await json(['export', '--out', join(dir, 'export'), ...d])).toMatchObject({ out: join(dir, 'export') });
     expect(await json(['types', 'delete', 'person', '--yes', ...d])).toEqual({
       uid: 'api::person.person',
@@ -112,16 +98,16 @@ describe('--json on every command', () => {
   });
 
   it('reports failures as {"error":{name,message,details}} on stderr with status 1', async () => {
-    // One run spawned, as every command above; the others in this process.
-    const unknown = await jsonError(['types', 'add-field', 'nope', 'x', '--type', 'string', ...d], 1);
+    // One run spawned, for the status a shell sees; the others in this process.
+    const unknown = await jsonError(['types', 'add-field', 'nope', 'x', '--type', 'string', ...d], 1, true);
     expect(unknown.message).toMatch(/Unknown content-type "nope"/);
-    await json(['types', 'create', '--display-name', 'Note', ...d], false);
-    await json(['types', 'add-field', 'note', 'title', '--type', 'string', '--required', ...d], false);
-    const invalid = await jsonError(['docs', 'create', 'notes', '--data', '{}', ...d], 1, false);
+    await json(['types', 'create', '--display-name', 'Note', ...d]);
+    await json(['types', 'add-field', 'note', 'title', '--type', 'string', '--required', ...d]);
+    const invalid = await jsonError(['docs', 'create', 'notes', '--data', '{}', ...d], 1);
     expect(invalid.name).toBe('ValidationError');
     expect(invalid.details.errors).toEqual([expect.objectContaining({ path: ['title'] })]);
     // --json never asks: the confirmation a terminal would get is an error naming --yes.
-    expect((await jsonError(['types', 'delete', 'note', ...d], 1, false)).message).toMatch(/--yes/);
+    expect((await jsonError(['types', 'delete', 'note', ...d], 1)).message).toMatch(/--yes/);
   });
 
   it('serve --json prints one JSON document when ready, with the routes', async () => {
@@ -153,18 +139,18 @@ describe('--json on every command', () => {
   });
 
   it('reports usage errors with status 2, in JSON with --json and as text without', async () => {
-    // One run spawned; the others in this process.
-    const missing = await jsonError(['types', 'add-field', ...d], 2);
+    // One run spawned, for the status a shell sees; the others in this process.
+    const missing = await jsonError(['types', 'add-field', ...d], 2, true);
     expect(missing).toMatchObject({ name: 'UsageError', details: { code: 'commander.missingArgument' } });
     expect(missing.message).toMatch(/missing required argument 'type'/);
-    expect((await jsonError(['typez', ...d], 2, false)).message).toMatch(/unknown command 'typez'/);
-    expect((await jsonError(['types', 'list', '--bogus', ...d], 2, false)).details).toEqual({
+    expect((await jsonError(['typez', ...d], 2)).message).toMatch(/unknown command 'typez'/);
+    expect((await jsonError(['types', 'list', '--bogus', ...d], 2)).details).toEqual({
       code: 'commander.unknownOption',
     });
-    const text = await folio(['types', 'list', '--bogus', ...d], false);
+    const text = await folio(['types', 'list', '--bogus', ...d]);
     expect(text.code).toBe(2);
     expect(text.stderr).toMatch(/^error: unknown option '--bogus'/);
-    const help = await folio(['--help'], false);
+    const help = await folio(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: folio');
   });

@@ -59,10 +59,10 @@ describe('messages a user can act on', () => {
   afterAll(() => project.cleanup());
 
   it('a missing required field says it is required (--json keeps the API wording)', async () => {
-    expect(await fails(['docs', 'create', 'articles', '--data', '{"description":"x"}'], undefined, true)).toBe(
+    expect(await fails(['docs', 'create', 'articles', '--data', '{"description":"x"}'])).toBe(
       'ValidationError: title is required\n',
     );
-    const json = await folio(dir, ['docs', 'create', 'articles', '--data', '{"description":"x"}', '--json'], '', true);
+    const json = await folio(dir, ['docs', 'create', 'articles', '--data', '{"description":"x"}', '--json']);
     expect(JSON.parse(json.stderr).error.message).toBe(
       'title must be a `string` type, but the final value was: `null`.',
     );

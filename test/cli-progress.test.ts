@@ -5,15 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from './helpers/project.js';
 import { hasScript, inTerminal } from './helpers/terminal.js';
+import { runFolio } from './helpers/cli.js';
 
 /** Progress shows once work lasts FOLIO_PROGRESS_AFTER_MS: 0 here, so that the small example shows it. */
 const now = (args: string) => `FOLIO_PROGRESS_AFTER_MS=0 node ${BIN} ${args}`;
 
 describe('progress on a terminal', () => {
   let dir: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'folio-progress-'));
-    spawnSync('node', [BIN, 'init', dir, '--example', 'blog', '-q']);
+    // Set up in this process (see helpers/cli.ts): what runs in a terminal, or on a pipe, is what is checked.
+    expect((await runFolio(['init', dir, '--example', 'blog', '-q'])).code).toBe(0);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,17 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, makeProject, startTestServer, type TestServer } from './helpers/project.js';
+import { runFolio } from './helpers/cli.js';
 
-const folio = (args: string[]) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = execFile('node', [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-    );
-    child.stdin!.end();
-  });
+/** The CLI in this process (see helpers/cli.ts): what is checked is what it prints and writes. */
+const folio = (args: string[]) => runFolio(args);
 
 describe('/ leads to the Studio, /api lists the types', () => {
   let server: TestServer;

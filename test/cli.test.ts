@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +39,7 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
   });
 
   it('an unknown command fails with a message and a non-zero exit', async () => {
-    const r = await spawned(['frobnicate', ...dir]);
+    const r = await folio(['frobnicate', ...dir]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/unknown command 'frobnicate'/);
   });
@@ -80,14 +80,7 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
     const parent = mkdtempSync(join(tmpdir(), 'folio-cli-'));
     try {
       symlinkSync(project.dir, join(parent, 'docs'));
-      const r = await new Promise<{ code: number; stdout: string }>((resolve) => {
-        execFile(
-          'node',
-          [BIN, '-qd', 'docs', 'types', 'list'],
-          { cwd: parent, env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 },
-          (err, stdout) => resolve({ code: err ? 1 : 0, stdout }),
-        );
-      });
+      const r = await runFolio(['-qd', 'docs', 'types', 'list'], { cwd: parent });
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/^api::article\.article\b/m);
     } finally {

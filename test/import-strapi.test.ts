@@ -3,10 +3,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, makeProject, startTestServer } from './helpers/project.js';
+import { BIN, startTestServer, type TestServer } from './helpers/project.js';
 import { RED_PNG, form } from './helpers/media.js';
-import { spawnServe, type ServeProcess } from './helpers/serve.js';
-import { createApiToken } from '../src/auth/service.js';
 import { runFolio } from './helpers/cli.js';
 
 /** The CLI in this process (see helpers/cli.ts), or with `spawned` in one of its own, as a user runs it. */
@@ -24,18 +22,18 @@ function folio(args: string[], spawned = false) {
 }
 
 /**
- * The source: `folio serve` run as a user runs it over the example blog. It speaks Strapi's REST API, the
- * content-type-builder routes the import reads the model from included.
+ * The source: a Folio server over the example blog, in this process (the import is what runs as a user runs
+ * it). It speaks Strapi's REST API, the content-type-builder routes the import reads the model from included.
  */
 describe('folio import strapi --url', () => {
-  let serve: ServeProcess;
-  let source: { dir: string; cleanup(): void };
+  let source: TestServer;
+  let base: string;
   let token: string;
   let dir: string;
   let cover: { documentId: string };
   /** A request to the source with its full-access token, the answer JSON-decoded. */
   const call = async (path: string, init: { method?: string; body?: unknown } = {}) => {
-    const res = await fetch(`${serve.base}${path}`, {
+    const res = await fetch(`${base}${path}`, {
       method: init.method ?? 'GET',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -44,11 +42,10 @@ describe('folio import strapi --url', () => {
     return { status: res.status, text, body: text ? (JSON.parse(text) as unknown) : undefined };
   };
   beforeAll(async () => {
-    source = makeProject({ withExampleDocuments: true });
-    ({ accessKey: token } = await createApiToken(source.dir, { name: 'import-source', type: 'full-access' }));
-    serve = await spawnServe(source.dir);
+    source = await startTestServer({ withExampleDocuments: true });
+    ({ url: base, token } = source);
     // A media file linked from an article, so the library and a media field come along too.
-    const uploaded = await fetch(`${serve.base}/api/upload`, {
+    const uploaded = await fetch(`${base}/api/upload`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}` },
       body: form([{ name: 'red.png', type: 'image/png', data: RED_PNG }], {
@@ -67,13 +64,12 @@ describe('folio import strapi --url', () => {
     expect((await folio(['init', dir, '-q'])).code).toBe(0);
   }, 60_000);
   afterAll(async () => {
-    await serve?.stop();
-    source?.cleanup();
+    await source?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('copies the model, locales, media and every document in every locale and status', async () => {
-    const r = await folio(['import', 'strapi', '--url', serve.base, '--token', token, '--dir', dir], true);
+    const r = await folio(['import', 'strapi', '--url', base, '--token', token, '--dir', dir], true);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/6 content-type\(s\), 6 component\(s\), locales en, fr/);
     expect(r.stdout).toMatch(/media: 1 added, 0 already there/);
@@ -113,7 +109,7 @@ describe('folio import strapi --url', () => {
         ]),
       );
     const before = count();
-    const r = await folio(['import', 'strapi', '--url', serve.base, '--token', token, '--dir', dir, '--json']);
+    const r = await folio(['import', 'strapi', '--url', base, '--token', token, '--dir', dir, '--json']);
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary.media).toEqual({ added: 0, kept: 1, failed: [] });
@@ -122,7 +118,7 @@ describe('folio import strapi --url', () => {
   }, 120_000);
 
   it('says what to do with a refused token or an unreachable server', async () => {
-    const refused = await folio(['import', 'strapi', '--url', serve.base, '--token', 'nope', '--dir', dir]);
+    const refused = await folio(['import', 'strapi', '--url', base, '--token', 'nope', '--dir', dir]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/refused the token .*HTTP 401.*full-access API token/);
     const down = await folio(['import', 'strapi', '--url', 'http://127.0.0.1:9', '--token', 'x', '--dir', dir]);
