@@ -17,7 +17,10 @@ import type { ReadJob, ReaderSetup } from './read-worker.js';
  */
 const WORKER = new URL('./read-worker.js', import.meta.url);
 
-/** Below this many files the threads' start-up costs more than they save. */
+/**
+ * By default (`server.readThreadsFrom`), from this many files a collection is read on threads: below it
+ * the threads' start-up costs more than they save.
+ */
 export const PARALLEL_READ_FROM = 20000;
 
 /** One reader per core, two at least (they overlap with the indexing here) and four at most (the disk is shared). */
