@@ -5,7 +5,7 @@ import { documentPaths, listedFile } from '../store/document-file.js';
 import { parseDocumentText } from '../store/document-text.js';
 import { readSmallFile } from '../store/read-file.js';
 import type { FileStore, LoadProblem, RawDocument } from '../store/store.js';
-import { LARGE_FOLDER_BYTES, listingOf, snapshotFileOf } from './folder-listing.js';
+import { largeFolderBytes, listingOf, snapshotFileOf } from './folder-listing.js';
 import { PARALLEL_READ_FROM } from './parallel-read.js';
 import {
   type CollectionSnapshot,
@@ -84,7 +84,7 @@ export class StartupFiles {
     // tmpfs, 40 to 60 on ext4, btrfs or xfs), so LARGE_FOLDER_BYTES reads 20,000 files or more. Only a
     // guess: a wrong one costs reader threads started for nothing, or started a little later.
     const size = statSync(this.collectionDir(pluralName), { throwIfNoEntry: false })?.size;
-    return size !== undefined && size >= (LARGE_FOLDER_BYTES / PARALLEL_READ_FROM) * this.threadsFrom;
+    return size !== undefined && size >= largeFolderBytes(this.threadsFrom);
   }
 
   /**
