@@ -78,13 +78,16 @@ export class StartupFiles {
     return this.store.readDocument(pluralName, documentId);
   }
 
-  /** Whether a collection probably holds `threadsFrom` files or more, judged before listing them. */
-  looksLarge(pluralName: string): boolean {
+  /**
+   * How many files a collection's folder holds, guessed on the high side before listing it (0: no folder):
+   * whether it reaches `threadsFrom`, and how many reader threads it would keep busy.
+   */
+  guessFiles(pluralName: string): number {
     // A folder's own size grows with its entries on every common file system (about 20 bytes a name on
     // tmpfs, 40 to 60 on ext4, btrfs or xfs), so LARGE_FOLDER_BYTES reads 20,000 files or more. Only a
     // guess: a wrong one costs reader threads started for nothing, or started a little later.
-    const size = statSync(this.collectionDir(pluralName), { throwIfNoEntry: false })?.size;
-    return size !== undefined && size >= largeFolderBytes(this.threadsFrom);
+    const size = statSync(this.collectionDir(pluralName), { throwIfNoEntry: false })?.size ?? 0;
+    return (size / largeFolderBytes(1)) | 0;
   }
 
   /**

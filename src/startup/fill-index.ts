@@ -16,7 +16,14 @@ import {
 } from './lazy.js';
 import { readableSummary, renumber, summarize } from '../documents/summary.js';
 import type { DocumentRecord } from '../documents/model.js';
-import { type Readers, type ThreadBlock, parallelReadAvailable, readInWorkers, startReaders } from './parallel-read.js';
+import {
+  type Readers,
+  type ThreadBlock,
+  parallelReadAvailable,
+  readInWorkers,
+  readersFor,
+  startReaders,
+} from './parallel-read.js';
 import { META } from './read-block.js';
 
 export interface LoadReport {
@@ -175,11 +182,12 @@ export async function loadDocuments(
   });
   // Large folders with nothing recorded are read on reader threads, started now: they take a while to
   // start, and the folder listing below gives them that while.
-  const early = types.map((ct, i) =>
-    !usable[i] && files.looksLarge(ct.pluralName) && parallelReadAvailable()
-      ? startReaders(files.store.contentDir, ct)
-      : undefined,
-  );
+  const early = types.map((ct, i) => {
+    const guess = usable[i] ? 0 : files.guessFiles(ct.pluralName);
+    return guess > 0 && guess >= files.threadsFrom && parallelReadAvailable()
+      ? startReaders(files.store.contentDir, ct, readersFor(guess))
+      : undefined;
+  });
   // Stamping the files runs on worker threads for large folders (see scanCollection).
   const scans = types.map((ct, i) =>
     files.scanCollection(ct.pluralName, { snapshot: usable[i], takenAt: old?.takenAt }),
