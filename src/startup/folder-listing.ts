@@ -13,7 +13,7 @@ import { TICK } from './stamp-range.js';
  * the CLI and the project's modules, and the scan takes that listing (`listingOf`).
  */
 
-/** A folder this size or larger probably holds 20,000 files or more (see StartupFiles.looksLarge). */
+/** A folder this size or larger probably holds 20,000 files or more (see StartupFiles.guessFiles). */
 export const LARGE_FOLDER_BYTES = 384 * 1024;
 
 /** The size from which a folder probably holds `files` files or more (`server.readThreadsFrom`). */
