@@ -12,13 +12,18 @@ export interface FolioConfig {
   defaultLocale: string;
   rest: { defaultLimit: number; maxLimit: number; withCount: boolean; strictParams: boolean };
   read: ReadLimits;
-  /** `snapshotFrom`: projects with at least this many document files get a start-up snapshot (serve). */
+  /**
+   * `snapshotFrom`: projects with at least this many document files get a start-up snapshot (serve).
+   * `readThreadsFrom`: collections with at least this many files are read (first start) or stamped (restart)
+   * on worker threads.
+   */
   server: {
     host: string;
     port: number;
     bodyLimit: number;
     cors: CorsConfig;
     snapshotFrom: number;
+    readThreadsFrom: number;
     liveEvents: LiveEventsConfig;
   };
   webhooks: WebhookConfig[];
@@ -88,6 +93,7 @@ export const DEFAULT_CONFIG: FolioConfig = {
     bodyLimit: 1024 * 1024,
     cors: { origin: ['*'], credentials: true, maxAge: 31536000 },
     snapshotFrom: 20000,
+    readThreadsFrom: 20000,
     liveEvents: { maxConnections: 200, maxPerClient: 10 },
   },
   webhooks: [],
@@ -175,6 +181,7 @@ export function loadConfig(contentDir: string): FolioConfig {
     cfg.server.port = num(raw.server, 'port', 'server', 0) ?? cfg.server.port;
     cfg.server.bodyLimit = num(raw.server, 'bodyLimit', 'server', 1) ?? cfg.server.bodyLimit;
     cfg.server.snapshotFrom = num(raw.server, 'snapshotFrom', 'server', 0) ?? cfg.server.snapshotFrom;
+    cfg.server.readThreadsFrom = num(raw.server, 'readThreadsFrom', 'server', 0) ?? cfg.server.readThreadsFrom;
     if (raw.server.cors !== undefined) {
       const c = raw.server.cors;
       if (!isObject(c)) throw new ConfigError(`${file}: "server.cors" must be an object`);

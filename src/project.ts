@@ -57,6 +57,7 @@ async function loadContent(contentDir: string, media: MediaLibrary, events: Even
   const hooks = documents.loadHooks(load.checkValues !== false);
   const { report, after } = await fillIndex(documents.index, schemas, store, {
     snapshotFrom: config.server.snapshotFrom,
+    readThreadsFrom: config.server.readThreadsFrom,
     ...hooks,
     ...load,
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LARGE_FOLDER_BYTES, listLargeFolders, listingOf, snapshotFileOf } from '../src/startup/folder-listing.js';
+import { largeFolderBytes, listLargeFolders, listingOf, snapshotFileOf } from '../src/startup/folder-listing.js';
 import { dirOf } from '../src/cli/main.js';
 import { diskTmpdir } from './helpers/temp-in-memory.js';
 
@@ -14,12 +14,18 @@ import { diskTmpdir } from './helpers/temp-in-memory.js';
 const root = mkdtempSync(join(diskTmpdir(), 'folio-listing-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** Files in a large folder here. */
-const BIG = 5_000;
+/**
+ * Files from which a folder is large in these projects (`server.readThreadsFrom`), and files in a large
+ * folder here: the product's default (20,000) would take 5,000 of these names on ext4.
+ */
+const FROM = 1_000;
+const BIG = 600;
 
-/** A project with a large folder (`big`) and a small one (`small`) of documents. */
-function project(name: string) {
+/** A project with a large folder (`big`) and a small one (`small`) of documents, and this folio.json. */
+function project(name: string, config: object = { server: { readThreadsFrom: FROM } }) {
   const contentDir = join(root, name, 'content');
+  mkdirSync(contentDir, { recursive: true });
+  writeFileSync(join(contentDir, 'folio.json'), JSON.stringify(config));
   const folder = (plural: string, count: number) => {
     const dir = join(contentDir, 'documents', plural);
     mkdirSync(dir, { recursive: true });
@@ -34,8 +40,8 @@ function project(name: string) {
   const small = folder('small', 3);
   roundMtime(big);
   roundMtime(small);
-  expect(statSync(big).size).toBeGreaterThanOrEqual(LARGE_FOLDER_BYTES);
-  expect(statSync(small).size).toBeLessThan(LARGE_FOLDER_BYTES);
+  expect(statSync(big).size).toBeGreaterThanOrEqual(largeFolderBytes(FROM));
+  expect(statSync(small).size).toBeLessThan(largeFolderBytes(FROM));
   return { contentDir, big, small };
 }
 
@@ -105,6 +111,15 @@ describe('listing a collection folder ahead of its scan', { timeout: 60_000 }, (
     const added = addUnseen(other.big);
     expect((await listingOf(other.big, statSync(other.big))).ids).not.toContain(added);
     await expect(listLargeFolders(join(root, 'nowhere', 'content'), true)).resolves.toBeUndefined();
+  });
+
+  it("judges a folder large by the project's server.readThreadsFrom", async () => {
+    // The default (20,000 files): the same folder is not large.
+    const other = project('f', {});
+    expect(statSync(other.big).size).toBeLessThan(largeFolderBytes(20_000));
+    await listLargeFolders(other.contentDir, true);
+    const added = addUnseen(other.big);
+    expect((await listingOf(other.big, statSync(other.big))).ids).toContain(added);
   });
 
   it('does not list ahead where a start-up snapshot may spare the listing, unless told not to use it', async () => {

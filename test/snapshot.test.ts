@@ -16,8 +16,9 @@ import {
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { renumberedId } from '../src/documents/doc-index.js';
+import { BLOCK_FILES } from '../src/startup/parallel-read.js';
 import { BIN, REPO, makeProject, startTestServer, type TestServer } from './helpers/project.js';
-import { SNAPSHOT, age, snapshot } from './helpers/snapshot.js';
+import { SNAPSHOT, age, countingThreads, snapshot } from './helpers/snapshot.js';
 
 /**
  * The start-up snapshot (.folio/cache/documents.snapshot) is only a shortcut: a server started from it
@@ -273,8 +274,38 @@ describe('what changed on disk since the snapshot is read again', () => {
 
 describe('a damaged or foreign snapshot is ignored', () => {
   const made = makeProject({ withExampleDocuments: true });
-  beforeAll(() => age(made.contentDir));
+  // The files do not change from case to case: one snapshot, damaged each time from its bytes, and one
+  // reference answer.
+  let good: Buffer;
+  let expected: Record<string, unknown>;
+  beforeAll(async () => {
+    age(made.contentDir);
+    await snapshot(made.dir);
+    good = readFileSync(SNAPSHOT(made.dir));
+    const plain = await startTestServer({ dir: made.dir, load: { useSnapshot: false } });
+    expected = await answers(plain);
+    await plain.stop();
+  });
   afterAll(() => made.cleanup());
+
+  /** Answers of a server started over the snapshot `damage` leaves, and its load report. */
+  async function startOver(damage: (file: string) => void) {
+    writeFileSync(SNAPSHOT(made.dir), good);
+    damage(SNAPSHOT(made.dir));
+    const fast = await startTestServer({ dir: made.dir });
+    try {
+      return { actual: await answers(fast), report: fast.project.report };
+    } finally {
+      await fast.stop();
+    }
+  }
+
+  it('is used when whole (so the cases below can tell)', async () => {
+    const { actual, report } = await startOver(() => undefined);
+    expect(actual).toEqual(expected);
+    expect(report.documents).toBeGreaterThan(0);
+    expect(report.fromSnapshot).toBe(report.documents);
+  });
 
   it.each([
     ['truncated', (f: string) => truncateSync(f, Math.floor(statSync(f).size / 2))],
@@ -297,27 +328,29 @@ describe('a damaged or foreign snapshot is ignored', () => {
         ),
     ],
   ])('%s', async (_label, damage) => {
-    await snapshot(made.dir);
-    damage(SNAPSHOT(made.dir));
-    const { report } = await compare(made.dir);
+    const { actual, report } = await startOver(damage);
+    expect(actual).toEqual(expected);
     expect(report.fromSnapshot).toBe(0);
     expect(report.problems).toEqual([]);
   });
 });
 
-describe('folio serve writes the snapshot for large projects and starts from it', { timeout: 120_000 }, () => {
-  // Enough tags for the snapshot (20,000 files), for reading on worker threads at the first start and
-  // for taking the stamps on worker threads at the next.
-  const COUNT = 20_100;
-  const made = makeProject();
+describe('folio serve writes the snapshot for large projects and starts from it', { timeout: 60_000 }, () => {
+  // Enough tags for the snapshot, for reading on worker threads at the first start (in two blocks of
+  // BLOCK_FILES at least) and for taking the stamps on worker threads at the next: the project's thresholds
+  // are set where the product's defaults (20,000) would need twenty times the files.
+  const FROM = 1_000;
+  const COUNT = 1_100;
+  const made = makeProject({ config: { server: { snapshotFrom: FROM, readThreadsFrom: FROM } } });
   beforeAll(() => {
+    expect(COUNT).toBeGreaterThan(BLOCK_FILES);
     const dir = join(made.contentDir, 'documents', 'tags');
     mkdirSync(dir, { recursive: true });
     const ts = '2025-01-01T00:00:00.000Z';
     for (let i = 0; i < COUNT; i++) {
       const documentId = `tag${String(i).padStart(21, '0')}`;
       // The last 100 reuse ids 1-100 (as after merging two branches): they are renumbered at load.
-      const id = i < 20_000 ? i + 1 : i - 19_999;
+      const id = i < FROM ? i + 1 : i - FROM + 1;
       writeFileSync(
         join(dir, `${documentId}.json`),
         `${JSON.stringify(
@@ -395,23 +428,26 @@ describe('folio serve writes the snapshot for large projects and starts from it'
     // Asked first, a plain list reads rows by id without making every document (see
     // DocumentIndex.addSummary): its first and last pages, renumbered clashes included, are checked
     // against a plain read below.
-    const pages = ['/api/tags?pagination[pageSize]=5', '/api/tags?pagination[pageSize]=5&pagination[page]=4020'];
+    const pages = [
+      '/api/tags?pagination[pageSize]=5',
+      `/api/tags?pagination[pageSize]=5&pagination[page]=${COUNT / 5}`,
+    ];
     const lazyPages: unknown[] = [];
     for (const page of pages) lazyPages.push(await (await fetch(`${first.url}${page}`)).json());
     // The last 100 give their ids up to the files that come first, and get ids of their own (renumberedId).
-    const renumbered = Array.from({ length: 100 }, (_, k) => {
-      const documentId = `tag${String(20_000 + k).padStart(21, '0')}`;
-      return { id: renumberedId({ documentId, locale: null, status: 'published' }), name: `tag ${20_000 + k}` };
+    const renumbered = Array.from({ length: COUNT - FROM }, (_, k) => {
+      const documentId = `tag${String(FROM + k).padStart(21, '0')}`;
+      return { id: renumberedId({ documentId, locale: null, status: 'published' }), name: `tag ${FROM + k}` };
     }).sort((a, b) => a.id - b.id);
     expect((lazyPages[1] as { data: Array<{ id: number }> }).data.map((d) => d.id)).toEqual(
       renumbered.slice(-5).map((r) => r.id),
     );
     const answer = await tags(first.url);
     expect(answer.meta.pagination.total).toBe(COUNT);
-    // String order: "tag 9999" sorts above "tag 20099".
+    // String order: "tag 999" sorts above "tag 1099".
     expect(answer.data.map((d) => [d.id, d.name])).toEqual([
-      [10000, 'tag 9999'],
-      [9999, 'tag 9998'],
+      [1000, 'tag 999'],
+      [999, 'tag 998'],
     ]);
     // Read on worker threads, the documents and their ids (clashes renumbered) are what a plain read gives.
     const byId = '/api/tags?sort=id:desc&fields[0]=name&pagination[pageSize]=100';
@@ -453,7 +489,9 @@ describe('folio serve writes the snapshot for large projects and starts from it'
     rmSync(SNAPSHOT(made.dir), { force: true });
     // Aging the files set their ctimes: those must be older than the reads by the clock margin.
     await new Promise((r) => setTimeout(r, 250));
-    const first = await built.openProject(made.dir, { load: { capture: true } });
+    const reading = await countingThreads(() => built.openProject(made.dir, { load: { capture: true } }));
+    expect(reading.threads).toBeGreaterThan(0);
+    const first = reading.value;
     expect(first.afterStart.snapshotPending).toBe(true);
     // Rewritten in place after it was read: same size, same inode, and its old mtime put back (as rsync -t
     // or a restore might). Only its ctime tells.
@@ -465,7 +503,10 @@ describe('folio serve writes the snapshot for large projects and starts from it'
     await first.afterStart.writeSnapshot();
     expect(existsSync(SNAPSHOT(made.dir))).toBe(true);
 
-    const next = await built.openProject(made.dir, { load: { capture: true } });
+    // Restarted from the snapshot: the files' stamps are taken on threads.
+    const stamping = await countingThreads(() => built.openProject(made.dir, { load: { capture: true } }));
+    expect(stamping.threads).toBeGreaterThan(0);
+    const next = stamping.value;
     expect(next.report.fromSnapshot).toBe(COUNT - 1);
     const [doc] = [...next.documents.index.documents('api::tag.tag')].filter((d) => d.documentId.endsWith('05'));
     expect(doc.slots.get('')?.published?.data.name).toBe('gat 5');

@@ -5,7 +5,8 @@ import { documentPaths, listedFile } from '../store/document-file.js';
 import { parseDocumentText } from '../store/document-text.js';
 import { readSmallFile } from '../store/read-file.js';
 import type { FileStore, LoadProblem, RawDocument } from '../store/store.js';
-import { LARGE_FOLDER_BYTES, listingOf, snapshotFileOf } from './folder-listing.js';
+import { largeFolderBytes, listingOf, snapshotFileOf } from './folder-listing.js';
+import { PARALLEL_READ_FROM } from './parallel-read.js';
 import {
   type CollectionSnapshot,
   type FileStamp,
@@ -46,7 +47,11 @@ export interface CollectionScan {
  * checked against it, and file stamps for the next snapshot. Built over the store's folders.
  */
 export class StartupFiles {
-  constructor(readonly store: FileStore) {}
+  /** `threadsFrom`: stamp lists of this many files or more on worker threads (`server.readThreadsFrom`). */
+  constructor(
+    readonly store: FileStore,
+    readonly threadsFrom = PARALLEL_READ_FROM,
+  ) {}
 
   private get snapshotFile() {
     return snapshotFileOf(this.store.contentDir);
@@ -73,12 +78,16 @@ export class StartupFiles {
     return this.store.readDocument(pluralName, documentId);
   }
 
-  /** Whether a collection probably holds tens of thousands of files, judged before listing them. */
-  looksLarge(pluralName: string): boolean {
+  /**
+   * How many files a collection's folder holds, guessed on the high side before listing it (0: no folder):
+   * whether it reaches `threadsFrom`, and how many reader threads it would keep busy.
+   */
+  guessFiles(pluralName: string): number {
     // A folder's own size grows with its entries on every common file system (about 20 bytes a name on
-    // tmpfs, 40 to 60 on ext4, btrfs or xfs), so this reads 20,000 files or more. Only a guess: a wrong
-    // one costs reader threads started for nothing, or started a little later.
-    return (statSync(this.collectionDir(pluralName), { throwIfNoEntry: false })?.size ?? 0) >= LARGE_FOLDER_BYTES;
+    // tmpfs, 40 to 60 on ext4, btrfs or xfs), so LARGE_FOLDER_BYTES reads 20,000 files or more. Only a
+    // guess: a wrong one costs reader threads started for nothing, or started a little later.
+    const size = statSync(this.collectionDir(pluralName), { throwIfNoEntry: false })?.size ?? 0;
+    return (size / largeFolderBytes(1)) | 0;
   }
 
   /**
@@ -111,6 +120,7 @@ export class StartupFiles {
         this.store.contentDir,
         pluralName,
         candidates.map((c) => c.documentId),
+        this.threadsFrom,
       );
       let changed = false;
       for (let i = 0; i < candidates.length; i++) {
@@ -133,7 +143,7 @@ export class StartupFiles {
    */
   async stampCollection(pluralName: string, documentIds: string[]) {
     const dir = this.collectionDir(pluralName);
-    const files = await stampFiles(this.store.contentDir, pluralName, documentIds);
+    const files = await stampFiles(this.store.contentDir, pluralName, documentIds, this.threadsFrom);
     // Taken after the files': a rename into the folder since the reads began shows here.
     const dirMtimeMs = statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? NaN;
     return { files, dirMtimeMs };

@@ -17,10 +17,11 @@ import {
 import { readableSummary, renumber, summarize } from '../documents/summary.js';
 import type { DocumentRecord } from '../documents/model.js';
 import {
-  PARALLEL_READ_FROM,
   type Readers,
   type ThreadBlock,
   parallelReadAvailable,
+  readInWorkers,
+  readersFor,
   startReaders,
 } from './parallel-read.js';
 import { META } from './read-block.js';
@@ -42,6 +43,11 @@ export interface LoadOptions {
    * `server.snapshotFrom`).
    */
   snapshotFrom?: number;
+  /**
+   * A collection with this many files or more to read is read on reader threads, and with this many to
+   * check against the snapshot has their stamps taken on worker threads (default 20,000; `server.readThreadsFrom`).
+   */
+  readThreadsFrom?: number;
   /**
    * A document indexed at start from a summary (a reader thread's, or the snapshot's) whose file, when it
    * came to be decoded, no longer held the versions it was indexed with: to be indexed again from its file.
@@ -176,11 +182,12 @@ export async function loadDocuments(
   });
   // Large folders with nothing recorded are read on reader threads, started now: they take a while to
   // start, and the folder listing below gives them that while.
-  const early = types.map((ct, i) =>
-    !usable[i] && files.looksLarge(ct.pluralName) && parallelReadAvailable()
-      ? startReaders(files.store.contentDir, ct)
-      : undefined,
-  );
+  const early = types.map((ct, i) => {
+    const guess = usable[i] ? 0 : files.guessFiles(ct.pluralName);
+    return guess > 0 && guess >= files.threadsFrom && parallelReadAvailable()
+      ? startReaders(files.store.contentDir, ct, readersFor(guess))
+      : undefined;
+  });
   // Stamping the files runs on worker threads for large folders (see scanCollection).
   const scans = types.map((ct, i) =>
     files.scanCollection(ct.pluralName, { snapshot: usable[i], takenAt: old?.takenAt }),
@@ -381,13 +388,13 @@ function readFresh(
   capture: boolean,
   early?: Readers,
 ): { documents: CapturedDocument[]; blocks?: AsyncGenerator<ThreadBlock>; problems: LoadReport['problems'] } {
-  if (ids.length >= PARALLEL_READ_FROM && parallelReadAvailable()) {
-    const readers = early ?? startReaders(files.store.contentDir, ct);
+  if (ids.length && ids.length >= files.threadsFrom && parallelReadAvailable()) {
     // A server (`capture`) answers first and decodes in the background, from the files, so its threads
     // keep no texts (see read-block.ts); a command reading once decodes what it needs now, from them.
     // Names that are not documentIds are reported by the readers, so this thread does not check them
     // before the readers can start.
-    return { documents: [], blocks: readers.read(ids, !capture), problems: [] };
+    const blocks = early ? early.read(ids, !capture) : readInWorkers(files.store.contentDir, ids, ct, !capture);
+    return { documents: [], blocks, problems: [] };
   }
   early?.close();
   return files.readDocuments(ct.pluralName, ids, capture);

@@ -1,6 +1,7 @@
 import { type Stats, existsSync, readdirSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { DEFAULT_CONFIG, loadConfig } from '../config.js';
 import { TEMP_MARK } from '../store/atomic.js';
 import { idOfFileName } from '../store/document-id.js';
 import { TICK } from './stamp-range.js';
@@ -12,8 +13,11 @@ import { TICK } from './stamp-range.js';
  * the CLI and the project's modules, and the scan takes that listing (`listingOf`).
  */
 
-/** A folder this size or larger probably holds 20,000 files or more (see StartupFiles.looksLarge). */
+/** A folder this size or larger probably holds 20,000 files or more (see StartupFiles.guessFiles). */
 export const LARGE_FOLDER_BYTES = 384 * 1024;
+
+/** The size from which a folder probably holds `files` files or more (`server.readThreadsFrom`). */
+export const largeFolderBytes = (files: number) => (LARGE_FOLDER_BYTES / DEFAULT_CONFIG.server.readThreadsFrom) * files;
 
 /** Where a project's start-up snapshot is kept, for the project whose `content/` is `contentDir`. */
 export function snapshotFileOf(contentDir: string): string {
@@ -27,21 +31,22 @@ const ahead = new Map<string, { stat: Stats; at: number; names: Promise<string[]
 const KEEP_MS = 60_000;
 
 /**
- * Starts listing every large collection folder of `contentDir` that a start will list: all of them,
- * unless a start-up snapshot may spare that (`useSnapshot` and one is there). Only a head start: a
- * listing nobody takes costs a little of the thread pool's time. Resolves once the listings are done
- * (for tests: a start does not wait for it).
+ * Starts listing every large collection folder of `contentDir` (large: as the project's
+ * `server.readThreadsFrom` says) that a start will list: all of them, unless a start-up snapshot may spare
+ * that (`useSnapshot` and one is there). Only a head start: a listing nobody takes costs a little of the
+ * thread pool's time. Resolves once the listings are done (for tests: a start does not wait for it).
  */
 export function listLargeFolders(contentDir: string, useSnapshot: boolean): Promise<void> {
   const started: Array<Promise<unknown>> = [];
   try {
     if (useSnapshot && existsSync(snapshotFileOf(contentDir))) return Promise.resolve();
+    const large = largeFolderBytes(threadsFromOf(contentDir));
     const documents = join(contentDir, 'documents');
     for (const name of readdirSync(documents)) {
       const dir = join(documents, name);
       const at = Date.now();
       const stat = statSync(dir);
-      if (!stat.isDirectory() || stat.size < LARGE_FOLDER_BYTES) continue;
+      if (!stat.isDirectory() || stat.size < large) continue;
       const names = readdir(dir);
       started.push(names.catch(() => undefined));
       ahead.set(dir, { stat, at, names });
@@ -51,6 +56,15 @@ export function listLargeFolders(contentDir: string, useSnapshot: boolean): Prom
   }
   if (started.length) setTimeout(() => ahead.clear(), KEEP_MS).unref();
   return Promise.all(started).then(() => undefined);
+}
+
+/** The project's `server.readThreadsFrom`; the default when folio.json cannot be read (the load reports why). */
+function threadsFromOf(contentDir: string): number {
+  try {
+    return loadConfig(contentDir).server.readThreadsFrom;
+  } catch {
+    return DEFAULT_CONFIG.server.readThreadsFrom;
+  }
 }
 
 /**

@@ -29,7 +29,7 @@ export async function fillIndex(
   store: FileStore,
   opts: LoadOptions = {},
 ): Promise<{ report: LoadReport; after: AfterStart }> {
-  const files = new StartupFiles(store);
+  const files = new StartupFiles(store, opts.readThreadsFrom);
   const { report, plan } = await loadDocuments(index, schemas, files, opts);
   let pending = plan?.worthWriting ? plan : undefined;
   const after: AfterStart = {

@@ -17,7 +17,10 @@ import type { ReadJob, ReaderSetup } from './read-worker.js';
  */
 const WORKER = new URL('./read-worker.js', import.meta.url);
 
-/** Below this many files the threads' start-up costs more than they save. */
+/**
+ * By default (`server.readThreadsFrom`), from this many files a collection is read on threads: below it
+ * the threads' start-up costs more than they save.
+ */
 export const PARALLEL_READ_FROM = 20000;
 
 /** One reader per core, two at least (they overlap with the indexing here) and four at most (the disk is shared). */
@@ -25,6 +28,10 @@ const READERS = Math.min(4, Math.max(2, availableParallelism()));
 
 /** Files per block: small enough that indexing follows the reads closely, large enough that messages are few. */
 export const BLOCK_FILES = 1000;
+
+/** Reader threads for this many files: no more than they have blocks to claim. */
+export const readersFor = (files: number, threads = READERS) =>
+  Math.max(1, Math.min(threads, Math.ceil(files / BLOCK_FILES)));
 
 /** Whether the compiled worker is there (it is not when running the TypeScript sources directly). */
 export const parallelReadAvailable = () => WORKER.protocol === 'file:' && existsSync(fileURLToPath(WORKER));
@@ -150,10 +157,7 @@ export function readInWorkers(
   keep = false,
   threads = READERS,
 ): AsyncGenerator<ThreadBlock> {
-  return startReaders(contentDir, ct, Math.max(1, Math.min(threads, Math.ceil(ids.length / BLOCK_FILES)))).read(
-    ids,
-    keep,
-  );
+  return startReaders(contentDir, ct, readersFor(ids.length, threads)).read(ids, keep);
 }
 
 function threadBlock(r: ReadBlock, ids: string[], fileOf: (documentId: string) => string): ThreadBlock {

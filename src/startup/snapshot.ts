@@ -182,19 +182,25 @@ function stampOfFd(fd: number): FileStamp {
 export const sameStamp = (a: FileStamp, mtimeMs: number, size: number, ino: number, takenAt: number) =>
   a.mtimeMs === mtimeMs && a.size === size && a.ino === ino && mtimeMs < takenAt - TICK;
 
-/** Below this many files a worker costs more than it saves. */
-const PARALLEL_FROM = 20000;
 const WORKERS = 2;
 
 /**
- * Stamps of many files (see `stampRange`), NaN for a missing file. Large lists are split over
- * worker threads; on slow-syscall machines (containers, VMs) the calls overlap with the main thread's work.
+ * Stamps of many files (see `stampRange`), NaN for a missing file. Lists of `threadsFrom` files or more
+ * (`server.readThreadsFrom`: below it a worker costs more than it saves) are split over worker threads; on
+ * slow-syscall machines (containers, VMs) the calls overlap with the main thread's work.
  */
-export async function stampFiles(contentDir: string, pluralName: string, ids: string[]): Promise<Float64Array> {
-  if (ids.length < PARALLEL_FROM) return stampRange(contentDir, pluralName, ids);
-  const per = Math.ceil(ids.length / WORKERS);
+export async function stampFiles(
+  contentDir: string,
+  pluralName: string,
+  ids: string[],
+  threadsFrom: number,
+): Promise<Float64Array> {
+  if (!ids.length || ids.length < threadsFrom) return stampRange(contentDir, pluralName, ids);
+  // One file a worker at least (`threadsFrom` may be 1).
+  const workers = Math.min(WORKERS, ids.length);
+  const per = Math.ceil(ids.length / workers);
   const parts = await Promise.all(
-    Array.from({ length: WORKERS }, (_, w) => stampInWorker(contentDir, pluralName, ids.slice(w * per, (w + 1) * per))),
+    Array.from({ length: workers }, (_, w) => stampInWorker(contentDir, pluralName, ids.slice(w * per, (w + 1) * per))),
   );
   const out = new Float64Array(ids.length * STAMP);
   let at = 0;

@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { existsSync, readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -23,4 +24,23 @@ export async function snapshot(dir: string) {
   await p.afterStart.writeSnapshot();
   expect(existsSync(SNAPSHOT(dir))).toBe(true);
   return p.report.documents;
+}
+
+/**
+ * What `fn` answers, and how many worker threads it started meanwhile (a start's reader or stamping
+ * threads): Node creates an async resource of type WORKER for each.
+ */
+export async function countingThreads<T>(fn: () => Promise<T>): Promise<{ value: T; threads: number }> {
+  let threads = 0;
+  const hook = createHook({
+    init: (_id, type) => {
+      if (type === 'WORKER') threads++;
+    },
+  }).enable();
+  try {
+    const value = await fn();
+    return { value, threads };
+  } finally {
+    hook.disable();
+  }
 }
