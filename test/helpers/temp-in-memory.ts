@@ -4,7 +4,7 @@ import { accessSync, chmodSync, constants, mkdtempSync, rmSync, statfsSync, stat
 /** A RAM-backed file system, where Linux has one. */
 const TMPFS = '/dev/shm';
 
-/** Free space the suite needs there at once, with room to spare (the package test installs Folio and its dependencies). */
+/** Free space the suite needs there at once, with room to spare (the package test installs Folio and its deps). */
 const NEEDED_BYTES = 1024 ** 3;
 
 function usable(dir: string): boolean {
