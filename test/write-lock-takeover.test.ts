@@ -99,11 +99,14 @@ function killAt(moment: (typeof LOOP_MOMENTS)[number], child: ChildProcess, lock
   });
 }
 
-/** The pid of a process that has run and exited. */
-async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '']);
-  await new Promise((r) => child.once('exit', r));
-  return child.pid!;
+let deadOnce: Promise<number> | undefined;
+/** The pid of a process that has run and exited (one for the file: pids are not reused within seconds). */
+function deadPid(): Promise<number> {
+  deadOnce ??= new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-e', '']);
+    child.once('exit', () => resolve(child.pid!));
+  });
+  return deadOnce;
 }
 
 /** The lock log as [pid, enter, leave] intervals, one per hold. */
@@ -203,7 +206,8 @@ describe('a write lock whose holder was killed', () => {
     const dead = await deadPid();
     // Rounds with the waiters started a few turns of the event loop apart, so that their steps interleave
     // in many orders: a late one reads the dead holder before the winner has put its own lock in place.
-    for (let round = 0; round < 100; round++) {
+    // Waiter i starts (i * round) % 31 turns late: 31 rounds make every distinct set of delays.
+    for (let round = 0; round < 31; round++) {
       leftLock(folder, { pid: dead, host: LOCK_HOST });
       const waiters = Array.from({ length: 5 }, () => new HeldFolder(folder, STALE_MS, () => undefined));
       const got = await Promise.all(
