@@ -142,7 +142,7 @@ describe('crash safety', () => {
         const moment = KILL_MOMENTS[round % KILL_MOMENTS.length];
         const child = spawn('node', [join(REPO, 'test', 'helpers', 'crash-writer.mjs'), project.dir]);
         order.push(child.pid!);
-        const exited = new Promise((r) => child.once('exit', r));
+        const exited = new Promise<void>((r) => child.once('exit', () => r()));
         let buffer = '';
         let stderr = '';
         let writing: () => void;
@@ -160,16 +160,22 @@ describe('crash safety', () => {
           }
         });
         // Once the writer is in its write loop (it acknowledged a write), the kill lands at this round's moment.
-        await Promise.race([written, exited.then(() => expect.fail(`the writer exited: ${stderr}`))]);
+        await Promise.race([written, exited]);
+        if (child.exitCode !== null) expect.fail(`the writer exited (${child.exitCode}): ${stderr}`);
         if (moment === 'random') await new Promise((r) => setTimeout(r, Math.random() * 30));
         else
           await new Promise<void>((resolve) => {
-            const watcher = watch(dir, (_event, name) => {
-              if (String(name).startsWith(TEMP_MARK) !== (moment === 'temp file')) return;
+            const now = () => {
               child.kill('SIGKILL');
               watcher.close();
+              clearTimeout(timer);
               resolve();
+            };
+            const watcher = watch(dir, (_event, name) => {
+              if (String(name).startsWith(TEMP_MARK) === (moment === 'temp file')) now();
             });
+            // The writer writes without pause: its next file comes within milliseconds, this is a backstop.
+            const timer = setTimeout(now, 2000);
           });
         child.kill('SIGKILL');
         await exited;
