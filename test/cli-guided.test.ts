@@ -4,13 +4,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from './helpers/project.js';
+import { runFolio } from './helpers/cli.js';
 import { CTRL_C, DOWN, ENTER, erase, hasScript, inTerminal } from './helpers/terminal.js';
 
 const dirs: string[] = [];
-function project(example?: string) {
+/** A project made by `folio init`, run in this process: the terminal runs below are what these tests watch. */
+async function project(example?: string) {
   const dir = mkdtempSync(join(tmpdir(), 'folio-guided-'));
   dirs.push(dir);
-  spawnSync('node', [BIN, 'init', dir, '-q', ...(example ? ['--example', example] : [])]);
+  const init = await runFolio(['init', dir, '-q', ...(example ? ['--example', example] : [])]);
+  if (init.code !== 0) throw new Error(init.stderr);
   return dir;
 }
 afterEach(() => {
@@ -21,7 +24,7 @@ const schema = (dir: string, name: string) =>
 
 describe.skipIf(!hasScript)('guided modelling on a terminal', () => {
   it('types create asks for every name and option, checks each answer as typed, then loops over fields', async () => {
-    const dir = project();
+    const dir = await project();
     const { code, out } = await inTerminal(`node ${BIN} types create --dir ${dir}`, [
       { wait: /Display name/, send: `My Tag!${ENTER}` },
       { wait: /Singular API id \(my-tag\)/, send: `Person${ENTER}` },
@@ -67,7 +70,7 @@ describe.skipIf(!hasScript)('guided modelling on a terminal', () => {
   }, 60_000);
 
   it('add-field asks what the kind needs: enum values, default, relation target and inverse', async () => {
-    const dir = project('blog');
+    const dir = await project('blog');
     const enumeration = await inTerminal(`node ${BIN} types add-field article stage --dir ${dir}`, [
       // enumeration is the 17th kind.
       { wait: /Field type/, send: `${DOWN.repeat(16)}${ENTER}` },
@@ -82,7 +85,7 @@ describe.skipIf(!hasScript)('guided modelling on a terminal', () => {
       enum: ['draft', 'review', 'done'],
       default: 'draft',
     });
-    const listed = spawnSync('node', [BIN, 'types', 'list', '--json', '--dir', dir], { encoding: 'utf8' });
+    const listed = await runFolio(['types', 'list', '--json', '--dir', dir]);
     const targets = (JSON.parse(listed.stdout) as Array<{ uid: string }>).map((t) => t.uid);
     const relation = await inTerminal(`node ${BIN} types add-field article editor --dir ${dir}`, [
       // relation is the 20th kind; manyToOne the first relation.
@@ -111,7 +114,7 @@ describe.skipIf(!hasScript)('guided modelling on a terminal', () => {
   }, 60_000);
 
   it('asks for a password hidden, twice, and never shows it', async () => {
-    const dir = project();
+    const dir = await project();
     const { code, out } = await inTerminal(
       `node ${BIN} users create --username ada --email ada@example.com --dir ${dir}`,
       [
@@ -126,7 +129,7 @@ describe.skipIf(!hasScript)('guided modelling on a terminal', () => {
   }, 60_000);
 
   it('Ctrl-C leaves a prompt cleanly with status 130 and writes nothing', async () => {
-    const dir = project();
+    const dir = await project();
     const { code, out } = await inTerminal(`node ${BIN} types create --dir ${dir}`, [
       { wait: /Display name/, send: `Rec${CTRL_C}` },
     ]);
@@ -136,18 +139,18 @@ describe.skipIf(!hasScript)('guided modelling on a terminal', () => {
   }, 60_000);
 
   it('--json on a terminal never asks either', async () => {
-    const dir = project();
+    const dir = await project();
     const created = await inTerminal(`node ${BIN} types create --json --dir ${dir}`, []);
     expect(created.code).toBe(1);
     expect(created.out).toContain('--display-name is required when not running in a terminal');
-    spawnSync('node', [BIN, 'types', 'create', '--display-name', 'Note', '--dir', dir]);
+    expect((await runFolio(['types', 'create', '--display-name', 'Note', '--dir', dir])).code).toBe(0);
     const doc = await inTerminal(`node ${BIN} docs create notes --json --dir ${dir}`, []);
     expect(doc.code).toBe(1);
     expect(doc.out).toContain('No data: pass --data');
   }, 60_000);
 
   it('--yes on a terminal never asks: the flags and the defaults decide', async () => {
-    const dir = project();
+    const dir = await project();
     const { code, out } = await inTerminal(`node ${BIN} types create --display-name Person --yes --dir ${dir}`, []);
     expect(code, out).toBe(0);
     expect(out).not.toContain('?');
@@ -156,11 +159,11 @@ describe.skipIf(!hasScript)('guided modelling on a terminal', () => {
 });
 
 describe('relations to their own type', () => {
-  it('add-field with --inverse on the same type writes both sides', () => {
-    const dir = project();
-    const run = (args: string[]) => spawnSync('node', [BIN, ...args, '--dir', dir], { encoding: 'utf8', input: '' });
-    expect(run(['types', 'create', '--display-name', 'Person']).status).toBe(0);
-    const r = run(
+  it('add-field with --inverse on the same type writes both sides', async () => {
+    const dir = await project();
+    const run = (args: string[]) => runFolio([...args, '--dir', dir]);
+    expect((await run(['types', 'create', '--display-name', 'Person'])).code).toBe(0);
+    const r = await run(
       ['types', 'add-field', 'person', 'boss', '--type', 'relation', '--relation', 'manyToOne'].concat([
         '--target',
         'person',
@@ -168,25 +171,26 @@ describe('relations to their own type', () => {
         'reports',
       ]),
     );
-    expect(r.status, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(schema(dir, 'person').attributes).toEqual({
       boss: { type: 'relation', relation: 'manyToOne', target: 'api::person.person', inversedBy: 'reports' },
       reports: { type: 'relation', relation: 'oneToMany', target: 'api::person.person', mappedBy: 'boss' },
     });
-    expect(run(['validate']).status).toBe(0);
+    expect((await run(['validate'])).code).toBe(0);
   });
 });
 
+// Standard input and output are pipes here (runFolio's streams are no terminal), as in a script or CI.
 describe('without a terminal nothing is asked', () => {
-  it('types create takes the defaults (with English plurals) and add-field names the missing flag', () => {
-    const dir = project();
-    const run = (args: string[]) => spawnSync('node', [BIN, ...args, '--dir', dir], { encoding: 'utf8', input: '' });
-    expect(run(['types', 'create', '--display-name', 'Person']).status).toBe(0);
+  it('types create takes the defaults (with English plurals) and add-field names the missing flag', async () => {
+    const dir = await project();
+    const run = (args: string[]) => runFolio([...args, '--dir', dir]);
+    expect((await run(['types', 'create', '--display-name', 'Person'])).code).toBe(0);
     expect(schema(dir, 'person').info.pluralName).toBe('people');
-    const r = run(['types', 'add-field', 'person', 'name']);
-    expect(r.status).toBe(1);
+    const r = await run(['types', 'add-field', 'person', 'name']);
+    expect(r.code).toBe(1);
     expect(r.stderr).toBe('Error: --type is required when not running in a terminal\n');
-    const pw = run(['users', 'create', '--username', 'ada', '--email', 'ada@example.com']);
-    expect(pw.status).toBe(1);
+    const pw = await run(['users', 'create', '--username', 'ada', '--email', 'ada@example.com']);
+    expect(pw.code).toBe(1);
   });
 });

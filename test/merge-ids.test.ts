@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildProcess, execFile, execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { BIN, makeProject } from './helpers/project.js';
 import { serveProcess } from './helpers/serve.js';
 import { openProject } from '../src/project.js';
@@ -58,13 +58,19 @@ describe('ids after merging two branches that both added documents', () => {
     ['articles', ['--locale', '*', '--status', 'published']],
   ] as const;
   const apiQuery = (args: readonly string[]) => (args.length ? `&locale=*&status=${args[3]}` : '');
-  /** Every id the running server serves, and what `folio docs list --json` prints, for the same lists. */
+  /**
+   * Every id the running server serves, and what `folio docs list --json` prints, for the same lists; returns
+   * the ids printed for the first list (tags).
+   */
   const agree = async () => {
+    const printedLists: Array<Record<string, number>> = [];
     for (const [plural, args] of lists) {
       const served = byKey((await api(`/api/${plural}?pagination[pageSize]=100${apiQuery(args)}`)).data);
       const printed = byKey((await cli(plural, ...args)).data);
       expect(served, `${plural} ${args.join(' ')}`).toEqual(printed);
+      printedLists.push(printed);
     }
+    return printedLists[0];
   };
   /** The ids the files of a type hold (ids are numbered per type). */
   const fileIds = (plural: string) => {
@@ -79,6 +85,15 @@ describe('ids after merging two branches that both added documents', () => {
     return ids;
   };
   const unique = (ids: number[]) => new Set(ids).size === ids.length;
+  /** What the running server printed since its start: a line per file its watcher picked up. */
+  let printed = '';
+  /** Where `printed` stood when branch b was merged. */
+  let merged = 0;
+  /** Waits (10 s at most) until the running server printed, after `from`, a line for each of these files (paths). */
+  const picked = async (files: string[], from: number) => {
+    const all = () => files.every((f) => printed.slice(from).includes(basename(f)));
+    for (let i = 0; i < 200 && !all(); i++) await sleep(50);
+  };
 
   beforeAll(async () => {
     writeFileSync(join(p.dir, '.gitignore'), '.folio/\n');
@@ -98,6 +113,7 @@ describe('ids after merging two branches that both added documents', () => {
     ({ accessKey: token } = await createApiToken(p.dir, { name: 'merge-test', type: 'full-access' }));
     // A server started before the merge, which sees b's files arrive through its watcher.
     ({ child: server, base } = await serve());
+    server.stdout!.on('data', (d: Buffer) => (printed += d.toString()));
     expect((await api('/api/tags')).data).toHaveLength(6);
     // The watcher starts after the ready line: the merge must not come before it, so wait until a file
     // written in is seen (written again until then: one written before the watcher started is not news to
@@ -122,6 +138,7 @@ describe('ids after merging two branches that both added documents', () => {
   });
 
   it('merges without a conflict, and the files hold the same ids twice', () => {
+    merged = printed.length;
     git('merge', '-q', '--no-edit', 'b');
     expect(git('status', '--porcelain')).toBe('');
     expect(unique(fileIds('tags'))).toBe(false);
@@ -138,12 +155,10 @@ describe('ids after merging two branches that both added documents', () => {
 
   it('numbers every document alike in the running server, the CLI and a server started afresh', async () => {
     // The running server picks the merged files up through its watcher.
-    for (let i = 0; i < 200 && (await api('/api/tags?pagination[pageSize]=100')).data.length < 9; i++) await sleep(50);
+    await picked(git('diff', '--name-only', 'HEAD^1', 'HEAD').trim().split('\n'), merged);
     expect((await api('/api/tags?pagination[pageSize]=100')).data).toHaveLength(9);
-    await sleep(300);
-    await agree();
+    const first = await agree();
     // Twice from the CLI, and from a server started now: the same ids on every start.
-    const first = byKey((await cli('tags')).data);
     expect(byKey((await cli('tags')).data)).toEqual(first);
     const ids = Object.values(first);
     expect(new Set(ids).size).toBe(ids.length);
@@ -159,6 +174,7 @@ describe('ids after merging two branches that both added documents', () => {
   });
 
   it('--fix rewrites the clashing files so the tree validates clean, and the ids still agree', async () => {
+    const before = printed.length;
     const fixed = await folio(p.dir, 'validate', '--fix');
     expect(fixed.code, fixed.stdout).toBe(0);
     expect(fixed.stderr).toMatch(/fixed: tags\/\w+: published\.id: \d+ -> \d+/);
@@ -174,7 +190,7 @@ describe('ids after merging two branches that both added documents', () => {
     const again = await folio(p.dir, 'validate');
     expect(again.code).toBe(0);
     expect(again.stderr).not.toContain('notice:');
-    await sleep(500);
+    await picked(changed, before);
     await agree();
   });
 });

@@ -42,6 +42,7 @@ describe('the package as a user installs it', { timeout: 60_000 }, () => {
     writeFileSync(join(app, 'package.json'), '{ "name": "app", "private": true }\n');
     // One install per run, from the cache when it can. --engine-strict: the running Node must satisfy the
     // package's (and its dependencies') engines. Optional sharp is left out: Folio runs without it.
+    // --ignore-scripts: Folio has no install scripts (checked below); a dependency's are its telemetry.
     const installed = await run(
       'npm',
       [
@@ -51,6 +52,7 @@ describe('the package as a user installs it', { timeout: 60_000 }, () => {
         '--no-fund',
         '--engine-strict',
         '--omit=optional',
+        '--ignore-scripts',
         join(out, info.filename),
       ],
       app,
@@ -82,6 +84,10 @@ describe('the package as a user installs it', { timeout: 60_000 }, () => {
     );
     expect(extra).toEqual([]);
     expect(files.filter((f) => f.endsWith('.map') || f.endsWith('.ts'))).toEqual([]);
+    // Nothing of Folio's runs at install: the install above (--ignore-scripts) skips none of it.
+    const installedPackage = join(app, 'node_modules', 'folio-cms', 'package.json');
+    const { scripts = {} } = JSON.parse(readFileSync(installedPackage, 'utf8')) as { scripts?: object };
+    expect(Object.keys(scripts).filter((s) => /^(pre|post)?install$/.test(s))).toEqual([]);
   });
 
   it('runs as the installed folio command and reports the package version', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync, utimesSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { makeProject, startTestServer, REPO, type TestServer } from './helpers/project.js';
@@ -124,16 +124,30 @@ const laterThan = (a: string, b: string) => {
   return pa === pb ? na > nb : order.indexOf(pa) > order.indexOf(pb);
 };
 const order: number[] = [];
+/**
+ * Where in its write loop each writer is killed, in turn: as a temp file appears (it is killed writing it),
+ * as a document file appears (renamed into place, its write not yet acknowledged), and at a random moment
+ * (between writes, or taking or giving back the write lock).
+ */
+const KILL_MOMENTS = ['temp file', 'document file', 'random'] as const;
+const KILL_ROUNDS = 9;
 
 describe('crash safety', () => {
   it('leaves every file old-or-new when a writer is killed mid-write, and keeps every acknowledged write', async () => {
     const project = makeProject();
     try {
       const acked = new Map<string, string>();
-      for (let round = 0; round < 25; round++) {
+      const dir = join(project.contentDir, 'documents', 'authors');
+      for (let round = 0; round < KILL_ROUNDS; round++) {
+        const moment = KILL_MOMENTS[round % KILL_MOMENTS.length];
         const child = spawn('node', [join(REPO, 'test', 'helpers', 'crash-writer.mjs'), project.dir]);
         order.push(child.pid!);
+        const exited = new Promise<void>((r) => child.once('exit', () => r()));
         let buffer = '';
+        let stderr = '';
+        let writing: () => void;
+        const written = new Promise<void>((r) => (writing = r));
+        child.stderr.on('data', (c) => (stderr += c));
         child.stdout.on('data', (c) => {
           buffer += c;
           let nl;
@@ -142,15 +156,31 @@ describe('crash safety', () => {
             buffer = buffer.slice(nl + 1);
             const m = /^ack (\w+) (\S+)$/.exec(line);
             if (m) acked.set(m[1], m[2]);
+            if (m) writing();
           }
         });
-        // Start-up takes ~150 ms; the kill then lands at a random point of the write loop.
-        await new Promise((r) => setTimeout(r, 150 + Math.random() * 150));
+        // Once the writer is in its write loop (it acknowledged a write), the kill lands at this round's moment.
+        await Promise.race([written, exited]);
+        if (child.exitCode !== null) expect.fail(`the writer exited (${child.exitCode}): ${stderr}`);
+        if (moment === 'random') await new Promise((r) => setTimeout(r, Math.random() * 30));
+        else
+          await new Promise<void>((resolve) => {
+            const now = () => {
+              child.kill('SIGKILL');
+              watcher.close();
+              clearTimeout(timer);
+              resolve();
+            };
+            const watcher = watch(dir, (_event, name) => {
+              if (String(name).startsWith(TEMP_MARK) === (moment === 'temp file')) now();
+            });
+            // The writer writes without pause: its next file comes within milliseconds, this is a backstop.
+            const timer = setTimeout(now, 2000);
+          });
         child.kill('SIGKILL');
-        await new Promise((r) => child.on('exit', r));
+        await exited;
       }
       expect(acked.size).toBeGreaterThan(0);
-      const dir = join(project.contentDir, 'documents', 'authors');
       for (const f of jsonFiles(dir)) expect(() => JSON.parse(readFileSync(join(dir, f), 'utf8'))).not.toThrow();
       const reopened = await openProject(project.dir);
       expect(reopened.report.problems).toEqual([]);

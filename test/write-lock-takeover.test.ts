@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
+  type FSWatcher,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -8,6 +9,7 @@ import {
   readdirSync,
   rmSync,
   utimesSync,
+  watch,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,11 +58,55 @@ async function kill(child: ChildProcess, exited: Promise<unknown>) {
   await exited;
 }
 
-/** The pid of a process that has run and exited. */
-async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '']);
-  await new Promise((r) => child.once('exit', r));
-  return child.pid!;
+/**
+ * The moments of its take-and-give-back loop at which a looping holder is killed: as it holds the lock, as
+ * its folder made aside appears (taking it), as its holder file goes (giving it back: the folder is left
+ * empty), and at a random one.
+ */
+const LOOP_MOMENTS = ['holding', 'taking', 'giving back', 'random'] as const;
+
+/** Kills `child` (SIGKILL) at `moment`, seen from the lock folders under `locks`; within 200 ms whatever comes. */
+function killAt(moment: (typeof LOOP_MOMENTS)[number], child: ChildProcess, locks: string): Promise<void> {
+  return new Promise((resolve) => {
+    const watchers: FSWatcher[] = [];
+    let killed = false;
+    const now = () => {
+      if (killed) return;
+      killed = true;
+      child.kill('SIGKILL');
+      clearTimeout(timer);
+      for (const w of watchers.splice(0)) w.close();
+      resolve();
+    };
+    const timer = setTimeout(now, moment === 'random' ? Math.random() * 50 : 200);
+    const watchOn = (folder: string, kill: (name: string) => boolean) => {
+      const w = watch(folder, (_event, name) => kill(String(name)) && now());
+      w.on('error', () => undefined);
+      watchers.push(w);
+    };
+    if (moment === 'holding') now();
+    if (moment === 'taking') watchOn(locks, (name) => name.endsWith('.tmp'));
+    // The lock folder comes and goes with each hold: watched once it is there, for its holder file going.
+    const watchHeld = () => {
+      if (killed) return;
+      try {
+        watchOn(join(locks, 'documents.lock'), (name) => name.startsWith('holder-'));
+      } catch {
+        setImmediate(watchHeld);
+      }
+    };
+    if (moment === 'giving back') watchHeld();
+  });
+}
+
+let deadOnce: Promise<number> | undefined;
+/** The pid of a process that has run and exited (one for the file: pids are not reused within seconds). */
+function deadPid(): Promise<number> {
+  deadOnce ??= new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-e', '']);
+    child.once('exit', () => resolve(child.pid!));
+  });
+  return deadOnce;
 }
 
 /** The lock log as [pid, enter, leave] intervals, one per hold. */
@@ -128,22 +174,22 @@ describe('a write lock whose holder was killed', () => {
   });
 
   it('is taken over at once whatever its holder was doing when killed, giving it back included', async () => {
-    // Holders that take and give back the lock in a loop, killed at random points of it, on lanes side by side.
+    // Holders that take and give back the lock in a loop, killed at each moment of it in turn, on lanes side by side.
     const lane = async (k: number) => {
       const stateDir = join(temp, `loop-${k}`, '.folio');
       const waits: number[] = [];
-      for (let round = 0; round < 6; round++) {
+      for (const moment of LOOP_MOMENTS) {
         const looping = holder(stateDir, join(temp, `loop-${k}.log`), 'loop', 'held');
         await looping.ready;
-        await new Promise((r) => setTimeout(r, Math.random() * 50));
-        await kill(looping.child, looping.exited);
+        await killAt(moment, looping.child, join(stateDir, 'locks'));
+        await looping.exited;
         const started = Date.now();
         await new WriteLock(stateDir).run(async () => undefined);
         waits.push(Date.now() - started);
       }
       return waits;
     };
-    const waits = (await Promise.all(Array.from({ length: 8 }, (_, k) => lane(k)))).flat();
+    const waits = (await Promise.all(Array.from({ length: 4 }, (_, k) => lane(k)))).flat();
     expect(waits.filter((ms) => ms > STALE_MS / 2)).toEqual([]);
   });
 
@@ -160,7 +206,8 @@ describe('a write lock whose holder was killed', () => {
     const dead = await deadPid();
     // Rounds with the waiters started a few turns of the event loop apart, so that their steps interleave
     // in many orders: a late one reads the dead holder before the winner has put its own lock in place.
-    for (let round = 0; round < 100; round++) {
+    // Waiter i starts (i * round) % 31 turns late: 31 rounds make every distinct set of delays.
+    for (let round = 0; round < 31; round++) {
       leftLock(folder, { pid: dead, host: LOCK_HOST });
       const waiters = Array.from({ length: 5 }, () => new HeldFolder(folder, STALE_MS, () => undefined));
       const got = await Promise.all(
