@@ -185,7 +185,8 @@ describe('reading a folder in blocks', () => {
       problems.push(...block.problems.map((p) => p.file));
       for (const at of block.starts) {
         const m = block.meta;
-        expect(m[at + META.count]).toBe(3);
+        // A matcher per file is most of this test's own work: it runs only for a count that is wrong.
+        if (m[at + META.count] !== 3) expect(m[at + META.count], block.ids[m[at + META.index]]).toBe(3);
         const chunk = block.chunks[m[at + META.chunk]];
         out.push({
           documentId: block.ids[m[at + META.index]],
