@@ -972,9 +972,12 @@ describe('hostile input', () => {
     expect(await answers(s.url)).toBe(true);
     // An abandoned upload's temp file goes once the server has seen the connection close.
     const settle = Date.now() + (row.abandon ? 3000 : 0);
-    while (treeListing(s.contentDir).join() !== tree.join() && Date.now() < settle)
+    let now = treeListing(s.contentDir);
+    while (now.join() !== tree.join() && Date.now() < settle) {
       await new Promise((r) => setTimeout(r, 50));
-    expect(treeListing(s.contentDir)).toEqual(tree);
+      now = treeListing(s.contentDir);
+    }
+    expect(now).toEqual(tree);
     // HOSTILE_REPORT=1 prints each row's answer and longest stall.
     if (process.env.HOSTILE_REPORT)
       console.log(`ROW ${res?.status} ${worstLag.toFixed(0)}ms ${row.name} ${res?.body.slice(0, 120) ?? ''}`);

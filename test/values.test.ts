@@ -490,11 +490,12 @@ describe('private and password attributes', () => {
   const SECRET = 'hush-hush-1';
   const PASSWORD = 'pw-Secret9';
   let id = '';
+  let created: Awaited<ReturnType<typeof sample>>;
 
   beforeAll(async () => {
-    const res = await sample({ hidden: SECRET, hiddenCount: 424242, secret: PASSWORD });
-    expect(res.status).toBe(201);
-    id = res.body.data.documentId;
+    created = await sample({ hidden: SECRET, hiddenCount: 424242, secret: PASSWORD });
+    expect(created.status).toBe(201);
+    id = created.body.data.documentId;
   });
 
   const expectHidden = (res: { text: string }, where: string) => {
@@ -505,10 +506,11 @@ describe('private and password attributes', () => {
   };
 
   it('are never returned: create, get, list, update, with fields and populate', async () => {
-    const created = await s.api(`/api/samples/${id}`);
-    expect(created.status).toBe(200);
-    expectHidden(created, 'get');
-    expect(created.body.data.name).toBe('ok');
+    expectHidden(created, 'create');
+    const got = await s.api(`/api/samples/${id}`);
+    expect(got.status).toBe(200);
+    expectHidden(got, 'get');
+    expect(got.body.data.name).toBe('ok');
     expectHidden(await s.api('/api/samples'), 'list');
     expectHidden(await s.api('/api/samples?populate=*'), 'list populate=*');
     expectHidden(await s.api(`/api/samples/${id}?populate=*`), 'get populate=*');
@@ -516,9 +518,6 @@ describe('private and password attributes', () => {
     const upd = await update('samples', id, { title: 'touched' });
     expect(upd.status).toBe(200);
     expectHidden(upd, 'update');
-    const fresh = await sample({ hidden: SECRET, secret: PASSWORD, hiddenCount: 424242 });
-    expect(fresh.status).toBe(201);
-    expectHidden(fresh, 'create');
   });
 
   it('are kept in the document: an update that leaves them out does not erase them', async () => {
@@ -557,11 +556,11 @@ describe('private and password attributes', () => {
     );
     expect(res.status).toBe(201);
     const doc = readDoc('entries', res.body.data.documentId);
-    for (const version of [doc.draft, doc.published]) {
-      expect(version.creds.map((c: { user: string }) => c.user)).toEqual(['a', 'b']);
-      expect(await bcrypt.compare('4321', version.creds[0].pin)).toBe(true);
-      expect(await bcrypt.compare('8765', version.creds[1].pin)).toBe(true);
-    }
+    // Both versions hold the same hashes (of one write), so verifying the draft's verifies the published one's.
+    expect(doc.published.creds).toEqual(doc.draft.creds);
+    expect(doc.draft.creds.map((c: { user: string }) => c.user)).toEqual(['a', 'b']);
+    expect(await bcrypt.compare('4321', doc.draft.creds[0].pin)).toBe(true);
+    expect(await bcrypt.compare('8765', doc.draft.creds[1].pin)).toBe(true);
     const populated = await s.api(`/api/entries/${res.body.data.documentId}?populate=creds`);
     expect(populated.body.data.creds).toEqual([{ user: 'a' }, { user: 'b' }]);
   });
