@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -14,16 +14,72 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 let launched: Promise<Browser> | undefined;
 
 /**
+ * The features Playwright's launch disables (its `chromiumSwitches`). Chromium keeps only the last
+ * `--disable-features` of its command line, so the one `studioBrowser` adds repeats them; it checks the two agree.
+ */
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * Ours besides: the omnibox popup, a WebUI page that headless Chromium otherwise loads for every page the tests
+ * open, in a renderer of its own that no test sees (most of the CPU a new page costs).
+ */
+const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+
+/** The `--disable-features` values on the command line of the Chromium this process started (from /proc). */
+function launchedDisabledFeatures(): string[][] {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue;
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (!args.includes('--remote-debugging-pipe')) continue;
+      return args.filter((a) => a.startsWith('--disable-features=')).map((a) => a.split('=')[1].split(','));
+    } catch {
+      // A process that ended meanwhile.
+    }
+  }
+  return [];
+}
+
+/**
  * The worker's Chromium, launched on first use and shared by the test files the worker runs (Vitest runs them
  * with `isolate: false`): each file works in contexts of its own and closes them with `closeContexts`. Playwright
  * kills the browser when the worker process exits.
  */
 export function studioBrowser(): Promise<Browser> {
-  // No GPU process: the tests read the page, never its pixels, and a software GPU costs the cores they share.
-  launched ??= chromium.launch({ executablePath: CHROMIUM, args: ['--disable-gpu'] }).then((browser) => {
-    browser.on('disconnected', () => (launched = undefined));
-    return browser;
-  });
+  launched ??= chromium
+    .launch({
+      executablePath: CHROMIUM,
+      // No GPU process: the tests read the page, never its pixels, and a software GPU costs the cores they share.
+      args: ['--disable-gpu', `--disable-features=${DISABLED_FEATURES.join(',')}`],
+    })
+    .then((browser) => {
+      browser.on('disconnected', () => (launched = undefined));
+      const [playwrights] = launchedDisabledFeatures();
+      const lost = (playwrights ?? []).filter((feature) => !DISABLED_FEATURES.includes(feature));
+      if (lost.length) {
+        void browser.close();
+        throw new Error(`Playwright now disables ${lost.join(', ')}: add them to PLAYWRIGHT_DISABLED_FEATURES`);
+      }
+      return browser;
+    });
   return launched;
 }
 
