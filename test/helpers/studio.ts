@@ -141,8 +141,8 @@ export async function signedIn(browser: Browser, url: string, account: { identif
 
 /** Accessibility problems axe-core finds in the page as it is now. */
 export async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated rather than added as a script tag, which the Studio's content security policy refuses.
-  await page.evaluate(readFileSync(AXE, 'utf8'));
+  // Evaluated rather than added as a script tag, which the Studio's content security policy refuses; once a page.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE, 'utf8'));
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: unknown[] }[] }> } })
       .axe;
