@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -42,9 +42,10 @@ const PLAYWRIGHT_DISABLED_FEATURES = [
  */
 const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
-/** The `--disable-features` values on the command line of the Chromium this process started (from /proc). */
+/** The `--disable-features` values on the command line of the Chromium this process started (none without /proc). */
 function launchedDisabledFeatures(): string[][] {
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+  const pids = existsSync('/proc') ? readdirSync('/proc').filter((name) => /^\d+$/.test(name)) : [];
+  for (const pid of pids) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue;
