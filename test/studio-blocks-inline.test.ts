@@ -44,11 +44,16 @@ async function saveDraft(page: Page) {
   await expect.poll(() => page.getByRole('button', { name: 'Save draft' }).isEnabled()).toBe(true);
 }
 
-/** Puts the selection in a block's text: `length` characters from `start` of its current line. */
+/**
+ * Puts the selection in a block's text of one line: `length` characters from `start`, reached with the arrow keys
+ * from the nearer end of the line.
+ */
 async function select(page: Page, box: Locator, start: number, length = 0) {
+  const fromEnd = (await box.textContent())!.length - start;
   await box.click();
-  await page.keyboard.press('Home');
-  for (let i = 0; i < start; i++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press(fromEnd < start ? 'End' : 'Home');
+  for (let i = 0; i < Math.min(start, fromEnd); i++)
+    await page.keyboard.press(fromEnd < start ? 'ArrowLeft' : 'ArrowRight');
   for (let i = 0; i < length; i++) await page.keyboard.press('Shift+ArrowRight');
 }
 

@@ -1,27 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { AuthService } from '../src/auth/service.js';
 import { watchProject } from '../src/watch/watcher.js';
 import { png, RED_PNG } from './helpers/media.js';
 import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
-import { CHROMIUM, closeContexts, studioBrowser } from './helpers/studio.js';
+import { axeViolations, CHROMIUM, closeContexts, grant, STUDIO_ACTIONS, studioBrowser } from './helpers/studio.js';
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const MODEL_READ = [
   'plugin::content-type-builder.content-types.getContentTypes',
   'plugin::content-type-builder.components.getComponents',
 ];
-
-/** Gives a role of the project's permissions.json more actions. */
-function grant(contentDir: string, role: string, actions: string[]) {
-  const file = join(contentDir, 'permissions.json');
-  const perms = JSON.parse(readFileSync(file, 'utf8'));
-  perms.roles[role].permissions.push(...actions);
-  writeFileSync(file, `${JSON.stringify(perms, null, 2)}\n`);
-}
 
 const SESSION = ['plugin::users-permissions.user.me', 'plugin::users-permissions.auth.logout'];
 
@@ -42,18 +32,6 @@ async function uploadImage(s: TestServer): Promise<number> {
   return ((await res.json()) as { id: number }[])[0].id;
 }
 
-/** Accessibility problems axe-core finds in the page as it is now. */
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated rather than added as a script tag, which the Studio's content security policy refuses.
-  await page.evaluate(readFileSync(AXE, 'utf8'));
-  const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: unknown[] }[] }> } })
-      .axe;
-    return (await axe.run()).violations.map((v) => `${v.id} (${v.nodes.length})`);
-  });
-  return found;
-}
-
 /**
  * Folio Studio end to end, in Debian's Chromium: a user signs in with a password and edits articles through
  * the public API, and the files on disk are what the editor did. Skipped where Chromium is not installed.
@@ -68,13 +46,7 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
 
   beforeAll(async () => {
     made = makeProject();
-    grant(made.contentDir, 'authenticated', [
-      ...MODEL_READ,
-      'plugin::upload.content-api.find',
-      'plugin::upload.content-api.upload',
-      'plugin::upload.content-api.destroy',
-      'plugin::i18n.locales.listLocales',
-    ]);
+    grant(made.contentDir, 'authenticated', STUDIO_ACTIONS);
     addRole(made.contentDir, 'reader', [
       ...MODEL_READ,
       ...SESSION,
@@ -257,10 +229,10 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
   });
 
   it('passes an automated accessibility check on the list and the editor', async () => {
-    await page.goto(`${s.url}/admin/content/articles`);
+    await page.getByRole('navigation', { name: 'Content types' }).getByRole('link', { name: 'Article' }).click();
     await page.locator('tbody tr').first().waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    await page.goto(`${s.url}/admin/content/articles/new`);
+    await page.getByRole('link', { name: 'Create new Article' }).click();
     await page.getByLabel('title').waitFor();
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.locator('#field-title-error').waitFor();
@@ -526,7 +498,6 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
     expect(decodeURIComponent(page.url())).toContain('["views","$gt","10"]');
   });
   it('manages the media library: upload by picking and by dropping, alt text and caption, delete', async () => {
-    await page.goto(`${s.url}/admin`);
     await page.getByRole('link', { name: 'Media library' }).click();
     await page.getByRole('heading', { name: 'Media library' }).waitFor();
     await page.getByLabel('Upload files (or drop them here)').setInputFiles({

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -14,16 +14,73 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 let launched: Promise<Browser> | undefined;
 
 /**
+ * The features Playwright's launch disables (its `chromiumSwitches`). Chromium keeps only the last
+ * `--disable-features` of its command line, so the one `studioBrowser` adds repeats them; it checks the two agree.
+ */
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * Ours besides: the omnibox popup, a WebUI page that headless Chromium otherwise loads for every page the tests
+ * open, in a renderer of its own that no test sees (most of the CPU a new page costs).
+ */
+const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+
+/** The `--disable-features` values on the command line of the Chromium this process started (none without /proc). */
+function launchedDisabledFeatures(): string[][] {
+  const pids = existsSync('/proc') ? readdirSync('/proc').filter((name) => /^\d+$/.test(name)) : [];
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue;
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (!args.includes('--remote-debugging-pipe')) continue;
+      return args.filter((a) => a.startsWith('--disable-features=')).map((a) => a.split('=')[1].split(','));
+    } catch {
+      // A process that ended meanwhile.
+    }
+  }
+  return [];
+}
+
+/**
  * The worker's Chromium, launched on first use and shared by the test files the worker runs (Vitest runs them
  * with `isolate: false`): each file works in contexts of its own and closes them with `closeContexts`. Playwright
  * kills the browser when the worker process exits.
  */
 export function studioBrowser(): Promise<Browser> {
-  // No GPU process: the tests read the page, never its pixels, and a software GPU costs the cores they share.
-  launched ??= chromium.launch({ executablePath: CHROMIUM, args: ['--disable-gpu'] }).then((browser) => {
-    browser.on('disconnected', () => (launched = undefined));
-    return browser;
-  });
+  launched ??= chromium
+    .launch({
+      executablePath: CHROMIUM,
+      // No GPU process: the tests read the page, never its pixels, and a software GPU costs the cores they share.
+      args: ['--disable-gpu', `--disable-features=${DISABLED_FEATURES.join(',')}`],
+    })
+    .then((browser) => {
+      browser.on('disconnected', () => (launched = undefined));
+      const [playwrights] = launchedDisabledFeatures();
+      const lost = (playwrights ?? []).filter((feature) => !DISABLED_FEATURES.includes(feature));
+      if (lost.length) {
+        void browser.close();
+        throw new Error(`Playwright now disables ${lost.join(', ')}: add them to PLAYWRIGHT_DISABLED_FEATURES`);
+      }
+      return browser;
+    });
   return launched;
 }
 
@@ -63,24 +120,30 @@ export async function makeEditor(dir: string): Promise<{ identifier: string; pas
   return account;
 }
 
-/** A page of a new browser context, signed in to the Studio at `url` with a password. */
+/**
+ * A page of a new browser context, signed in to the Studio at `url` with a password: through the API, which leaves
+ * the session where the Studio's sign-in form leaves it (the refresh token in an httpOnly cookie), so the Studio
+ * opens signed in. The form itself is studio.test.ts's.
+ */
 export async function signedIn(browser: Browser, url: string, account: { identifier: string; password: string }) {
   const context = await browser.newContext();
+  const login = await context.request.post(`${url}/api/auth/local`, {
+    headers: { 'x-strapi-refresh-cookie': 'httpOnly' },
+    data: account,
+  });
+  if (!login.ok()) throw new Error(`Signing in as ${account.identifier}: ${login.status()}`);
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   page.on('pageerror', (e) => process.stderr.write(`browser: ${e.message}\n`));
   await page.goto(`${url}/admin`);
-  await page.getByLabel('E-mail or username').fill(account.identifier);
-  await page.getByLabel('Password').fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Content types' }).getByRole('link').first().waitFor();
   return page;
 }
 
 /** Accessibility problems axe-core finds in the page as it is now. */
 export async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated rather than added as a script tag, which the Studio's content security policy refuses.
-  await page.evaluate(readFileSync(AXE, 'utf8'));
+  // Evaluated rather than added as a script tag, which the Studio's content security policy refuses; once a page.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE, 'utf8'));
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: unknown[] }[] }> } })
       .axe;
