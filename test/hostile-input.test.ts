@@ -977,7 +977,9 @@ describe('hostile input', () => {
       await new Promise((r) => setTimeout(r, 50));
       now = treeListing(s.contentDir);
     }
-    expect(now).toEqual(tree);
+    const added = now.filter((f) => !tree.includes(f));
+    const gone = tree.filter((f) => !now.includes(f));
+    expect(now, `added ${added.join(', ') || 'nothing'}; gone ${gone.join(', ') || 'nothing'}`).toEqual(tree);
     // HOSTILE_REPORT=1 prints each row's answer and longest stall.
     if (process.env.HOSTILE_REPORT)
       console.log(`ROW ${res?.status} ${worstLag.toFixed(0)}ms ${row.name} ${res?.body.slice(0, 120) ?? ''}`);

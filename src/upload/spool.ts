@@ -51,9 +51,13 @@ export async function spoolToTemp(
       done(null, chunk);
     },
   });
+  const out = createWriteStream(tmpPath, { flags: 'wx', mode: 0o644 });
   try {
-    await pipeline(source, meter, createWriteStream(tmpPath, { flags: 'wx', mode: 0o644 }));
+    await pipeline(source, meter, out);
   } catch (err) {
+    // A source that failed at once fails the pipeline before the file is even open: removed before that,
+    // the file would be created after and left behind.
+    if (!out.closed) await new Promise<void>((done) => out.once('close', () => done()));
     await unlink(tmpPath).catch(() => undefined);
     throw err;
   }
