@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../config.js';
+import type { Project } from '../project.js';
+import { CliError } from './output.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { serialize } from '../store/serialize.js';
 
@@ -32,4 +34,20 @@ export async function replaceRaw(contentDir: string, raw: Record<string, unknown
     throw err;
   }
   return () => writeFileAtomic(file, before);
+}
+
+/**
+ * Refuses a change of the locales (what bare links name, or a locale's versions removed) while the project has
+ * files it could not load: the documents in them would keep links naming other versions, or versions of a locale
+ * that is gone.
+ */
+export function refuseWithLoadProblems(project: Project, change: string) {
+  const problems = project.report.problems;
+  if (!problems.length) return;
+  const named = problems.slice(0, 3).map((p) => `${p.file}: ${p.message}`);
+  if (problems.length > 3) named.push(`… and ${problems.length - 3} more`);
+  throw new CliError(
+    `Cannot ${change} while ${problems.length} file(s) cannot be loaded (${named.join('; ')}): ` +
+      'the documents in them would not be rewritten. Fix them ("folio validate" lists them) and run again.',
+  );
 }

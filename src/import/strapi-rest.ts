@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import qs from 'qs';
+import { loadConfig } from '../config.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { serialize } from '../store/serialize.js';
 import { FileStore } from '../store/store.js';
@@ -36,7 +37,7 @@ export class ImportError extends Error {}
  * Writes folio.json with the imported locales. When the default locale changes, links already stored in the
  * project name the default locale's versions by a bare documentId, so the project rewrites them in the same write.
  */
-export type SaveLocales = (settings: Json, previousDefault: string | undefined) => Promise<void>;
+export type SaveLocales = (settings: Json, previousDefault: string) => Promise<void>;
 
 /** Adds media files to the project's library, keeping their documentIds; undefined when the library lacks one. */
 export interface MediaSink {
@@ -192,6 +193,26 @@ export async function importFromStrapi(
   progress.step('reading the model');
   const typesAnswer = (await api.json('/api/content-type-builder/content-types')) as { data: Array<Json> };
   const compsAnswer = (await api.json('/api/content-type-builder/components')) as { data: Array<Json> };
+
+  progress.step('reading the locales');
+  const locales = (await api.json('/api/i18n/locales')) as Array<{ code: string; name: string; isDefault?: boolean }>;
+  // The locales the project uses now, defaults included: bare links in its files name `current.defaultLocale`'s
+  // versions. Saved before the model is written, so the links are rewritten under the model they were stored with.
+  let current;
+  try {
+    current = loadConfig(contentDir);
+  } catch (err) {
+    throw new ImportError((err as Error).message);
+  }
+  const configFile = join(contentDir, 'folio.json');
+  const config = existsSync(configFile) ? (JSON.parse(readFileSync(configFile, 'utf8')) as Json) : {};
+  const known = new Map(current.locales.map((l) => [l.code, l]));
+  for (const l of locales) known.set(l.code, { code: l.code, name: l.name });
+  config.locales = [...known.values()];
+  config.defaultLocale = locales.find((l) => l.isDefault)?.code ?? current.defaultLocale;
+  await saveLocales(config, current.defaultLocale);
+  summary.locales = locales.map((l) => l.code);
+
   for (const c of compsAnswer.data) {
     const uid = String(c.uid);
     const [category, name] = uid.split('.');
@@ -220,18 +241,6 @@ export async function importFromStrapi(
     );
     summary.contentTypes.push(uid);
   }
-
-  progress.step('reading the locales');
-  const locales = (await api.json('/api/i18n/locales')) as Array<{ code: string; name: string; isDefault?: boolean }>;
-  const configFile = join(contentDir, 'folio.json');
-  const config = existsSync(configFile) ? (JSON.parse(readFileSync(configFile, 'utf8')) as Json) : {};
-  const known = new Map(((config.locales as Array<{ code: string; name: string }>) ?? []).map((l) => [l.code, l]));
-  for (const l of locales) known.set(l.code, { code: l.code, name: l.name });
-  config.locales = [...known.values()];
-  const previousDefault = typeof config.defaultLocale === 'string' ? config.defaultLocale : undefined;
-  config.defaultLocale = locales.find((l) => l.isDefault)?.code ?? previousDefault ?? locales[0]?.code ?? 'en';
-  await saveLocales(config, previousDefault);
-  summary.locales = locales.map((l) => l.code);
 
   const reg = loadSchemas(contentDir);
   if (reg.problems.length)

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, printJson, printResult, printTable } from '../output.js';
-import { readRaw, replaceRaw, writeRaw } from '../folio-json.js';
+import { readRaw, refuseWithLoadProblems, replaceRaw, writeRaw } from '../folio-json.js';
 
 import { localeCodeProblem } from '../names.js';
 
@@ -64,6 +64,7 @@ Examples:
       raw.defaultLocale = o.default ? code : project.config.defaultLocale;
       let relinked = 0;
       // A new default locale changes what bare links name: they are rewritten in the same write.
+      if (o.default) refuseWithLoadProblems(project, `make ${code} the default locale`);
       if (o.default)
         ({ relinked } = await project.documents.changeLocales({ defaultLocale: code }, () =>
           replaceRaw(project.contentDir, raw),
@@ -98,6 +99,7 @@ Example:
       raw.locales = project.config.locales;
       raw.defaultLocale = code;
       // Bare links name the default locale's version: the links are rewritten in the same write.
+      refuseWithLoadProblems(project, `make ${code} the default locale`);
       const { relinked } = await project.documents.changeLocales({ defaultLocale: code }, () =>
         replaceRaw(project.contentDir, raw),
       );
@@ -121,6 +123,7 @@ Example:
         throw new CliError(
           `${code} is the default locale: make another locale the default first ("folio locales default <code>")`,
         );
+      refuseWithLoadProblems(project, `remove the locale ${code}`);
       const change = { defaultLocale: project.config.defaultLocale, removed: code };
       const preview = project.documents.previewLocalesChange(change);
       if ((preview.withVersions || preview.relinked || preview.documentsRemoved) && !o.force)

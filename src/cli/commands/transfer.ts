@@ -8,7 +8,7 @@ import { loadSchemas } from '../../schema/registry.js';
 import { Reader } from '../../query/reader.js';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, printJson } from '../output.js';
-import { replaceRaw, writeRaw } from '../folio-json.js';
+import { refuseWithLoadProblems, replaceRaw, writeRaw } from '../folio-json.js';
 import { startProgress, withProgress } from '../progress.js';
 
 export function registerTransfer(program: Command, globals: () => GlobalOptions) {
@@ -200,10 +200,10 @@ async function importOverRest(opts: GlobalOptions, url: string, token: string | 
         tick: () => bar.tick(),
       },
       async (settings, previousDefault) => {
-        if (previousDefault === undefined || previousDefault === settings.defaultLocale)
-          return writeRaw(contentDir, settings);
+        if (previousDefault === settings.defaultLocale) return writeRaw(contentDir, settings);
         // As `folio locales default` does: links stored in the project keep naming the same versions.
         const project = await loadProject({ ...opts, quiet: true });
+        refuseWithLoadProblems(project, `make ${String(settings.defaultLocale)} the default locale`);
         await project.documents.changeLocales({ defaultLocale: String(settings.defaultLocale) }, () =>
           replaceRaw(contentDir, settings),
         );
