@@ -53,6 +53,15 @@ export class StartupFiles {
     readonly threadsFrom = PARALLEL_READ_FROM,
   ) {}
 
+  private turn: Promise<unknown> = Promise.resolve();
+
+  /** Runs `work` once the work given before it has ended (whether it failed or not). */
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const done = this.turn.then(work);
+    this.turn = done.catch(() => undefined);
+    return done;
+  }
+
   private get snapshotFile() {
     return snapshotFileOf(this.store.contentDir);
   }
@@ -116,12 +125,11 @@ export class StartupFiles {
       ({ candidates, fresh } = splitByRecorded(listed.ids, entries));
     }
     if (candidates.length) {
-      const stamps = await stampFiles(
-        this.store.contentDir,
-        pluralName,
-        candidates.map((c) => c.documentId),
-        this.threadsFrom,
-      );
+      const ids = candidates.map((c) => c.documentId);
+      const stamp = () => stampFiles(this.store.contentDir, pluralName, ids, this.threadsFrom);
+      // Collections are scanned at once: those stamped on threads take turns, so a low `threadsFrom` over many
+      // collections never starts threads for all of them together.
+      const stamps = await (ids.length >= this.threadsFrom ? this.inTurn(stamp) : stamp());
       let changed = false;
       for (let i = 0; i < candidates.length; i++) {
         const c = candidates[i];

@@ -17,6 +17,7 @@ import {
 import { readableSummary, renumber, summarize } from '../documents/summary.js';
 import type { DocumentRecord } from '../documents/model.js';
 import {
+  BLOCK_FILES,
   type Readers,
   type ThreadBlock,
   parallelReadAvailable,
@@ -182,9 +183,10 @@ export async function loadDocuments(
   });
   // Large folders with nothing recorded are read on reader threads, started now: they take a while to
   // start, and the folder listing below gives them that while.
+  // Only for a guess of a block of files or more: an empty folder's own size alone reads as a couple of hundred.
   const early = types.map((ct, i) => {
     const guess = usable[i] ? 0 : files.guessFiles(ct.pluralName);
-    return guess > 0 && guess >= files.threadsFrom && parallelReadAvailable()
+    return guess >= Math.max(files.threadsFrom, BLOCK_FILES) && parallelReadAvailable()
       ? startReaders(files.store.contentDir, ct, readersFor(guess))
       : undefined;
   });
@@ -393,8 +395,12 @@ function readFresh(
     // keep no texts (see read-block.ts); a command reading once decodes what it needs now, from them.
     // Names that are not documentIds are reported by the readers, so this thread does not check them
     // before the readers can start.
-    const blocks = early ? early.read(ids, !capture) : readInWorkers(files.store.contentDir, ids, ct, !capture);
-    return { documents: [], blocks, problems: [] };
+    // Threads not started early start when this collection's turn to be indexed comes (the generator's
+    // first step): one collection at a time, however many reach the setting.
+    async function* inTurn() {
+      yield* readInWorkers(files.store.contentDir, ids, ct, !capture);
+    }
+    return { documents: [], blocks: early ? early.read(ids, !capture) : inTurn(), problems: [] };
   }
   early?.close();
   return files.readDocuments(ct.pluralName, ids, capture);

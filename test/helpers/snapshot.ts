@@ -28,18 +28,24 @@ export async function snapshot(dir: string) {
 
 /**
  * What `fn` answers, and how many worker threads it started meanwhile (a start's reader or stamping
- * threads): Node creates an async resource of type WORKER for each.
+ * threads), and the most alive at once: Node creates an async resource of type WORKER for each.
  */
-export async function countingThreads<T>(fn: () => Promise<T>): Promise<{ value: T; threads: number }> {
+export async function countingThreads<T>(fn: () => Promise<T>): Promise<{ value: T; threads: number; atOnce: number }> {
   let threads = 0;
+  let atOnce = 0;
+  const alive = new Set<number>();
   const hook = createHook({
-    init: (_id, type) => {
-      if (type === 'WORKER') threads++;
+    init: (id, type) => {
+      if (type !== 'WORKER') return;
+      threads++;
+      alive.add(id);
+      atOnce = Math.max(atOnce, alive.size);
     },
+    destroy: (id) => alive.delete(id),
   }).enable();
   try {
     const value = await fn();
-    return { value, threads };
+    return { value, threads, atOnce };
   } finally {
     hook.disable();
   }
