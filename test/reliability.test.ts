@@ -138,6 +138,7 @@ describe('crash safety', () => {
     try {
       const acked = new Map<string, string>();
       const dir = join(project.contentDir, 'documents', 'authors');
+      let watchedKills = 0;
       for (let round = 0; round < KILL_ROUNDS; round++) {
         const moment = KILL_MOMENTS[round % KILL_MOMENTS.length];
         const child = spawn('node', [join(REPO, 'test', 'helpers', 'crash-writer.mjs'), project.dir]);
@@ -165,22 +166,25 @@ describe('crash safety', () => {
         if (moment === 'random') await new Promise((r) => setTimeout(r, Math.random() * 30));
         else
           await new Promise<void>((resolve) => {
-            const now = () => {
+            const now = (seen: boolean) => {
+              if (seen) watchedKills++;
               child.kill('SIGKILL');
               watcher.close();
               clearTimeout(timer);
               resolve();
             };
             const watcher = watch(dir, (_event, name) => {
-              if (String(name).startsWith(TEMP_MARK) === (moment === 'temp file')) now();
+              if (String(name).startsWith(TEMP_MARK) === (moment === 'temp file')) now(true);
             });
             // The writer writes without pause: its next file comes within milliseconds, this is a backstop.
-            const timer = setTimeout(now, 2000);
+            const timer = setTimeout(() => now(false), 2000);
           });
         child.kill('SIGKILL');
         await exited;
       }
       expect(acked.size).toBeGreaterThan(0);
+      // The backstop alone would leave the moments untested.
+      expect(watchedKills, 'kills at the moment watched for').toBeGreaterThan(0);
       for (const f of jsonFiles(dir)) expect(() => JSON.parse(readFileSync(join(dir, f), 'utf8'))).not.toThrow();
       const reopened = await openProject(project.dir);
       expect(reopened.report.problems).toEqual([]);

@@ -65,26 +65,29 @@ async function kill(child: ChildProcess, exited: Promise<unknown>) {
  */
 const LOOP_MOMENTS = ['holding', 'taking', 'giving back', 'random'] as const;
 
-/** Kills `child` (SIGKILL) at `moment`, seen from the lock folders under `locks`; within 200 ms whatever comes. */
-function killAt(moment: (typeof LOOP_MOMENTS)[number], child: ChildProcess, locks: string): Promise<void> {
+/**
+ * Kills `child` (SIGKILL) at `moment`, seen from the lock folders under `locks`; within 200 ms whatever comes.
+ * Answers whether the kill came at a change watched for (not from the timer).
+ */
+function killAt(moment: (typeof LOOP_MOMENTS)[number], child: ChildProcess, locks: string): Promise<boolean> {
   return new Promise((resolve) => {
     const watchers: FSWatcher[] = [];
     let killed = false;
-    const now = () => {
+    const now = (seen: boolean) => {
       if (killed) return;
       killed = true;
       child.kill('SIGKILL');
       clearTimeout(timer);
       for (const w of watchers.splice(0)) w.close();
-      resolve();
+      resolve(seen);
     };
-    const timer = setTimeout(now, moment === 'random' ? Math.random() * 50 : 200);
+    const timer = setTimeout(() => now(false), moment === 'random' ? Math.random() * 50 : 200);
     const watchOn = (folder: string, kill: (name: string) => boolean) => {
-      const w = watch(folder, (_event, name) => kill(String(name)) && now());
+      const w = watch(folder, (_event, name) => kill(String(name)) && now(true));
       w.on('error', () => undefined);
       watchers.push(w);
     };
-    if (moment === 'holding') now();
+    if (moment === 'holding') now(true);
     if (moment === 'taking') watchOn(locks, (name) => name.endsWith('.tmp'));
     // The lock folder comes and goes with each hold: watched once it is there, for its holder file going.
     const watchHeld = () => {
@@ -175,13 +178,15 @@ describe('a write lock whose holder was killed', () => {
 
   it('is taken over at once whatever its holder was doing when killed, giving it back included', async () => {
     // Holders that take and give back the lock in a loop, killed at each moment of it in turn, on lanes side by side.
+    let watchedKills = 0;
     const lane = async (k: number) => {
       const stateDir = join(temp, `loop-${k}`, '.folio');
       const waits: number[] = [];
       for (const moment of LOOP_MOMENTS) {
         const looping = holder(stateDir, join(temp, `loop-${k}.log`), 'loop', 'held');
         await looping.ready;
-        await killAt(moment, looping.child, join(stateDir, 'locks'));
+        const seen = await killAt(moment, looping.child, join(stateDir, 'locks'));
+        if (seen && (moment === 'taking' || moment === 'giving back')) watchedKills++;
         await looping.exited;
         const started = Date.now();
         await new WriteLock(stateDir).run(async () => undefined);
@@ -191,6 +196,8 @@ describe('a write lock whose holder was killed', () => {
     };
     const waits = (await Promise.all(Array.from({ length: 4 }, (_, k) => lane(k)))).flat();
     expect(waits.filter((ms) => ms > STALE_MS / 2)).toEqual([]);
+    // The timer alone would leave taking and giving back untested.
+    expect(watchedKills, 'kills as a holder took or gave back the lock').toBeGreaterThan(0);
   });
 
   it('is not left behind by a holder that exits while holding it', async () => {
