@@ -177,7 +177,7 @@ function missingVersion(project: Project, ct: ContentType, id: string, status: s
     );
   if (status === 'published' && slot?.draft)
     return (
-      `${ct.singularName} ${id} is a draft that was never published${locale ? ` in ${locale}` : ''}: ` +
+      `${ct.singularName} ${id} has no published version${locale ? ` in ${locale}` : ''}, only a draft: ` +
       `pass --status draft to read it, or publish it with "folio docs publish ${ct.pluralName} ${id}"`
     );
   return `${ct.singularName} ${id} has no ${status} version${locale ? ` in ${locale}` : ''}`;
