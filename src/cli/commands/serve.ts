@@ -120,8 +120,9 @@ Examples:
         await Promise.race([webhooks.idle(), new Promise((r) => setTimeout(r, 5000))]);
         process.exit(0);
       };
-      process.once('SIGINT', () => void shutdown('SIGINT'));
-      process.once('SIGTERM', () => void shutdown('SIGTERM'));
+      // `on`, not `once`: a repeat of the same signal while draining must reach shutdown (exit 1), not Node's default.
+      process.on('SIGINT', () => void shutdown('SIGINT'));
+      process.on('SIGTERM', () => void shutdown('SIGTERM'));
       const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${listener.port}`;
       await printReady(project, base, opts);
       if (studio && !opts.json) {
