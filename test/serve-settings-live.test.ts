@@ -97,6 +97,18 @@ describe('folio.json settings applied by a running server', () => {
     expect((await send()).status).toBe(201);
     await settings({ users: noLimit, upload: { sizeLimit: 1000 } });
     expect((await send()).status).toBe(413);
+    // A broken upload section is refused as a broken folio.json is: the last good settings stay.
+    writeFileSync(
+      join(made.contentDir, 'folio.json'),
+      JSON.stringify({ ...FIXTURE_CONFIG, users: noLimit, upload: { sizeLimit: 'big' } }),
+    );
+    const until = Date.now() + 10_000;
+    while (!serve.stderr().includes('keeping the last good state')) {
+      if (Date.now() > until) throw new Error(`no problem reported: ${serve.stderr()}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(serve.stderr()).toMatch(/upload\.sizeLimit.*keeping the last good state/);
+    expect((await send()).status).toBe(413);
   });
 
   it('server.port and server.host wait for a restart, and say so', async () => {
