@@ -8,6 +8,7 @@ import { type AfterStart, type LoadOptions, type LoadReport, fillIndex, servedBo
 import { EventBus } from './documents/events.js';
 import type { MediaLibrary } from './documents/media.js';
 import { LocalMediaLibrary } from './upload/library.js';
+import { loadUploadConfig } from './upload/config.js';
 
 /** A Folio project on disk: the folder that holds `content/`, loaded into schemas, config and documents. */
 export interface Project {
@@ -78,6 +79,8 @@ async function loadContent(contentDir: string, media: MediaLibrary, events: Even
  */
 export async function reloadProject(project: Project): Promise<LoadReport> {
   const served = project.documents;
+  // The upload settings are the library's, which outlives reloads: read first, so a broken section keeps all.
+  const upload = served.media instanceof LocalMediaLibrary ? loadUploadConfig(project.contentDir) : undefined;
   const loaded = await loadContent(project.contentDir, served.media, project.events, {
     lastGood: (ct, documentId) => servedBody(served.index, served.schemas, ct, documentId),
   });
@@ -88,5 +91,6 @@ export async function reloadProject(project: Project): Promise<LoadReport> {
     report: loaded.report,
     afterStart: loaded.afterStart,
   });
+  if (upload && served.media instanceof LocalMediaLibrary) served.media.config = upload;
   return loaded.report;
 }

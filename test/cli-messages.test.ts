@@ -93,7 +93,7 @@ describe('messages a user can act on', () => {
       (await ok(['docs', 'create', 'articles', '--status', 'draft', '--data', '{"title":"WIP"}', '--json'])).stdout,
     ).data.documentId;
     expect(await fails(['docs', 'get', 'articles', draft])).toMatch(
-      new RegExp(`^Error: article ${draft} is a draft that was never published in en: pass --status draft`),
+      new RegExp(`^Error: article ${draft} has no published version in en, only a draft: pass --status draft`),
     );
     expect((await ok(['docs', 'get', 'articles', draft, '--status', 'draft'])).stdout).toContain('"WIP"');
   });

@@ -1,4 +1,4 @@
-import { loadConfig, type FolioConfig } from '../config.js';
+import type { FolioConfig } from '../config.js';
 import { DEFAULT_AUTH, type AuthConfig } from './service.js';
 
 export interface RateLimitConfig {
@@ -35,9 +35,4 @@ export function usersConfig(config: FolioConfig): UsersConfig {
       resetPasswordUrl: u.resetPasswordUrl,
     },
   };
-}
-
-/** The same, read from a project's content/ folder (throws ConfigError on a broken folio.json). */
-export function loadUsersConfig(contentDir: string): UsersConfig {
-  return usersConfig(loadConfig(contentDir));
 }

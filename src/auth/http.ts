@@ -5,7 +5,7 @@ import { parseQueryString } from '../query/parse-qs.js';
 import { PermissionsPolicy, type AuthPrincipal } from './access.js';
 import { RateLimiter } from './rate-limit.js';
 import { EMAIL, sanitizeUser, type AuthService, type UserInput } from './service.js';
-import type { AccountMailConfig, RateLimitConfig } from './config.js';
+import type { RateLimitConfig, UsersConfig } from './config.js';
 import type { UserRecord } from './state.js';
 import { UsersQuery, roleViews } from './users-query.js';
 import { typeMessage } from '../documents/values.js';
@@ -109,11 +109,16 @@ export type UsersHandler =
  */
 export function usersHandlers(
   auth: AuthService,
-  rate: RateLimitConfig,
-  mail: AccountMailConfig,
+  settings: () => UsersConfig,
   log: (message: string) => void,
 ): Record<UsersHandler, RouteHandler> {
-  const limiter = new RateLimiter(rate.max, rate.interval);
+  // A new window of counts when folio.json changes the limit or its interval.
+  let limiter: { rate: RateLimitConfig; counter: RateLimiter } | undefined;
+  const rateLimiter = (rate: RateLimitConfig) => {
+    if (limiter?.rate.max !== rate.max || limiter.rate.interval !== rate.interval)
+      limiter = { rate, counter: new RateLimiter(rate.max, rate.interval) };
+    return limiter.counter;
+  };
 
   /** The caller's user: an API token or the public role may pass the permission check but has none. */
   const requireUser = (p: AuthPrincipal): UserRecord => {
@@ -230,11 +235,12 @@ export function usersHandlers(
   // limit, then the controller. Failed and successful attempts both count.
   const limit = (req: RouteRequest) => {
     const path = req.path.toLowerCase();
+    const rate = settings().rateLimit;
     if (!RATE_LIMITED.has(path) || !rate.enabled) return;
     const ip = req.event.node.req.socket.remoteAddress ?? '';
     const email =
       EMAIL_KEYED.has(path) && typeof bodyOf(req).email === 'string' ? String(bodyOf(req).email).toLowerCase() : '';
-    const r = limiter.hit(`${path}|${ip}|${email}`);
+    const r = rateLimiter(rate).hit(`${path}|${ip}|${email}`);
     for (const [k, v] of Object.entries(r.headers)) req.event.node.res.setHeader(k, v);
     if (r.limited) throw new FolioError(429, 'RateLimitError', 'Too many requests, please try again later.', {});
   };
@@ -250,13 +256,14 @@ export function usersHandlers(
       if (extra.length) throw new FolioError(400, 'ValidationError', `Invalid parameters: ${extra.join(', ')}`, {});
       const problems = registerProblems(body);
       if (problems.length) throw fieldErrors(problems);
+      const { emailConfirmation } = settings().mail;
       const user = await auth.createUser({
         username: String(body.username ?? ''),
         email: String(body.email ?? ''),
         password: body.password as string,
-        confirmed: !mail.emailConfirmation,
+        confirmed: !emailConfirmation,
       });
-      if (mail.emailConfirmation) {
+      if (emailConfirmation) {
         // As Strapi: no credentials until the address is confirmed.
         sendConfirmation(req, user);
         return sendJson(req.event, 200, { user: sanitizeUser(user) });
@@ -280,8 +287,9 @@ export function usersHandlers(
       limit(req);
       const started = auth.startPasswordReset(emailOf(bodyOf(req)));
       if (started) {
-        const link = mail.resetPasswordUrl
-          ? `${mail.resetPasswordUrl}${mail.resetPasswordUrl.includes('?') ? '&' : '?'}code=${started.code}`
+        const url = settings().mail.resetPasswordUrl;
+        const link = url
+          ? `${url}${url.includes('?') ? '&' : '?'}code=${started.code}`
           : `code ${started.code} (set users.resetPasswordUrl in folio.json for a link)`;
         email(started.user.email, 'reset your password', link);
       }
@@ -295,7 +303,7 @@ export function usersHandlers(
     },
     emailConfirmation(req) {
       auth.confirmEmail(query(req).confirmation);
-      req.event.node.res.setHeader('location', mail.emailConfirmationRedirection || '/');
+      req.event.node.res.setHeader('location', settings().mail.emailConfirmationRedirection || '/');
       return sendEmpty(req.event, 302);
     },
     sendEmailConfirmation(req) {

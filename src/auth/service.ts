@@ -53,12 +53,19 @@ export function sanitizeUser(u: UserRecord) {
 /** Users, sessions and API tokens of a project; shared by the HTTP routes and the CLI. */
 export class AuthService {
   readonly state: LocalState;
+  private readonly settings: () => AuthConfig;
 
+  /** `config` as a function: a running server's settings follow folio.json as it is reloaded. */
   constructor(
     readonly root: string,
-    readonly config: AuthConfig = DEFAULT_AUTH,
+    config: AuthConfig | (() => AuthConfig) = DEFAULT_AUTH,
   ) {
     this.state = new LocalState(root);
+    this.settings = typeof config === 'function' ? config : () => config;
+  }
+
+  get config(): AuthConfig {
+    return this.settings();
   }
 
   private get key() {

@@ -56,6 +56,8 @@ export interface Route<K extends string = string> {
 export interface RouteModule<K extends string = string> {
   routes: readonly Route<K>[];
   load(): Promise<Record<K, RouteHandler>>;
+  /** Asked on each request: while it answers false the module has no routes (its paths are a 404). */
+  enabled?(): boolean;
 }
 
 /** Declares a module's routes with its handler names checked against what `load` returns. */

@@ -1,7 +1,8 @@
 import type { Project } from '../project.js';
 import type { AppOptions } from './app.js';
 import { defaultRoutes } from './app.js';
-import { loadUsersConfig } from '../auth/config.js';
+import { usersConfig, type UsersConfig } from '../auth/config.js';
+import type { FolioConfig } from '../config.js';
 import { AuthService } from '../auth/service.js';
 import { PermissionsPolicy } from '../auth/access.js';
 import { accountRoutes, rolesRoutes } from '../auth/routes.js';
@@ -19,15 +20,21 @@ export async function serverOptions(
   project: Project,
   opts: { log?: (message: string) => void } = {},
 ): Promise<AppOptions & { access: PermissionsPolicy }> {
-  const users = loadUsersConfig(project.contentDir);
-  const auth = new AuthService(project.root, users.auth);
+  // Read from the project's current config on each use: a reload of folio.json swaps `project.config`.
+  let seen: FolioConfig | undefined;
+  let current: UsersConfig | undefined;
+  const users = () => {
+    if (seen !== project.config || !current) current = usersConfig((seen = project.config));
+    return current;
+  };
+  const auth = new AuthService(project.root, () => users().auth);
   const access = new PermissionsPolicy(project.contentDir, auth);
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   return {
     access,
     routes: [
       ...defaultRoutes(),
-      accountRoutes(auth, users.rateLimit, users.mail, log),
+      ...accountRoutes(auth, users, log),
       rolesRoutes(auth),
       uploadRoutes,
       liveEventsRoutes,

@@ -91,7 +91,7 @@ export function moduleRouter(module: RouteModule): ModuleRouter {
   };
 
   return (request, path) => {
-    if (!mayHave(path)) return undefined;
+    if (!mayHave(path) || (module.enabled && !module.enabled())) return undefined;
     // The router matches the path lower-cased; each handler gets the request with the path as sent.
     const routing: Routing = { path, method: request.method, context: { request } };
     // h3's router answers a miss at once with undefined, and a match with the promise of its handler's answer.

@@ -111,7 +111,7 @@ export class LocalMediaLibrary implements MediaLibrary {
 
   private constructor(
     readonly contentDir: string,
-    readonly config: UploadConfig,
+    public config: UploadConfig,
     readonly warn: (msg: string) => void,
   ) {
     this.uploadsDir = join(contentDir, 'uploads');

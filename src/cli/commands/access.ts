@@ -171,7 +171,10 @@ Example:
           email: user.email,
           role: user.role,
         });
-      process.stdout.write(`created user ${user.username} (id ${user.id}, role ${user.role})\n`);
+      // With --quiet only the new user's id, as docs create and media add print theirs.
+      process.stdout.write(
+        opts.quiet ? `${user.id}\n` : `created user ${user.username} (id ${user.id}, role ${user.role})\n`,
+      );
     });
   users
     .command('list')

@@ -7,7 +7,7 @@ import { parseQueryString } from '../../query/parse-qs.js';
 import { Reader } from '../../query/reader.js';
 import type { Version } from '../../documents/model.js';
 import { loadProject, readStdin, type GlobalOptions } from '../context.js';
-import { CliError, dim, printJson, printTable } from '../output.js';
+import { CliError, dim, printJson, printResult, printTable } from '../output.js';
 
 interface ReadOptions extends GlobalOptions {
   locale?: string;
@@ -177,7 +177,7 @@ function missingVersion(project: Project, ct: ContentType, id: string, status: s
     );
   if (status === 'published' && slot?.draft)
     return (
-      `${ct.singularName} ${id} is a draft that was never published${locale ? ` in ${locale}` : ''}: ` +
+      `${ct.singularName} ${id} has no published version${locale ? ` in ${locale}` : ''}, only a draft: ` +
       `pass --status draft to read it, or publish it with "folio docs publish ${ct.pluralName} ${id}"`
     );
   return `${ct.singularName} ${id} has no ${status} version${locale ? ` in ${locale}` : ''}`;
@@ -300,6 +300,8 @@ Examples:
       );
       const shaped = shapeWritten(project, ct, v!, opts);
       if (opts.json) return printJson({ data: shaped, meta: {} });
+      // With --quiet only the new documentId, what a script goes on with.
+      if (opts.quiet) return void process.stdout.write(`${v!.documentId}\n`);
       process.stdout.write(
         `created ${ct.singularName} ${v!.documentId}${v!.locale ? ` (${v!.locale})` : ''}` +
           `${v!.status === 'draft' ? ' as a draft' : ''}\n`,
@@ -330,8 +332,9 @@ Examples:
       );
       if (!v) throw new CliError(`No ${ct.singularName} with documentId ${id}`);
       const shaped = shapeWritten(project, ct, v, opts);
-      if (opts.json) return printJson({ data: shaped, meta: {} });
-      process.stdout.write(
+      printResult(
+        opts,
+        { data: shaped, meta: {} },
         `updated ${ct.singularName} ${v.documentId}${v.locale ? ` (${v.locale})` : ''}` +
           `${v.status === 'draft' ? ' (draft only)' : ''}\n`,
       );
@@ -348,8 +351,7 @@ Examples:
       const n = await project.documents.delete(ct.uid, id, { locale: opts.locale });
       if (!n)
         throw new CliError(`No ${ct.singularName} ${id}${opts.locale ? ` in locale ${opts.locale}` : ''} to delete`);
-      if (opts.json) return printJson({ deleted: n });
-      process.stdout.write(`deleted ${ct.singularName} ${id} (${n} version${n === 1 ? '' : 's'})\n`);
+      printResult(opts, { deleted: n }, `deleted ${ct.singularName} ${id} (${n} version${n === 1 ? '' : 's'})\n`);
     });
 
   for (const [name, describe] of [
@@ -379,9 +381,10 @@ Examples:
             `Nothing to ${name}: ${name === 'publish' ? 'there is no draft' : 'there is no published version'}`,
           );
         if (opts.json) return printJson({ data: shapeWritten(project, ct, v, {}), meta: {} });
-        process.stdout.write(
-          `${name === 'discard-draft' ? 'discarded the draft of' : `${name}ed`} ${ct.singularName} ${id}\n`,
-        );
+        if (!opts.quiet)
+          process.stdout.write(
+            `${name === 'discard-draft' ? 'discarded the draft of' : `${name}ed`} ${ct.singularName} ${id}\n`,
+          );
       });
   }
 }

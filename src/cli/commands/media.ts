@@ -90,6 +90,8 @@ Examples:
           throw err;
         }
         if (opts.json) return printJson(stored.map((r) => fileObject(r)));
+        // With --quiet only each new file's id, what a document's media field takes.
+        if (opts.quiet) return void process.stdout.write(stored.map((r) => `${r.id}\n`).join(''));
         for (const r of stored) {
           const dims = r.width && r.height ? `, ${r.width}x${r.height}` : '';
           const formats = r.formats ? `, formats: ${Object.keys(r.formats).join(' ')}` : '';
@@ -139,6 +141,7 @@ Examples:
       const removed = await service.remove(/^\d+$/.test(ref) ? Number(ref) : ref);
       if (!removed) throw new CliError(`No file with id or documentId "${ref}". See "folio media list".`);
       if (opts.json) return printJson({ data: fileObject(removed.record), detached: removed.detached });
+      if (opts.quiet) return;
       const r = removed.record;
       process.stdout.write(
         `removed ${r.id} ${r.documentId} ${r.name}` +

@@ -120,8 +120,9 @@ Examples:
         await Promise.race([webhooks.idle(), new Promise((r) => setTimeout(r, 5000))]);
         process.exit(0);
       };
-      process.once('SIGINT', () => void shutdown('SIGINT'));
-      process.once('SIGTERM', () => void shutdown('SIGTERM'));
+      // `on`, not `once`: a repeat of the same signal while draining must reach shutdown (exit 1), not Node's default.
+      process.on('SIGINT', () => void shutdown('SIGINT'));
+      process.on('SIGTERM', () => void shutdown('SIGTERM'));
       const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${listener.port}`;
       await printReady(project, base, opts);
       if (studio && !opts.json) {
@@ -145,6 +146,8 @@ Examples:
         project.documents.onProblem = (p) => process.stderr.write(`${p.file}: ${p.message}; not served\n`);
       };
       reportLate();
+      // The address is taken once: a later change of server.port or server.host in folio.json waits for a restart.
+      let bound = { port: project.config.server.port, host: project.config.server.host };
       if (opts.watch !== false) {
         const { watchProject } = await import('../../watch/watcher.js');
         const { relative } = await import('node:path');
@@ -164,12 +167,24 @@ Examples:
           },
           onReload: (r) => {
             reportLate();
+            bound = restartNeeded(bound, project.config.server, base);
             if (!opts.quiet && !opts.json)
               process.stdout.write(`reloaded schemas: ${r.documents} documents, ${r.problems} problem(s)\n`);
           },
         });
       }
     });
+}
+
+/** Logs a change of the settings a running server cannot apply (its address); answers them as now read. */
+function restartNeeded(before: { port: number; host: string }, now: { port: number; host: string }, base: string) {
+  for (const key of ['port', 'host'] as const)
+    if (before[key] !== now[key])
+      process.stderr.write(
+        `content/folio.json: server.${key} is now ${JSON.stringify(now[key])}; restart "folio serve" to use it ` +
+          `(still serving at ${base})\n`,
+      );
+  return { port: now.port, host: now.host };
 }
 
 /**
