@@ -1,11 +1,12 @@
-import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, startTestServer, type TestServer } from './helpers/project.js';
+import { BIN, makeProject, startTestServer, type TestServer } from './helpers/project.js';
 import { RED_PNG, form, png } from './helpers/media.js';
 import { watchProject, type Watcher } from '../src/watch/watcher.js';
+import { createApiToken } from '../src/auth/service.js';
 
 const run = promisify(execFile);
 
@@ -135,5 +136,90 @@ describe('the server follows media changes made by another process', () => {
     expect((await files()).map((f) => f.id)).toEqual([3]);
     expect((await fetch(`${s.url}${after.url}`)).status).toBe(200);
     expect(readdirSync(join(s.contentDir, 'uploads', '_records'))).toEqual([`${after.documentId}.json`]);
+  });
+
+  it('follows the whole uploads folder removed and put back (a git checkout)', async () => {
+    const [kept] = await files();
+    const aside = join(s.dir, 'uploads-aside');
+    cpSync(join(s.contentDir, 'uploads'), aside, { recursive: true });
+    rmSync(join(s.contentDir, 'uploads'), { recursive: true });
+    await within(1000, async () => (await files()).length === 0);
+    expect((await fetch(`${s.url}${kept.url}`)).status).toBe(404);
+    cpSync(aside, join(s.contentDir, 'uploads'), { recursive: true });
+    await within(1000, async () => (await files()).some((f) => f.documentId === kept.documentId));
+    expect((await fetch(`${s.url}${kept.url}`)).status).toBe(200);
+  });
+
+  it('reports a new broken record, does not list it, and goes on answering', async () => {
+    const before = await files();
+    changes.length = 0;
+    const file = recordFile('brokenrecord');
+    writeFileSync(file, '{"id": 9, "documentId": "brokenrecord", "name": ');
+    await within(1000, async () => changes.some((c) => c.file === file && c.problem));
+    expect(await files()).toEqual(before);
+    rmSync(file);
+  });
+});
+
+describe('`folio serve` follows `folio media add` and `media rm` run in another terminal', () => {
+  let project: ReturnType<typeof makeProject>;
+  let child: ChildProcess;
+  let out = '';
+  let url = '';
+  let auth: Record<string, string>;
+  beforeAll(async () => {
+    project = makeProject();
+    writeFileSync(join(project.dir, 'some.png'), RED_PNG);
+    auth = {
+      authorization: `Bearer ${(await createApiToken(project.dir, { name: 'full', type: 'full-access' })).accessKey}`,
+    };
+    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--dir', project.dir], {
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    await within(30_000, async () => {
+      url = /(http:\/\/[^\s]+)\/api\b/.exec(out)?.[1] ?? '';
+      return url !== '';
+    });
+    // The watcher is ready once it reports a change of permissions.json.
+    const permissions = join(project.contentDir, 'permissions.json');
+    const text = readFileSync(permissions, 'utf8');
+    await within(30_000, async () => {
+      writeFileSync(permissions, text);
+      await new Promise((r) => setTimeout(r, 100));
+      return out.includes('reloaded permissions');
+    });
+  });
+  afterAll(async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    project.cleanup();
+  });
+
+  const files = async () => (await (await fetch(`${url}/api/upload/files`, { headers: auth })).json()) as FileObject[];
+
+  it('lists, serves and updates the added file within a second, then forgets the removed one', async () => {
+    const [added] = JSON.parse(
+      await folio(project.dir, ['media', 'add', join(project.dir, 'some.png'), '--name', 'watched.png', '--json']),
+    ) as FileObject[];
+    expect(added.url).toMatch(/^\/uploads\/watched_\w+\.png$/);
+    await within(1000, async () => (await files()).some((f) => f.id === added.id));
+    expect((await fetch(`${url}${added.url}`)).status).toBe(200);
+    const update = await fetch(`${url}/api/upload?id=${added.id}`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ fileInfo: { alternativeText: 'alt' } }),
+    });
+    expect(update.status).toBe(200);
+    await folio(project.dir, ['media', 'rm', String(added.id)]);
+    await within(1000, async () => (await files()).length === 0);
+    expect((await fetch(`${url}${added.url}`)).status).toBe(404);
+    expect(child.exitCode).toBe(null);
   });
 });

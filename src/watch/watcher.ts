@@ -239,16 +239,27 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
     if (count >= RECONCILE_FROM) for (const ct of all) await reconcile(ct);
   }
 
+  /** Record files changed in the stream of changes under way (see `stream`). */
+  let recordStream = 0;
+
   async function reloadRecords(files: string[]) {
     const lib = library();
     if (!lib) return;
-    for (const file of files) {
-      const result = await lib.reloadRecord(basename(file, '.json'));
-      if (result === 'unchanged') continue;
-      if (typeof result === 'object')
-        events.onChange?.({ file, what: 'problem', problem: `${result.problem}; serving the last good version` });
-      else events.onChange?.({ file, what: `media ${result}` });
-    }
+    for (const file of files) await reloadRecord(lib, file);
+    recordStream += files.length;
+    if (pending.size) return;
+    // As for documents (see reconcile): after many changes, every record is compared with its file.
+    if (recordStream >= RECONCILE_FROM)
+      for (const id of await lib.recordNames()) await reloadRecord(lib, join(recordsDir, `${id}.json`));
+    recordStream = 0;
+  }
+
+  async function reloadRecord(lib: LocalMediaLibrary, file: string) {
+    const result = await lib.reloadRecord(basename(file, '.json'));
+    if (result === 'unchanged') return;
+    if (typeof result === 'object')
+      events.onChange?.({ file, what: 'problem', problem: `${result.problem}; serving the last good version` });
+    else events.onChange?.({ file, what: `media ${result}` });
   }
 
   /**
