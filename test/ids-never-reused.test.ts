@@ -70,6 +70,14 @@ describe('ids of media files, users and API tokens are never reused', () => {
     expect(again.id).toBe(5);
   });
 
+  it('never gives one id twice to files added at once by the server and by CLI processes', async () => {
+    const cli = () =>
+      folio(s.dir, ['media', 'add', join(s.dir, 'cli.png')]).then((r: Array<{ id: number }>) => r[0].id);
+    const ids = await Promise.all([cli(), upload(), cli(), upload(), cli(), upload()]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(Math.min(...ids)).toBe(6);
+  });
+
   it('gives a new user a new id after the last one was deleted, over HTTP and from the CLI', async () => {
     const create = async (name: string) => {
       const res = await s.api('/api/users', {

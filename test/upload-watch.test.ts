@@ -75,11 +75,13 @@ describe('the server follows media changes made by another process', () => {
     expect(JSON.parse(readFileSync(recordFile(added.documentId), 'utf8')).caption).toBe('seen by the server');
   });
 
+  let author = '';
   it('keeps media links of documents resolving to the file another process added', async () => {
     const created = await s.api('/api/authors', { method: 'POST', body: { data: { name: 'Ada', avatar: added.id } } });
     expect(created.status).toBe(201);
     const read = await s.api(`/api/authors/${created.body.data.documentId}?populate=avatar`);
     expect(read.body.data.avatar).toMatchObject({ id: added.id, documentId: added.documentId, url: added.url });
+    author = created.body.data.documentId;
   });
 
   it('does not take the server’s own uploads for changes made elsewhere', async () => {
@@ -113,6 +115,9 @@ describe('the server follows media changes made by another process', () => {
     await within(1000, async () =>
       (await files()).some((f) => f.documentId === added.documentId && f.caption === 'edited by hand'),
     );
+    // Populated answers (cached or not) show the record as it is now.
+    const read = await s.api(`/api/authors/${author}?populate=avatar`);
+    expect(read.body.data.avatar).toMatchObject({ documentId: added.documentId, caption: 'edited by hand' });
   });
 
   it('stops listing and serving a file `folio media rm` deleted, within a second', async () => {
@@ -121,6 +126,8 @@ describe('the server follows media changes made by another process', () => {
     expect((await fetch(`${s.url}${added.url}`)).status).toBe(404);
     const update = await s.api(`/api/upload?id=${added.id}`, { method: 'POST', body: { fileInfo: { caption: 'x' } } });
     expect(update.status).toBe(404);
+    // The CLI took the file out of the document that used it.
+    await within(1000, async () => (await s.api(`/api/authors/${author}?populate=avatar`)).body.data.avatar === null);
   });
 
   it('still stores the server’s own uploads after, under an id never used before', async () => {
