@@ -5,6 +5,7 @@ import { hashPassword, hmac, randomKey, verifyPassword } from './crypto.js';
 import { LocalState, type SessionRecord, type TokenRecord, type UserRecord } from './state.js';
 import { isActionName } from './permissions.js';
 import { typeMessage } from '../documents/values.js';
+import { lastIssuedId, recordIssuedId } from '../store/issued-ids.js';
 
 export type JwtMode = 'refresh' | 'legacy';
 export interface AuthConfig {
@@ -49,6 +50,10 @@ export function sanitizeUser(u: UserRecord) {
     publishedAt: u.publishedAt,
   };
 }
+
+/** The names of the user and API token id counters in `.folio/ids/`. */
+const USER_IDS = 'users-permissions.user';
+const TOKEN_IDS = 'admin.api-token';
 
 /** Users, sessions and API tokens of a project; shared by the HTTP routes and the CLI. */
 export class AuthService {
@@ -106,7 +111,7 @@ export class AuthService {
     }
     const t = now();
     const user: UserRecord = {
-      id: users.reduce((m, u) => Math.max(m, u.id), 0) + 1,
+      id: this.issueId(USER_IDS, users),
       documentId: newDocumentId(),
       username,
       email,
@@ -144,7 +149,7 @@ export class AuthService {
     const t = now();
     if (!current) {
       const user: UserRecord = {
-        id: users.reduce((m, u) => Math.max(m, u.id), 0) + 1,
+        id: this.issueId(USER_IDS, users),
         documentId: newDocumentId(),
         username: username!,
         email: email!,
@@ -257,6 +262,16 @@ export class AuthService {
   userByEmail(email: string): UserRecord | undefined {
     this.state.refresh();
     return this.state.users.data.users.find((u) => u.email === email.toLowerCase());
+  }
+
+  /**
+   * A fresh id for a user or token: past every one listed and every id handed out before (the counters in
+   * `.folio/ids/`), so a deleted one's id is never given again, as Strapi's auto-increments.
+   */
+  private issueId(counter: string, records: Array<{ id: number }>): number {
+    const id = records.reduce((m, r) => Math.max(m, r.id), lastIssuedId(this.state.dir, counter)) + 1;
+    recordIssuedId(this.state.dir, counter, id);
+    return id;
   }
 
   listUsers(): UserRecord[] {
@@ -501,7 +516,7 @@ export class AuthService {
     const days = LIFESPANS[lifespanKey];
     const created = new Date();
     const record: TokenRecord = {
-      id: tokens.reduce((m, t) => Math.max(m, t.id), 0) + 1,
+      id: this.issueId(TOKEN_IDS, tokens),
       name: input.name,
       description: input.description ?? '',
       type: input.type,

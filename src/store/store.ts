@@ -1,20 +1,11 @@
-import {
-  closeSync,
-  fstatSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, fstatSync, linkSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { basename, dirname, join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { KeyedLock, TEMP_MARK, writeFileAtomic } from './atomic.js';
 import { WriteLock } from './write-lock.js';
+import { lastIssuedId, recordIssuedId } from './issued-ids.js';
 import { serialize } from './serialize.js';
 import { parseDocumentText } from './document-text.js';
 import { NOT_A_DOCUMENT_ID, SAFE_ID, idOfFileName } from './document-id.js';
@@ -151,24 +142,12 @@ export class FileStore implements Store {
     }
   }
 
-  private idFile(pluralName: string) {
-    return join(stateDirOf(this.contentDir), 'ids', pluralName);
-  }
-
   lastIssuedId(pluralName: string): number {
-    try {
-      const n = Number.parseInt(readFileSync(this.idFile(pluralName), 'utf8'), 10);
-      return Number.isSafeInteger(n) && n > 0 ? n : 0;
-    } catch {
-      return 0;
-    }
+    return lastIssuedId(stateDirOf(this.contentDir), pluralName);
   }
 
   recordIssuedId(pluralName: string, id: number) {
-    // Local state: losing it (a crash) at worst lets two processes give one id twice, which loading renumbers.
-    const file = this.idFile(pluralName);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, String(id));
+    recordIssuedId(stateDirOf(this.contentDir), pluralName, id);
   }
 
   private remember(file: string, digest: string | null) {

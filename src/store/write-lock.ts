@@ -31,10 +31,11 @@ export class WriteLock {
   private pending: Promise<void> | undefined;
   private waiters: Array<() => void> = [];
 
-  constructor(stateDir: string) {
+  /** `name`: which of the project's locks (documents, the media library) this is. */
+  constructor(stateDir: string, name = 'documents') {
     // A lock found taken over while held (the process was frozen for seconds) is reported, not thrown:
     // the writes under it still check each file's stamp before replacing it.
-    this.folder = new HeldFolder(join(stateDir, 'locks', 'documents.lock'), STALE_MS, (message) =>
+    this.folder = new HeldFolder(join(stateDir, 'locks', `${name}.lock`), STALE_MS, (message) =>
       process.emitWarning(`folio write lock: ${message}`),
     );
   }

@@ -1,9 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, rename, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { FILE_OBJECT_KEYS, type MediaFile, type MediaLibrary } from '../documents/media.js';
 import { newDocumentId, now } from '../documents/model.js';
-import { KeyedLock, removeStrayTemps, writeFileAtomic } from '../store/atomic.js';
+import { KeyedLock, TEMP_MARK, removeStrayTemps, writeFileAtomic } from '../store/atomic.js';
+import { lastIssuedId, recordIssuedId } from '../store/issued-ids.js';
+import { WriteLock } from '../store/write-lock.js';
 import { loadUploadConfig, type UploadConfig } from './config.js';
 import { bytesToKbytes, contentHashName } from './naming.js';
 
@@ -77,6 +80,12 @@ export interface PreparedFile {
 
 export type MediaEvent = { event: 'media.create' | 'media.update' | 'media.delete'; media: FileRecord };
 
+/** What reading a record file again did: nothing, a change of the library, or a problem (the last good kept). */
+export type RecordReload = 'unchanged' | 'created' | 'updated' | 'deleted' | { problem: string };
+
+/** The name of the media library's counter in `.folio/ids/`. */
+const ID_COUNTER = 'upload.file';
+
 export interface LoadProblem {
   file: string;
   message: string;
@@ -107,6 +116,11 @@ export class LocalMediaLibrary implements MediaLibrary {
   private served = new Map<string, { record: FileRecord; format?: string }>();
   private nextId = 1;
   private lock = new KeyedLock();
+  /** Held by the process adding files, so two processes never issue one id (see issueId). */
+  private readonly fileLock: WriteLock;
+  private readonly stateDir: string;
+  /** The digest of each record's file text as this library last wrote or read it: its own changes are no change. */
+  private texts = new Map<string, string>();
   private listeners = new Set<(e: MediaEvent) => void>();
 
   private constructor(
@@ -116,6 +130,8 @@ export class LocalMediaLibrary implements MediaLibrary {
   ) {
     this.uploadsDir = join(contentDir, 'uploads');
     this.recordsDir = join(this.uploadsDir, '_records');
+    this.stateDir = join(dirname(contentDir), '.folio');
+    this.fileLock = new WriteLock(this.stateDir, 'media');
   }
 
   /** Opens the library of a project: reads `upload` settings from folio.json and every record once. */
@@ -172,51 +188,54 @@ export class LocalMediaLibrary implements MediaLibrary {
    * writes their records. All or nothing: on a failure, what this batch wrote is removed again.
    */
   async add(files: PreparedFile[]): Promise<FileRecord[]> {
-    return this.lock.run('library', async () => {
-      await mkdir(this.recordsDir, { recursive: true });
-      const done: FileRecord[] = [];
-      try {
-        for (const f of files) {
-          const hash = contentHashName(f.slug, f.sha256, (h) => this.nameTaken(h, f.ext));
-          const t = now();
-          const record: FileRecord = {
-            id: this.nextId++,
-            documentId: f.documentId && !this.byDocumentId.has(f.documentId) ? f.documentId : this.freshDocumentId(),
-            name: f.name,
-            alternativeText: f.alternativeText,
-            caption: f.caption,
-            focalPoint: f.focalPoint,
-            width: f.width,
-            height: f.height,
-            formats: formatsOf(f, hash),
-            hash,
-            ext: f.ext,
-            mime: f.mime,
-            size: bytesToKbytes(f.sizeInBytes),
-            url: `/uploads/${hash}${f.ext}`,
-            previewUrl: null,
-            provider: 'local',
-            provider_metadata: null,
-            createdAt: f.createdAt ?? t,
-            updatedAt: f.updatedAt ?? t,
-            publishedAt: f.publishedAt ?? t,
-          };
-          done.push(record);
-          await this.placeBinaries(f, record);
-          await this.writeRecord(record);
-          this.index(record);
-        }
-      } catch (err) {
-        for (const r of done) {
-          this.unindex(r);
-          await unlink(this.recordPath(r.documentId)).catch(() => undefined);
-          await this.removeBinaries(r);
-        }
-        throw err;
+    return this.lock.run('library', () => this.fileLock.run(() => this.addLocked(files)));
+  }
+
+  private async addLocked(files: PreparedFile[]): Promise<FileRecord[]> {
+    await mkdir(this.recordsDir, { recursive: true });
+    const done: FileRecord[] = [];
+    try {
+      for (const f of files) {
+        const hash = contentHashName(f.slug, f.sha256, (h) => this.nameTaken(h, f.ext));
+        const t = now();
+        const record: FileRecord = {
+          id: this.issueId(),
+          documentId: f.documentId && !this.byDocumentId.has(f.documentId) ? f.documentId : this.freshDocumentId(),
+          name: f.name,
+          alternativeText: f.alternativeText,
+          caption: f.caption,
+          focalPoint: f.focalPoint,
+          width: f.width,
+          height: f.height,
+          formats: formatsOf(f, hash),
+          hash,
+          ext: f.ext,
+          mime: f.mime,
+          size: bytesToKbytes(f.sizeInBytes),
+          url: `/uploads/${hash}${f.ext}`,
+          previewUrl: null,
+          provider: 'local',
+          provider_metadata: null,
+          createdAt: f.createdAt ?? t,
+          updatedAt: f.updatedAt ?? t,
+          publishedAt: f.publishedAt ?? t,
+        };
+        done.push(record);
+        await this.placeBinaries(f, record);
+        await this.writeRecord(record);
+        this.index(record);
       }
-      for (const r of done) this.emit('media.create', r);
-      return done;
-    });
+    } catch (err) {
+      for (const r of done) {
+        this.unindex(r);
+        this.texts.delete(r.documentId);
+        await unlink(this.recordPath(r.documentId)).catch(() => undefined);
+        await this.removeBinaries(r);
+      }
+      throw err;
+    }
+    for (const r of done) this.emit('media.create', r);
+    return done;
   }
 
   /** Changes a file's metadata (name, alternative text, caption, focal point). */
@@ -279,13 +298,76 @@ export class LocalMediaLibrary implements MediaLibrary {
         if (err.code !== 'ENOENT') throw err;
       });
       this.unindex(current);
+      this.texts.delete(current.documentId);
       await this.removeBinaries(current);
       this.emit('media.delete', current);
       return current;
     });
   }
 
+  // ---------------------------------------------------------------- changes made by other processes
+
+  /**
+   * Reads a record file again (whatever the event about it was: only what is on disk now counts) and
+   * follows it: added, changed or gone. A text this library wrote or read last is no change; an unreadable
+   * or broken one keeps the last good record. Binaries are left alone: whoever changed the record placed
+   * or removed them, and `GET /uploads/` reads them from disk on each request.
+   */
+  async reloadRecord(documentId: string): Promise<RecordReload> {
+    if (!DOCUMENT_ID.test(documentId)) return 'unchanged';
+    return this.lock.run('library', async () => {
+      let text: string | undefined;
+      try {
+        text = await readFile(this.recordPath(documentId), 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return { problem: (err as Error).message };
+      }
+      const current = this.byDocumentId.get(documentId);
+      if (text === undefined) {
+        this.texts.delete(documentId);
+        if (!current) return 'unchanged';
+        this.unindex(current);
+        this.emit('media.delete', current);
+        return 'deleted';
+      }
+      if (digestOf(text) === this.texts.get(documentId)) return 'unchanged';
+      let next: FileRecord;
+      try {
+        next = decodeRecord(JSON.parse(text), documentId);
+      } catch (err) {
+        return { problem: (err as Error).message };
+      }
+      // An id another file holds (two branches merged) is renumbered in memory, as at start.
+      const holder = next.id > 0 ? this.byIdMap.get(next.id) : undefined;
+      if (next.id <= 0 || (holder && holder.documentId !== documentId)) next.id = current?.id ?? this.nextId++;
+      if (current) this.unindex(current);
+      this.index(next);
+      this.texts.set(documentId, digestOf(text));
+      this.emit(current ? 'media.update' : 'media.create', next);
+      return current ? 'updated' : 'created';
+    });
+  }
+
+  /** The documentIds of the records in memory and of the record files on disk, to compare after a lost event. */
+  async recordNames(): Promise<string[]> {
+    const names = new Set(this.byDocumentId.keys());
+    for (const n of await readdir(this.recordsDir).catch(() => [] as string[]))
+      if (n.endsWith('.json') && !n.startsWith(TEMP_MARK)) names.add(n.slice(0, -'.json'.length));
+    return [...names];
+  }
+
   // ---------------------------------------------------------------- internals
+
+  /**
+   * A fresh numeric id, past every id this process has seen and every id any process handed out (the
+   * counter in `.folio/ids/`, read and written under the media lock): a deleted file's id is never given again.
+   */
+  private issueId(): number {
+    const id = Math.max(this.nextId, lastIssuedId(this.stateDir, ID_COUNTER) + 1);
+    this.nextId = id + 1;
+    recordIssuedId(this.stateDir, ID_COUNTER, id);
+    return id;
+  }
 
   private recordPath(documentId: string) {
     return join(this.recordsDir, `${documentId}.json`);
@@ -333,7 +415,10 @@ export class LocalMediaLibrary implements MediaLibrary {
   }
 
   private async writeRecord(record: FileRecord) {
-    await writeFileAtomic(this.recordPath(record.documentId), serializeRecord(record));
+    const text = serializeRecord(record);
+    // Known before the rename, so the watcher, however early it reads, sees this library's own text.
+    this.texts.set(record.documentId, digestOf(text));
+    await writeFileAtomic(this.recordPath(record.documentId), text);
   }
 
   private index(record: FileRecord) {
@@ -395,7 +480,10 @@ export class LocalMediaLibrary implements MediaLibrary {
     for (const name of names) {
       const file = join(this.recordsDir, name);
       try {
-        records.push(decodeRecord(JSON.parse(readFileSync(file, 'utf8')), name.slice(0, -'.json'.length)));
+        const text = readFileSync(file, 'utf8');
+        const record = decodeRecord(JSON.parse(text), name.slice(0, -'.json'.length));
+        records.push(record);
+        this.texts.set(record.documentId, digestOf(text));
       } catch (err) {
         this.problems.push({ file, message: (err as Error).message });
       }
@@ -550,3 +638,6 @@ export function decodeRecord(raw: unknown, documentId: string): FileRecord {
     publishedAt: optStr('publishedAt') ?? createdAt,
   };
 }
+
+/** A short digest of a record file's text: what `texts` keeps of each. */
+const digestOf = (text: string) => createHash('sha256').update(text).digest('base64');

@@ -1,11 +1,12 @@
 import { type FSWatcher, statSync, watch as watchDir } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { reloadProject, type Project } from '../project.js';
 import { TEMP_MARK } from '../store/atomic.js';
 import { SAFE_ID } from '../store/document-id.js';
 import type { ContentType } from '../schema/types.js';
 import { loadSchemas } from '../schema/registry.js';
+import { LocalMediaLibrary } from '../upload/library.js';
 
 export interface WatchEvents {
   /** A file changed on disk and the server now reflects it (or kept the last good state: `problem`). */
@@ -30,8 +31,8 @@ const READ_AHEAD = 32;
 const RECONCILE_FROM = 64;
 
 /**
- * Watches `content/` with chokidar and keeps the in-memory state current: a changed document file is
- * re-read on its own; a schema, component or folio.json change reloads the project. Changes arriving
+ * Watches `content/` with chokidar and keeps the in-memory state current: a changed document file or media
+ * record is re-read on its own; a schema, component or folio.json change reloads the project. Changes arriving
  * together (a git checkout) are handled as one batch once they settle.
  */
 export async function watchProject(project: Project, events: WatchEvents = {}): Promise<Watcher> {
@@ -45,11 +46,16 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
     const rel = relative(documentsDir, path);
     return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
   };
+  const recordsDir = join(project.contentDir, 'uploads', '_records');
+  const uploadsDir = dirname(recordsDir);
+  const ignoredUpload = (path: string) =>
+    path !== uploadsDir && path !== recordsDir && path.split(sep).includes('uploads');
   const watcher = watch(project.contentDir, {
     ignoreInitial: true,
     // Chokidar keeps a watcher and stats per file and walks every folder at start, which grows with the
-    // number of documents: document files are watched through their folders (below).
-    ignored: (path: string) => path.includes(TEMP_MARK) || path.split(sep).includes('uploads') || insideDocuments(path),
+    // number of documents: document files and media records are watched through their folders (below), and
+    // of uploads/ only the records folder's coming and going is chokidar's.
+    ignored: (path: string) => path.includes(TEMP_MARK) || ignoredUpload(path) || insideDocuments(path),
     awaitWriteFinish: false,
   });
 
@@ -133,16 +139,36 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
   };
   await watchDocuments(false);
 
+  // Media records: one fs.watch on uploads/_records/, each event reading its file again, as for documents.
+  const library = () => {
+    const media = project.documents.media;
+    return media instanceof LocalMediaLibrary ? media : undefined;
+  };
+  const recordFile = (name: string) => {
+    if (name.endsWith('.json') && !name.startsWith(TEMP_MARK)) schedule(join(recordsDir, name), 'change');
+  };
+  const watchRecords = async (rescan: boolean) => {
+    watchFolder(recordsDir, recordFile);
+    // A folder made (or removed) again: what it holds now is compared with every record served.
+    if (rescan) for (const id of (await library()?.recordNames()) ?? []) recordFile(`${id}.json`);
+  };
+  await watchRecords(false);
+
   watcher.on('add', (f) => schedule(f, 'change'));
   watcher.on('change', (f) => schedule(f, 'change'));
   watcher.on('unlink', (f) => schedule(f, 'unlink'));
   watcher.on('unlinkDir', (f) => {
+    if (f === uploadsDir || f === recordsDir) {
+      unwatchFolder(recordsDir);
+      void watchRecords(true);
+    }
     if (f !== documentsDir) return;
     for (const dir of [...folders.keys()]) if (dir !== documentsDir) collectionGone(dir);
     unwatchFolder(documentsDir);
   });
   watcher.on('addDir', (dir) => {
     if (dir === documentsDir) void watchDocuments(true);
+    if (dir === uploadsDir || dir === recordsDir) void watchRecords(true);
   });
 
   let stream = { count: 0, touched: new Set<ContentType>() };
@@ -150,6 +176,8 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
   async function flush() {
     const batch = [...pending];
     pending.clear();
+    // First: a project reload (below) keeps the media library as it is.
+    await reloadRecords(batch.filter(([file]) => dirname(file) === recordsDir).map(([file]) => file));
     if (batch.some(([file]) => relative(project.contentDir, file) === 'permissions.json')) events.onPermissions?.();
     const structural = batch.some(([file]) => {
       const rel = relative(project.contentDir, file).split(sep);
@@ -209,6 +237,29 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
     const { count, touched: all } = stream;
     stream = { count: 0, touched: new Set() };
     if (count >= RECONCILE_FROM) for (const ct of all) await reconcile(ct);
+  }
+
+  /** Record files changed in the stream of changes under way (see `stream`). */
+  let recordStream = 0;
+
+  async function reloadRecords(files: string[]) {
+    const lib = library();
+    if (!lib) return;
+    for (const file of files) await reloadRecord(lib, file);
+    recordStream += files.length;
+    if (pending.size) return;
+    // As for documents (see reconcile): after many changes, every record is compared with its file.
+    if (recordStream >= RECONCILE_FROM)
+      for (const id of await lib.recordNames()) await reloadRecord(lib, join(recordsDir, `${id}.json`));
+    recordStream = 0;
+  }
+
+  async function reloadRecord(lib: LocalMediaLibrary, file: string) {
+    const result = await lib.reloadRecord(basename(file, '.json'));
+    if (result === 'unchanged') return;
+    if (typeof result === 'object')
+      events.onChange?.({ file, what: 'problem', problem: `${result.problem}; serving the last good version` });
+    else events.onChange?.({ file, what: `media ${result}` });
   }
 
   /**
