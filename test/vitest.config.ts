@@ -19,6 +19,8 @@ const LONGEST_FIRST = [
   'server-survives',
   'studio-blocks-images',
   'write-lock-takeover',
+  'serve-second-signal',
+  'upload-watch',
   'cli-guided',
   'reliability',
   'auth',
