@@ -6,6 +6,7 @@ import { LocalState, type SessionRecord, type TokenRecord, type UserRecord } fro
 import { isActionName } from './permissions.js';
 import { typeMessage } from '../documents/values.js';
 import { lastIssuedId, recordIssuedId } from '../store/issued-ids.js';
+import { WriteLock } from '../store/write-lock.js';
 
 export type JwtMode = 'refresh' | 'legacy';
 export interface AuthConfig {
@@ -73,6 +74,11 @@ export class AuthService {
     return this.settings();
   }
 
+  private usersLockHeld?: WriteLock;
+  private get usersLock(): WriteLock {
+    return (this.usersLockHeld ??= new WriteLock(this.state.dir, 'users'));
+  }
+
   private get key() {
     return new TextEncoder().encode(this.state.secrets.jwtSecret);
   }
@@ -101,32 +107,37 @@ export class AuthService {
         errors: problems.map((p) => ({ ...p, name: 'ValidationError' })),
       });
     }
-    this.state.refresh();
-    const users = this.state.users.data.users;
-    // As Strapi: an e-mail may not be someone's username either, and the reverse.
-    if (
-      users.some((u) => u.email === email || u.username === email || u.username === username || u.email === username)
-    ) {
-      throw applicationError('Email or Username are already taken');
-    }
-    const t = now();
-    const user: UserRecord = {
-      id: this.issueId(USER_IDS, users),
-      documentId: newDocumentId(),
-      username,
-      email,
-      provider: 'local',
-      password: await hashPassword(input.password),
-      confirmed: input.confirmed ?? true,
-      blocked: false,
-      role: input.role ?? 'authenticated',
-      createdAt: t,
-      updatedAt: t,
-      publishedAt: t,
-    };
-    users.push(user);
-    this.state.users.write();
-    return user;
+    const password = await hashPassword(input.password);
+    // Read, checked and written under a lock shared by processes, with nothing awaited in between: two processes
+    // creating users at once (the CLI and a server's register) each keep the other's user.
+    return this.usersLock.run(async () => {
+      this.state.refresh();
+      const users = this.state.users.data.users;
+      // As Strapi: an e-mail may not be someone's username either, and the reverse.
+      if (
+        users.some((u) => u.email === email || u.username === email || u.username === username || u.email === username)
+      ) {
+        throw applicationError('Email or Username are already taken');
+      }
+      const t = now();
+      const user: UserRecord = {
+        id: this.issueId(USER_IDS, users),
+        documentId: newDocumentId(),
+        username,
+        email,
+        provider: 'local',
+        password,
+        confirmed: input.confirmed ?? true,
+        blocked: false,
+        role: input.role ?? 'authenticated',
+        createdAt: t,
+        updatedAt: t,
+        publishedAt: t,
+      };
+      users.push(user);
+      this.state.users.write();
+      return user;
+    });
   }
 
   /**
@@ -430,7 +441,9 @@ export class AuthService {
     if (typeof payload.id !== 'number') return undefined;
     const sessionId = typeof payload.sessionId === 'string' ? payload.sessionId : undefined;
     this.state.refresh();
-    if (this.config.jwtManagement === 'refresh') {
+    // A token issued with a session needs that session alive in either mode: switched to legacy, a signed-out
+    // token must not work again. Legacy tokens have none, and refresh mode accepts only session tokens.
+    if (this.config.jwtManagement === 'refresh' || sessionId !== undefined || payload.type === 'access') {
       if (payload.type !== 'access' || !sessionId) return undefined;
       const session = this.state.sessions.data.sessions.find((s) => s.id === sessionId);
       if (!session || session.userId !== payload.id) return undefined;

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -19,5 +19,9 @@ export function recordIssuedId(stateDir: string, name: string, id: number): void
   // Local state: losing it (a crash) at worst lets an id be given twice, which loading renumbers.
   const dir = join(stateDir, 'ids');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, name), String(id));
+  // Written aside and renamed, so a reader in another process never sees the file empty (and reads 0).
+  const file = join(dir, name);
+  const aside = `${file}.${process.pid}.tmp`;
+  writeFileSync(aside, String(id));
+  renameSync(aside, file);
 }

@@ -163,7 +163,8 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
       void watchRecords(true);
     }
     if (f !== documentsDir) return;
-    for (const dir of [...folders.keys()]) if (dir !== documentsDir) collectionGone(dir);
+    // The collections' folders only: the media records' folder is watched in the same map.
+    for (const dir of [...folders.keys()]) if (dirname(dir) === documentsDir) collectionGone(dir);
     unwatchFolder(documentsDir);
   });
   watcher.on('addDir', (dir) => {
