@@ -5,7 +5,7 @@ import { hashPassword, hmac, randomKey, verifyPassword } from './crypto.js';
 import { LocalState, type SessionRecord, type TokenRecord, type UserRecord } from './state.js';
 import { isActionName } from './permissions.js';
 import { typeMessage } from '../documents/values.js';
-import { lastIssuedId, recordIssuedId } from '../store/issued-ids.js';
+import { issueId } from '../store/issued-ids.js';
 import { WriteLock } from '../store/write-lock.js';
 
 export type JwtMode = 'refresh' | 'legacy';
@@ -280,9 +280,7 @@ export class AuthService {
    * `.folio/ids/`), so a deleted one's id is never given again, as Strapi's auto-increments.
    */
   private issueId(counter: string, records: Array<{ id: number }>): number {
-    const id = records.reduce((m, r) => Math.max(m, r.id), lastIssuedId(this.state.dir, counter)) + 1;
-    recordIssuedId(this.state.dir, counter, id);
-    return id;
+    return issueId(this.state.dir, counter, records.reduce((m, r) => Math.max(m, r.id), 0) + 1);
   }
 
   listUsers(): UserRecord[] {

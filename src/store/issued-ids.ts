@@ -25,3 +25,13 @@ export function recordIssuedId(stateDir: string, name: string, id: number): void
   writeFileSync(aside, String(id));
   renameSync(aside, file);
 }
+
+/**
+ * Hands out the next id for `name`: `atLeast` (past every id the caller knows of) or past the last one handed out,
+ * whichever is higher, and records it. The caller serialises calls across processes (a lock) where it must.
+ */
+export function issueId(stateDir: string, name: string, atLeast: number): number {
+  const id = Math.max(atLeast, lastIssuedId(stateDir, name) + 1);
+  recordIssuedId(stateDir, name, id);
+  return id;
+}

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { FILE_OBJECT_KEYS, type MediaFile, type MediaLibrary } from '../documents/media.js';
 import { newDocumentId, now } from '../documents/model.js';
 import { KeyedLock, TEMP_MARK, removeStrayTemps, writeFileAtomic } from '../store/atomic.js';
-import { lastIssuedId, recordIssuedId } from '../store/issued-ids.js';
+import { issueId } from '../store/issued-ids.js';
 import { WriteLock } from '../store/write-lock.js';
 import { loadUploadConfig, type UploadConfig } from './config.js';
 import { bytesToKbytes, contentHashName } from './naming.js';
@@ -363,9 +363,8 @@ export class LocalMediaLibrary implements MediaLibrary {
    * counter in `.folio/ids/`, read and written under the media lock): a deleted file's id is never given again.
    */
   private issueId(): number {
-    const id = Math.max(this.nextId, lastIssuedId(this.stateDir, ID_COUNTER) + 1);
+    const id = issueId(this.stateDir, ID_COUNTER, this.nextId);
     this.nextId = id + 1;
-    recordIssuedId(this.stateDir, ID_COUNTER, id);
     return id;
   }
 
