@@ -122,3 +122,38 @@ export class UniqueValues {
 
 const claimKey = (ct: ContentType, field: string, locale: string | null, key: Key) =>
   `${ct.uid}\u0000${slotKey(field, locale)}\u0000${typeof key}:${String(key)}`;
+
+/** A value of a unique field that published versions of several documents hold in one locale. */
+export interface UniqueClash {
+  field: string;
+  locale: string | null;
+  value: unknown;
+  /** The documents holding it, in the order met. */
+  documentIds: string[];
+}
+
+/**
+ * The values of unique fields (and uids) several documents' published versions of one locale share: what a
+ * merge of two branches, or an import into a project with documents of its own, can bring.
+ */
+export function uniqueClashes(ct: ContentType, docs: Iterable<DocumentRecord>): UniqueClash[] {
+  const fields = Object.entries(ct.attributes).filter(([, a]) => isUniqueAttribute(a));
+  if (!fields.length) return [];
+  const seen = new Map<string, UniqueClash>();
+  for (const doc of docs) {
+    for (const [code, slot] of doc.slots) {
+      const v = slot.published;
+      if (!v) continue;
+      const locale = code === NO_LOCALE ? null : code;
+      for (const [field] of fields) {
+        const key = keyOf(v.data[field]);
+        if (key === undefined || isSharedValue(key)) continue;
+        const k = `${slotKey(field, locale)}\u0000${typeof key}:${String(key)}`;
+        const clash = seen.get(k) ?? { field, locale, value: key, documentIds: [] };
+        seen.set(k, clash);
+        if (!clash.documentIds.includes(doc.documentId)) clash.documentIds.push(doc.documentId);
+      }
+    }
+  }
+  return [...seen.values()].filter((c) => c.documentIds.length > 1);
+}
