@@ -118,7 +118,8 @@ export async function runScenario(
     if (notSent.has(step.name)) continue;
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...defaults, ...step.headers })) {
-      if (v !== null && v !== undefined) headers[k] = String(substitute(v, results, vars));
+      // Names lower-cased, so the step's `Content-Type` is the one checked below (fetch would send both).
+      if (v !== null && v !== undefined) headers[k.toLowerCase()] = String(substitute(v, results, vars));
     }
     let body: BodyInit | undefined;
     if (step.body !== undefined) {

@@ -100,13 +100,6 @@ export const OVERRIDES: Record<string, Record<string, Override>> = {
       },
     },
     dzComponentNotAllowed: { reason: ZONE, status: 400, errorName: 'ValidationError', refusesCreate: true },
-    formUrlEncoded: {
-      reason: 'Folio reads no application/x-www-form-urlencoded body (strapi-v5-rest.md: Strapi parses it, qs style)',
-      fix: 'a Folio bug, not yet fixed',
-      status: 400,
-      errorName: 'ValidationError',
-      refusesCreate: true,
-    },
     adminDisabled: {
       reason: "Folio Studio is served at /admin; the recording was made with Strapi's admin panel turned off",
       status: 200,
