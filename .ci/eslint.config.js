@@ -6,18 +6,19 @@ import globals from 'globals';
 
 // The rooms of src/ and the rooms each may not import: the arrows run one way (docs/architecture.md).
 const FRONT = ['cli', 'http', 'import', 'studio', 'validate', 'watch', 'webhooks'];
-const FEATURES = ['auth', 'upload', 'codegen'];
+const FEATURES = ['auth', 'upload', 'codegen', 'git'];
 const forbidden = {
   store: ['schema', 'documents', 'query', 'http-kit', 'project', ...FEATURES, ...FRONT],
   schema: ['documents', 'query', 'http-kit', 'project', ...FEATURES, ...FRONT],
   documents: ['query', 'http-kit', 'project', ...FEATURES, ...FRONT],
   startup: ['query', 'http-kit', 'project', ...FEATURES, ...FRONT],
   query: ['store', 'http-kit', 'project', ...FEATURES, ...FRONT],
-  codegen: ['store', 'documents', 'query', 'http-kit', 'project', 'auth', 'upload', ...FRONT],
+  codegen: ['store', 'documents', 'query', 'http-kit', 'project', 'auth', 'upload', 'git', ...FRONT],
   'http-kit': [...FEATURES, ...FRONT],
-  auth: ['upload', 'codegen', ...FRONT],
-  upload: ['auth', 'codegen', ...FRONT],
-  studio: ['upload', 'codegen', ...FRONT],
+  auth: ['upload', 'codegen', 'git', ...FRONT],
+  upload: ['auth', 'codegen', 'git', ...FRONT],
+  git: ['auth', 'upload', 'codegen', ...FRONT],
+  studio: ['upload', 'codegen', 'git', ...FRONT],
   webhooks: FRONT.filter((r) => r !== 'webhooks'),
   watch: FRONT.filter((r) => r !== 'watch'),
   validate: FRONT.filter((r) => r !== 'validate'),
