@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from './helpers/project.js';
+import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
 import { runFolio } from './helpers/cli.js';
 import { watchProject, type Watcher } from '../src/watch/watcher.js';
 
@@ -199,5 +199,41 @@ describe('uid fields are unique', () => {
       });
       expect(reader.status).toBe(403);
     });
+  });
+});
+
+describe('folio validate reports uid values held twice', () => {
+  it('names each document that shares a published slug in a locale, and not drafts that share one', async () => {
+    const p = makeProject({ withExampleDocuments: true });
+    try {
+      const dir = join(p.contentDir, 'documents', 'articles');
+      const files = readdirSync(dir).sort();
+      const read = (f: string) => JSON.parse(readFileSync(join(dir, f), 'utf8'));
+      const [a, b, c] = files.filter((f) => read(f).locales?.en?.published);
+      const slug = read(a).locales.en.published.slug as string;
+      // What a merge of two branches can leave: b's published slug is a's; c's draft only.
+      for (const [f, status] of [
+        [b, 'published'],
+        [c, 'draft'],
+      ] as const) {
+        const doc = read(f);
+        doc.locales.en[status].slug = slug;
+        writeFileSync(join(dir, f), `${JSON.stringify(doc, null, 2)}\n`);
+      }
+      const r = await runFolio(['validate', '--dir', p.dir]);
+      expect(r.code).toBe(1);
+      const lines = r.stdout
+        .trim()
+        .split('\n')
+        .filter((l) => l.includes(' is not unique'));
+      expect(lines).toHaveLength(1);
+      const [held, other] = lines[0].includes(`articles/${b}`) ? [a, b] : [b, a];
+      expect(lines[0]).toBe(
+        `content/documents/articles/${other}: locales.en.published.slug: ${JSON.stringify(slug)} is not unique: ` +
+          `content/documents/articles/${held} has it too`,
+      );
+    } finally {
+      p.cleanup();
+    }
   });
 });
