@@ -150,7 +150,8 @@ export class AuthAccounts extends AuthBase {
     this.state.refresh();
     const id = identifier.toLowerCase();
     const user = this.state.users.data.users.find((u) => u.email === id || u.username === identifier);
-    if (!user) {
+    // The project's owner has no password anyone knows: it signs in only through one-time links.
+    if (!user || this.isOwner(user.id)) {
       // The same scrypt work as for a wrong password, so response times do not tell which accounts exist.
       await verifyPassword(password, await timingGuardHash());
       throw validationError('Invalid identifier or password');
