@@ -64,6 +64,9 @@ export class AuthSessions extends AuthAccountCodes {
     if (typeof payload.id !== 'number') return undefined;
     const sessionId = typeof payload.sessionId === 'string' ? payload.sessionId : undefined;
     this.state.refresh();
+    const user = this.state.users.data.users.find((u) => u.id === payload.id);
+    // A blocked user's token is told so first (blocking also ended its session).
+    if (user?.blocked) throw unauthorized('Invalid credentials');
     // A token issued with a session needs that session alive in either mode: switched to legacy, a signed-out
     // token must not work again. Legacy tokens have none, and refresh mode accepts only session tokens.
     if (this.config.jwtManagement === 'refresh' || sessionId !== undefined || payload.type === 'access') {
@@ -73,8 +76,7 @@ export class AuthSessions extends AuthAccountCodes {
     }
     // The owner's tokens count only where owner sessions are taken (a server on the user's own machine).
     if (!this.ownerSignIn && this.isOwner(payload.id)) return undefined;
-    const user = this.state.users.data.users.find((u) => u.id === payload.id);
-    if (!user || user.blocked) throw unauthorized('Invalid credentials');
+    if (!user) throw unauthorized('Invalid credentials');
     return { user, sessionId };
   }
 

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG } from '../../config.js';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, dim } from '../output.js';
 import { printReady } from '../banner.js';
+import { listenFailure } from '../listen-errors.js';
 
 interface ServeOptions extends GlobalOptions {
   port?: string;
@@ -56,7 +56,7 @@ Examples:
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new CliError(`--port must be a number from 0 to 65535`);
       const host = opts.host ?? project.config.server.host;
-      const [{ startServer, PortInUseError }, { serverOptions }] = await modules;
+      const [{ startServer }, { serverOptions }] = await modules;
       const log = (m: string) => process.stderr.write(`${m}\n`);
       keepServing(log);
       const options = await serverOptions(project, { log });
@@ -94,17 +94,8 @@ Examples:
           onRequest: count,
         });
       } catch (err) {
-        if (!(err instanceof PortInUseError)) throw err;
-        const named =
-          opts.port !== undefined
-            ? 'from --port'
-            : port === DEFAULT_CONFIG.server.port
-              ? 'the default port'
-              : 'from server.port in content/folio.json';
-        throw new CliError(
-          `port ${port} on ${host} is already in use (${named}): stop the program using it, ` +
-            `or choose a free port with --port <port> (--port 0 picks any free port)`,
-        );
+        const sources = { port, host, portFlag: opts.port !== undefined, hostFlag: opts.host !== undefined };
+        throw listenFailure(err, sources) ?? err;
       }
       const { WebhookDispatcher } = await import('../../webhooks/webhooks.js');
       const { LocalMediaLibrary } = await import('../../upload/library.js');
@@ -138,6 +129,11 @@ Examples:
         write: (text) => process.stdout.write(text),
       });
       await printReady(project, base, opts, ownerLines);
+      // Said once, after the start: a clone whose merge driver is not set up merges document files by lines.
+      void import('../../git/setup.js')
+        .then((git) => git.driverProblem(project.root))
+        .then((problem) => problem && !opts.quiet && log(`note: ${problem}`))
+        .catch(() => undefined);
       if (studio && !opts.json) {
         const code = studio.link.signInCodes(project.root).issue(studio.user.id);
         const minutes = studio.link.SIGN_IN_TTL_MS / 60000;
