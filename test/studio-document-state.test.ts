@@ -52,7 +52,7 @@ describe('the Studio’s document state route', () => {
     expect(fr.body.data.private).toEqual({ secretNote: false });
   });
 
-  it('says a missing document or single type does not exist, without a 404; refuses a role that may not read', async () => {
+  it('answers a missing document or single type without a 404; refuses a role that may not read', async () => {
     const missing = await s.api('/_folio/studio/document/articles/nosuchdocumentid000000000');
     expect(missing.status).toBe(200);
     expect(missing.body.data).toEqual({ exists: false, locales: {}, private: { secretNote: false } });
