@@ -11,6 +11,8 @@ export function EditorHeader(props: {
   present?: string[];
   localeHref(code: string): string;
   listHref?: string;
+  /** When the draft on screen was last changed. */
+  updatedAt?: string;
 }) {
   const { model, type, title, locale, present, listHref } = props;
   return (
@@ -26,6 +28,14 @@ export function EditorHeader(props: {
           <span class="crumb">Single type</span>
         )}
         <h1 id="editor-title">{title}</h1>
+        {props.updatedAt && (
+          <p class="meta">
+            Last changed{' '}
+            <time dateTime={props.updatedAt}>
+              {new Date(props.updatedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
+            </time>
+          </p>
+        )}
       </div>
       {locale && model.locales.length > 1 ? (
         <label class="locale">
