@@ -53,7 +53,7 @@ export class AuthSessions extends AuthAccountCodes {
    * does for a token it cannot verify) when the JWT is malformed, badly signed or expired, or, in refresh
    * mode, is not an access token of a live session; 401 `Invalid credentials` when its user is gone or blocked.
    */
-  async verifyJwt(token: string): Promise<{ user: UserRecord; sessionId?: string } | undefined> {
+  async verifyJwt(token: string): Promise<{ user: UserRecord; sessionId?: string; expiresAt?: number } | undefined> {
     let payload: Record<string, unknown>;
     try {
       const { jwtVerify } = await jose();
@@ -73,7 +73,7 @@ export class AuthSessions extends AuthAccountCodes {
     }
     const user = this.state.users.data.users.find((u) => u.id === payload.id);
     if (!user || user.blocked) throw unauthorized('Invalid credentials');
-    return { user, sessionId };
+    return { user, sessionId, expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : undefined };
   }
 
   /** Exchanges a refresh token for a new access JWT (and rotates the refresh token). */
