@@ -8,6 +8,8 @@ import type { RouteModule, RouteRequest } from '../http-kit/route.js';
 import { contentRoutes } from './content-api.js';
 import { applyCors, finishResponse } from './http-basics.js';
 import { moduleRouter } from './router.js';
+import { isHttps } from '../http-kit/client.js';
+import { setSecurityHeaders } from '../http-kit/security-headers.js';
 import { landingRoutes, localesRoutes } from './routes.js';
 
 /**
@@ -70,6 +72,7 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
           log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
         });
       }
+      setSecurityHeaders(res, isHttps(req, project.config.server));
       if (applyCors(event, project.config.server.cors)) return sendEmpty(event, 204);
       let answer: unknown;
       try {
