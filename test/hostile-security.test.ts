@@ -6,8 +6,8 @@ import { spawnServe, type ServeProcess } from './helpers/serve.js';
 /**
  * Hostile input of issue 31, in tables: values built to make a regex backtrack (each one held the event loop for
  * minutes to hours on the code before, so it runs against a `folio serve` of its own: a request that hangs fails
- * the test by its timeout and cannot freeze the test process), XML that a browser runs as script, and blocks links
- * to other sites.
+ * the test by its timeout and cannot freeze the test process), XML that a browser runs as script, blocks links to
+ * other sites, and the security headers of every kind of page.
  */
 
 /** Just under the 1 MB body limit: the longest value one request can carry. */
@@ -113,6 +113,21 @@ const linkRows: Array<[string, number]> = [
   ['mailto:ada@example.com', 201],
 ];
 
+/** One of each kind of page the server answers, as `[name, path]`: each carries the security headers. */
+const pages: Array<[string, string]> = [
+  ['the Studio', '/admin'],
+  ['a Studio screen', '/admin/content/articles'],
+  ['the API documentation', '/documentation'],
+  ['its script', '/documentation/init.js'],
+  ['the OpenAPI document', '/api/openapi.json'],
+  ['the API index', '/api'],
+  ['a list of documents', '/api/articles'],
+  ['a 404', '/api/nothing-here'],
+  ['a 400', '/api/articles?nonsense=1'],
+  ['the root redirect', '/'],
+  ['the health check', '/_health'],
+];
+
 describe('hostile input of issue 31', () => {
   let made: ReturnType<typeof makeProject>;
   let serve: ServeProcess;
@@ -185,6 +200,36 @@ describe('hostile input of issue 31', () => {
       { authorization: `Bearer ${token}` },
     );
     expect(res.status, res.text.slice(0, 200)).toBe(status);
+  });
+
+  it.each(pages)('security headers on %s', async (_name, path) => {
+    const res = await fetch(`${serve.base}${path}`, { redirect: 'manual' });
+    await res.arrayBuffer();
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(['DENY', 'SAMEORIGIN']).toContain(res.headers.get('x-frame-options'));
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/frame-ancestors '(self|none)'/);
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toMatch(/form-action '(self|none)'/);
+  });
+
+  it('gives a stored file a sandbox and the Studio a policy that loads images and posts forms only here', async () => {
+    const form = new FormData();
+    form.append('files', new Blob(['hello'], { type: 'text/plain' }), 'a.txt');
+    const up = await fetch(`${serve.base}/api/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    const [file] = await up.json();
+    const served = await fetch(`${serve.base}${file.url}`);
+    expect(served.headers.get('content-security-policy')).toContain('sandbox');
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    const studio = (await fetch(`${serve.base}/admin`)).headers.get('content-security-policy') ?? '';
+    expect(studio).toContain("form-action 'self'");
+    expect(studio).toMatch(/img-src 'self' data: blob:(;|$)/);
+    expect(studio).not.toContain('https:');
   });
 
   it('still takes a good e-mail address', async () => {
