@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseJsonFile } from './json-syntax.js';
+import { parseJsonFile } from './store/json-syntax.js';
 
 export interface LocaleConfig {
   code: string;

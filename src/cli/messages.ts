@@ -1,5 +1,6 @@
 import type { Project } from '../project.js';
 import type { Attribute, Component, ContentType } from '../schema/types.js';
+import { freeUid } from '../documents/uid-values.js';
 import { CliError } from './output.js';
 import { didYouMean } from './suggest.js';
 
@@ -95,6 +96,8 @@ export function explainWriteError(
   locale: string | undefined,
   json = false,
 ): CliError | undefined {
+  const unique = explainUnique(err, project, ct, locale);
+  if (unique) return unique;
   const message = (err as Error)?.message ?? '';
   // With --json the API's own message stands (scripts match on it).
   const unknownKey = json ? undefined : explainUnknownKey(err, project, ct);
@@ -136,6 +139,32 @@ export function explainWriteError(
   return new CliError(problems.join('\n'), {
     name: 'ValidationError',
     details: { errors: problems.map((p) => ({ path: [p.slice(0, p.indexOf(':'))], message: p })) },
+  });
+}
+
+const UNIQUE = 'This attribute must be unique';
+
+/** A unique value another document holds: which one, and for a uid a free value to use instead. */
+function explainUnique(err: unknown, project: Project, ct: ContentType, locale: string | undefined) {
+  type Problem = { path: string[]; message: string; value?: unknown };
+  const errors = ((err as { details?: { errors?: Problem[] } | null })?.details?.errors ?? []) as Problem[];
+  if (!errors.some((e) => e.message === UNIQUE)) return undefined;
+  const at = project.documents.localeFor(ct, locale);
+  const unique = project.documents.unique;
+  const lines = errors.map((e) => {
+    const field = e.path.join('.') || '(document)';
+    if (e.message !== UNIQUE) return `${field}: ${forPeople(e.message)}`;
+    const holder = unique.holder(ct, field, at, e.value);
+    const by = holder ? ` by ${ct.singularName} ${holder}${at ? ` (${at})` : ''}` : '';
+    const free =
+      ct.attributes[field]?.type === 'uid' && typeof e.value === 'string'
+        ? `; "${freeUid(unique, { ct, field, locale: at }, e.value)}" is free`
+        : '';
+    return `${field}: ${JSON.stringify(e.value)} is already used${by}${free}`;
+  });
+  return new CliError(lines.join('\n'), {
+    name: 'ValidationError',
+    details: { errors: lines.map((line, i) => ({ path: errors[i].path, message: line })) },
   });
 }
 

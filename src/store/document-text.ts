@@ -2,7 +2,7 @@
  * On its own so reader threads (see startup/read-block.ts) load it without the rest of the store.
  */
 
-import { parseJsonFile } from '../json-syntax.js';
+import { parseJsonFile } from './json-syntax.js';
 
 /** Parses a document file's text; the documentId inside, when present, must match the file name. */
 export function parseDocumentText(text: string, documentId: string): Record<string, unknown> {

@@ -100,7 +100,7 @@ async function parseData(o: WriteOptions, ct?: ContentType): Promise<Record<stri
   try {
     value = JSON.parse(text);
   } catch (err) {
-    const { describeJsonError } = await import('../../json-syntax.js');
+    const { describeJsonError } = await import('../../store/json-syntax.js');
     const where = describeJsonError(text) ?? (err as Error).message;
     throw new CliError(`${fromStdin ? 'The JSON on standard input' : '--data'} is not valid JSON (${where})`);
   }

@@ -13,6 +13,7 @@ interface ServeOptions extends GlobalOptions {
   readOnly?: boolean;
   verbose?: boolean;
   studioAs?: string;
+  ownerLink?: boolean;
 }
 
 /** How long the server must have been without requests before the start-up warm-up goes on (see below). */
@@ -32,6 +33,8 @@ export function registerServe(program: Command, globals: () => GlobalOptions) {
     .option('--read-only', 'refuse every write (403): for replicas serving one commit')
     .option('--verbose', 'log every request with its status and timing')
     .option('--studio-as <user>', 'print a one-time Folio Studio sign-in link for this user (username or e-mail)')
+    .option('--owner-link', "print the owner's one-click Studio link even when listening beyond this machine")
+    .option('--no-owner-link', "print no owner link, and refuse the owner's sessions (default: on loopback only)")
     .addHelpText(
       'after',
       `
@@ -115,7 +118,17 @@ Examples:
       process.on('SIGINT', () => void shutdown('SIGINT'));
       process.on('SIGTERM', () => void shutdown('SIGTERM'));
       const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${listener.port}`;
-      await printReady(project, base, opts);
+      const { prepareOwnerLinks } = await import('../../studio/owner-link.js');
+      const ownerLines = await prepareOwnerLinks({
+        auth: options.access.auth,
+        root: project.root,
+        address: listener.server.address(),
+        base,
+        flag: opts.ownerLink,
+        json: opts.json === true,
+        write: (text) => process.stdout.write(text),
+      });
+      await printReady(project, base, opts, ownerLines);
       // Said once, after the start: a clone whose merge driver is not set up merges document files by lines.
       void import('../../git/setup.js')
         .then((git) => git.driverProblem(project.root))
