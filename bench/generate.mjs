@@ -1,12 +1,13 @@
 // Writes a temp Folio project with N generated articles (each with an author and a category) straight in
 // Folio's on-disk format, for the benchmark. Usage: node bench/generate.mjs <count> [dir]
+// (1,000,000 articles take a few minutes and about 1.5 GB of disk.)
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 const REPO = resolve(import.meta.dirname, '..');
-const WORDS = [
+export const WORDS = [
   'static',
   'sites',
   'node',
@@ -63,9 +64,11 @@ export function generate(count, dir = mkdtempSync(join(tmpdir(), 'folio-bench-')
     )}\n`,
   );
   const ts = '2025-01-01T00:00:00.000Z';
+  const made = new Set();
   const write = (plural, doc) => {
     const d = join(content, 'documents', plural);
-    mkdirSync(d, { recursive: true });
+    if (!made.has(d)) mkdirSync(d, { recursive: true });
+    made.add(d);
     writeFileSync(join(d, `${doc.documentId}.json`), `${JSON.stringify(doc, null, 2)}\n`);
   };
   const authors = [],

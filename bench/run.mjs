@@ -1,243 +1,128 @@
-// `npm run bench`: the real `folio serve` in its own process, driven by autocannon from this one, on
-// 127.0.0.1 only. Prints requests/second, p50 and p99 per query, each also as a share of a bare node:http
-// server answering 1 KB of JSON (the machine's ceiling), then memory and start-up time. Servers run as
-// `folio serve` runs by default (watching content/).
-import { spawn, spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { resolve } from 'node:path';
-import autocannon from 'autocannon';
+// `npm run bench`: the real `folio serve` in its own process, driven from this one (autocannon, fetch), on
+// 127.0.0.1 only, every figure printed beside its target. Sections (all but `million` by default; choose with
+// --only a,b):
+//   repeated  one URL per case, 1,000 and 10,000 articles, as a share of a bare node:http server answering
+//             1 KB of JSON (the machine's ceiling, measured in the same run), and memory at 10,000
+//   distinct  8,000 distinct filter + sort + page URLs at 1,000 articles, each asked once, with and without
+//             populate, as a share of the same ceiling
+//   startup   first start and restart to the first answer, 100,000 articles
+//   queries   the five query shapes at 100,000 articles, each value asked once: p50, the server's longest
+//             event-loop block, RSS
+//   cli       `folio export` and `folio validate` at 100,000 articles: time and peak RSS
+//   million   (--million) start, restart, the five queries, RSS and export at 1,000,000 articles
+// --big DIR / --million-dir DIR keep the generated project there (reused when it exists). Servers run as
+// `folio serve` runs by default (watching content/). BENCH_DURATION (s) sets each repeated case's length.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { generate } from './generate.mjs';
-import { freePort, sleep } from './net.mjs';
+import { freePort } from './net.mjs';
+import { loadRepeated } from './lib/load.mjs';
+import { cleanup, removeLater, startCeiling, stopAndWait, waitFor } from './lib/servers.mjs';
+import { atMost, missedCount } from './lib/report.mjs';
+import { repeatedCases } from './cases/repeated.mjs';
+import { distinctCases } from './cases/distinct.mjs';
+import { timeStarts } from './cases/startup.mjs';
+import { queryTable } from './cases/queries.mjs';
+import { cliTimings } from './cases/cli.mjs';
+import { millionSection } from './cases/million.mjs';
 
-const REPO = resolve(import.meta.dirname, '..');
-const DURATION = Number(process.env.BENCH_DURATION ?? 5);
-const children = new Set();
-const dirs = new Set();
-const cleanup = () => {
-  for (const c of children) c.kill('SIGKILL');
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-};
+const SECTIONS = ['repeated', 'distinct', 'startup', 'queries', 'cli', 'million'];
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    million: { type: 'boolean', default: false },
+    big: { type: 'string' },
+    'million-dir': { type: 'string' },
+  },
+});
+const chosen = new Set(values.only ? values.only.split(',') : SECTIONS.filter((s) => s !== 'million'));
+if (values.million) chosen.add('million');
+for (const s of chosen) if (!SECTIONS.includes(s)) throw new Error(`unknown section "${s}" (${SECTIONS.join(', ')})`);
+
 process.on('exit', cleanup);
 process.on('SIGINT', () => {
   cleanup();
   process.exit(130);
 });
 
-async function waitFor(url, ms = 20000) {
-  const start = Date.now();
-  while (Date.now() - start < ms) {
-    try {
-      const r = await fetch(url);
-      if (r.status === 200) {
-        await r.arrayBuffer();
-        return Date.now() - start;
-      }
-    } catch {
-      /* not up yet */
-    }
-    await sleep(10);
-  }
-  throw new Error(`no answer from ${url} within ${ms} ms`);
+function project(count, keep) {
+  if (keep && existsSync(join(keep, 'content'))) return keep;
+  const dir = generate(count, keep);
+  if (!keep) removeLater(dir);
+  return dir;
 }
 
-function startFolio(dir, port) {
-  const child = spawn(
-    process.execPath,
-    [resolve(REPO, 'bin/folio'), 'serve', '--dir', dir, '--port', String(port), '--host', '127.0.0.1', '--quiet'],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+async function measureCeiling() {
+  const port = await freePort();
+  const ceiling = startCeiling(port);
+  await waitFor(`http://127.0.0.1:${port}/`);
+  const base = await loadRepeated(`http://127.0.0.1:${port}/`);
+  await stopAndWait(ceiling);
+  console.log(
+    `ceiling (bare node:http, 1 KB JSON): ${base.rps.toFixed(0)} req/s, p50 ${base.p50} ms, ` + `p99 ${base.p99} ms`,
   );
-  children.add(child);
-  // Printed once it listens (with --quiet too). Read as it comes, so the pipe never fills.
-  let out = '';
-  child.ready = new Promise((res, rej) => {
-    child.stdout.on('data', (d) => {
-      if (out !== null && (out += d).includes('Folio is serving')) {
-        out = null;
-        res();
-      }
-    });
-    child.once('exit', (code) => rej(new Error(`folio serve exited with ${code} before it was ready`)));
-  });
-  child.ready.catch(() => undefined);
-  return child;
+  return base;
 }
-
-function startCeiling(port) {
-  const code = `const body = JSON.stringify({ data: 'x'.repeat(1000) });
-const answer = (q, s) => { s.writeHead(200, { 'content-type': 'application/json' }); s.end(body); };
-require('node:http').createServer(answer).listen(${port}, '127.0.0.1');`;
-  const child = spawn(process.execPath, ['-e', code], { stdio: 'inherit' });
-  children.add(child);
-  return child;
-}
-
-function stop(child) {
-  child.kill('SIGTERM');
-  children.delete(child);
-}
-const stopAndWait = (child) =>
-  new Promise((r) => {
-    if (child.exitCode !== null) r();
-    else {
-      child.once('exit', r);
-      stop(child);
-    }
-  });
-
-async function load(url) {
-  const r = await autocannon({ url, connections: 10, duration: DURATION, pipelining: 1 });
-  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
-}
-
-function rssMb(pid) {
-  const status = require_('fs').readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
-}
-const require_ = (m) => ({ fs: globalThis.__fs })[m];
 
 async function main() {
-  globalThis.__fs = await import('node:fs');
-  const ceilingPort = await freePort();
-  const ceiling = startCeiling(ceilingPort);
-  await waitFor(`http://127.0.0.1:${ceilingPort}/`);
-  const base = await load(`http://127.0.0.1:${ceilingPort}/`);
-  stop(ceiling);
-  console.log(
-    `ceiling (bare node:http, 1 KB JSON): ${base.rps.toFixed(0)} req/s, p50 ${base.p50} ms, p99 ${base.p99} ms\n`,
-  );
-
-  const rows = [];
-  const targets = { a: 0.35, b: 0.15, d: 0.5, e: 0.12 };
-  let failed = 0;
-  let memory;
-  for (const n of [1000, 10000]) {
-    const dir = generate(n);
-    dirs.add(dir);
-    const port = await freePort();
-    const server = startFolio(dir, port);
-    const api = `http://127.0.0.1:${port}/api/articles`;
-    await waitFor(api);
-    // From 2,000 documents the server writes its start-up snapshot after the first answer: let it finish
-    // before measuring throughput.
-    if (n >= 2000)
-      for (
-        let i = 0;
-        i < 300 && !globalThis.__fs.existsSync(resolve(dir, '.folio', 'cache', 'documents.snapshot'));
-        i++
-      )
-        await sleep(100);
-    const first = await (await fetch(`${api}?pagination[pageSize]=1`)).json();
-    const id = first.data[0].documentId;
-    const word = 'deploy';
-    const cases = [
-      ['a', 'list, page 1 of 25', api],
+  const small = chosen.has('repeated') || chosen.has('distinct') ? project(1000) : undefined;
+  const ceiling = small ? await measureCeiling() : undefined;
+  if (chosen.has('repeated')) {
+    console.log('');
+    await repeatedCases(
       [
-        'b',
-        'filter views > 500, sort title, page 3',
-        `${api}?filters[views][$gt]=500&sort=title:asc&pagination[page]=3`,
+        [1000, small],
+        [10000, project(10000)],
       ],
-      ['c', `$containsi "${word}"`, `${api}?filters[title][$containsi]=${word}`],
-      ['d', 'get one by documentId', `${api}/${id}`],
-      [
-        'e',
-        '(b) + populate author, category',
-        `${api}?filters[views][$gt]=500&sort=title:asc&pagination[page]=3&populate=author,category`,
-      ],
-    ];
-    for (const [key, label, url] of cases) {
-      const check = await (await fetch(url)).json();
-      const ok =
-        key === 'd'
-          ? check.data?.documentId === id
-          : Array.isArray(check.data) &&
-            check.data.length > 0 &&
-            (key !== 'e' || (check.data[0].author && check.data[0].category));
-      if (!ok) throw new Error(`case ${key} answered an unexpected body: ${JSON.stringify(check).slice(0, 300)}`);
-      const r = await load(url);
-      const share = r.rps / base.rps;
-      const target = n === 1000 ? targets[key] : undefined;
-      const verdict =
-        target === undefined ? '' : share >= target ? `PASS (>= ${target * 100}%)` : `FAIL (< ${target * 100}%)`;
-      if (verdict.startsWith('FAIL')) failed++;
-      rows.push([
-        n.toLocaleString('en'),
-        `(${key}) ${label}`,
-        r.rps.toFixed(0),
-        `${r.p50}`,
-        `${r.p99}`,
-        `${(share * 100).toFixed(1)}%`,
-        verdict,
-      ]);
+      ceiling,
+    );
+  }
+  if (chosen.has('distinct')) {
+    console.log('');
+    await distinctCases(small, ceiling);
+  }
+  if (chosen.has('startup') || chosen.has('queries') || chosen.has('cli')) {
+    const big = project(100000, values.big);
+    // The kernel is still writing the generated files back (about a second of CPU here): a clone's files
+    // are on disk long before it is served, so starts are timed once they are.
+    spawnSync('sync');
+    console.log(`\n## 100,000 articles\n`);
+    if (chosen.has('startup')) {
+      const s = await timeStarts(big, 3);
+      console.log(
+        `first start to first answer (no snapshot, a fresh clone): ${s.first} ms (median of ${s.firsts.join(', ')}) ` +
+          atMost(s.first, 1500, 'ms'),
+      );
+      console.log(
+        `restart to first answer (over the snapshot): ${s.restart} ms (median of ${s.restarts.join(', ')}) ` +
+          `${atMost(s.restart, 1000, 'ms')}\n`,
+      );
     }
-    if (n === 10000) memory = rssMb(server.pid);
-    stop(server);
+    if (chosen.has('queries'))
+      await queryTable(big, {
+        rounds: Number(process.env.BENCH_ROUNDS ?? 20),
+        count: 100000,
+        targets: { p50: 5, containsi: 20, blockMs: 50, rssMb: 400 },
+      });
+    if (chosen.has('cli')) {
+      console.log('');
+      await cliTimings(big, { exportMs: 20000, exportMb: 500, validateMs: 3000 });
+    }
   }
-
-  // Start-up with 100,000 articles. The first start has nothing but the files (a fresh clone: CI, a new
-  // checkout) and writes the start-up snapshot in the background; restarts index unchanged files from it.
-  const big = generate(100000);
-  dirs.add(big);
-  const snapshotFile = resolve(big, '.folio', 'cache', 'documents.snapshot');
-  // Timed to the answer of one request sent when the server says it listens. Polling it instead (a fetch
-  // every 10 ms) took 0.15 to 0.25 s of this process's CPU over a start, from a server using every core.
-  const timeStart = async () => {
-    const port = await freePort();
-    const t0 = Date.now();
-    const server = startFolio(big, port);
-    let timer;
-    await Promise.race([
-      server.ready,
-      new Promise((_, rej) => {
-        timer = setTimeout(() => rej(new Error('no ready line within 60 s')), 60000);
-      }),
-    ]).finally(() => clearTimeout(timer));
-    const res = await fetch(`http://127.0.0.1:${port}/api/articles`);
-    if (res.status !== 200) throw new Error(`first answer: ${res.status}`);
-    await res.arrayBuffer();
-    return { ms: Date.now() - t0, server };
-  };
-  // The kernel is still writing the generated 145 MB back (about a second of CPU here): a clone's files
-  // are on disk long before it is served, so first starts are timed once they are.
-  if (process.platform !== 'win32') spawnSync('sync');
-  const firsts = [];
-  for (let i = 0; i < 3; i++) {
-    rmSync(resolve(big, '.folio'), { recursive: true, force: true });
-    const first = await timeStart();
-    firsts.push(first.ms);
-    // The last one's snapshot is kept for the restarts.
-    if (i === 2) for (let j = 0; j < 600 && !globalThis.__fs.existsSync(snapshotFile); j++) await sleep(100);
-    await stopAndWait(first.server);
-  }
-  const firstStart = [...firsts].sort((x, y) => x - y)[1];
-  const restarts = [];
-  for (let i = 0; i < 3; i++) {
-    const r = await timeStart();
-    restarts.push(r.ms);
-    await stopAndWait(r.server);
-  }
-  const startup = restarts.sort((x, y) => x - y)[1];
-
-  console.log('| articles | query | req/s | p50 ms | p99 ms | share of ceiling | target |');
-  console.log('|---|---|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.join(' | ')} |`);
-  const memOk = memory < 150,
-    startOk = startup < 1500;
-  if (!memOk) failed++;
-  if (!startOk) failed++;
-  console.log(`\nmemory at 10,000 articles: ${memory.toFixed(0)} MB RSS ${memOk ? 'PASS' : 'FAIL'} (< 150 MB)`);
-  console.log(
-    `start to first answer with 100,000 articles: ${startup} ms when restarted ` +
-      `(median of ${restarts.join(', ')} ms) ${startOk ? 'PASS' : 'FAIL'} (< 1500 ms)`,
-  );
-  console.log(`  first start, before any snapshot (fresh clone): ${firstStart} ms (median of ${firsts.join(', ')} ms)`);
-  console.log(`\n${failed ? `${failed} target(s) missed` : 'all targets met'}`);
-  cleanup();
-  process.exit(0);
+  if (chosen.has('million')) await millionSection(values['million-dir']);
+  const missed = missedCount();
+  console.log(`\n${missed ? `${missed} target(s) missed` : 'all targets met'}`);
 }
 
-main().catch((err) => {
-  console.error(err);
-  cleanup();
-  process.exit(1);
-});
+main()
+  .then(() => {
+    cleanup();
+    process.exit(0);
+  })
+  .catch((err) => {
+    console.error(err);
+    cleanup();
+    process.exit(1);
+  });

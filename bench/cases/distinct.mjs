@@ -1,0 +1,57 @@
+// Distinct URLs at 1,000 articles, each asked once (a site build's crawl, or many visitors each with their own
+// filter): filter + sort + page, then the same with populate. Each case on a freshly started server, so no
+// answer or row list is cached from the other.
+import { freePort } from '../net.mjs';
+import { loadDistinct, shuffled } from '../lib/load.mjs';
+import { startFolio, stopAndWait, waitFor } from '../lib/servers.mjs';
+import { atLeast, table } from '../lib/report.mjs';
+
+const COUNT = Number(process.env.BENCH_DISTINCT ?? 8000);
+const SORTS = ['title:asc', 'title:desc', 'views:asc', 'views:desc'];
+const PAGES = 4;
+
+/** COUNT distinct filter + sort + page paths: views above 0 to 499 (at least half the articles), 4 sorts, pages 1-4. */
+export function distinctPaths(count = COUNT, extra = '') {
+  const paths = [];
+  for (let v = 0; paths.length < count; v++)
+    for (const sort of SORTS)
+      for (let page = 1; page <= PAGES; page++) {
+        const value = v % 500;
+        const round = Math.floor(v / 500);
+        // Past 8,000 paths, page sizes vary too, so every path stays distinct.
+        const size = round ? `&pagination[pageSize]=${25 + round}` : '';
+        paths.push(`/api/articles?filters[views][$gt]=${value}&sort=${sort}&pagination[page]=${page}${size}${extra}`);
+      }
+  return shuffled(paths.slice(0, count));
+}
+
+export async function distinctCases(dir, ceiling) {
+  const cases = [
+    ['filter + sort + page', '', 0.25],
+    ['the same + populate=author,category', '&populate=author,category', 0.2],
+  ];
+  const rows = [];
+  for (const [label, extra, target] of cases) {
+    const port = await freePort();
+    const server = startFolio(dir, port);
+    const origin = `http://127.0.0.1:${port}`;
+    await waitFor(`${origin}/api/articles`);
+    // One answer outside the list, checked for its shape.
+    const check = await (await fetch(`${origin}/api/articles?filters[views][$gt]=600&sort=title:asc${extra}`)).json();
+    if (!check.data?.length || (extra && !(check.data[0].author && check.data[0].category)))
+      throw new Error(`${label}: unexpected answer ${JSON.stringify(check).slice(0, 300)}`);
+    const r = await loadDistinct(origin, distinctPaths(COUNT, extra));
+    await stopAndWait(server);
+    const share = r.rps / ceiling.rps;
+    rows.push([
+      `${label} (${COUNT.toLocaleString('en')} URLs)`,
+      r.rps.toFixed(0),
+      `${r.p50}`,
+      `${r.p99}`,
+      `${(share * 100).toFixed(1)}%`,
+      atLeast(share, target),
+    ]);
+  }
+  console.log('distinct URLs at 1,000 articles (each asked once, 10 connections, a fresh server per case):');
+  console.log(table(['query', 'req/s', 'p50 ms', 'p99 ms', 'share of ceiling', 'target'], rows));
+}
