@@ -38,7 +38,7 @@ describe('cached answers are kept per caller', () => {
     expect(await read({ custom: ['api::article.article.find', 'api::author.author.find'] })).toEqual(['Ada']);
   });
 
-  it('a user whose role lacks author.find gets no author, after tokens, the public role and another role read it', async () => {
+  it('a user whose role lacks author.find gets no author, after tokens and other roles read it', async () => {
     const created = await s.api('/api/users-permissions/roles', {
       method: 'POST',
       body: {

@@ -181,7 +181,7 @@ describe('a running server loads a route module on its first request', () => {
     made.cleanup();
   });
 
-  it('serves content without the upload, accounts and docs modules, and loads each when it is first asked for', async () => {
+  it('serves content without the upload, accounts and docs modules, and loads each when asked for', async () => {
     const token = (await createApiToken(made.dir, { name: 'light', type: 'full-access' })).accessKey;
     expect((await fetch(`${serve.base}/api/articles`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
       200,
