@@ -3,6 +3,7 @@ import { FolioError, notFound } from '../errors.js';
 import type { Project } from '../project.js';
 import { type AccessPolicy, OpenAccess, type Principal } from '../http-kit/access.js';
 import { parseBody } from '../http-kit/body.js';
+import { closeAfterAnswer } from '../http-kit/linger.js';
 import { sendEmpty, sendError } from '../http-kit/respond.js';
 import type { RouteModule, RouteRequest } from '../http-kit/route.js';
 import { contentRoutes } from './content-api.js';
@@ -93,8 +94,7 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
       // with the answer, so a client cannot keep it busy with more of the body.
       if (!req.complete && !res.headersSent) {
         res.setHeader('connection', 'close');
-        req.on('error', () => undefined);
-        req.resume();
+        closeAfterAnswer(req);
       }
       return finishResponse(event, answer);
     }),
