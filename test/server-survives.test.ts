@@ -12,6 +12,7 @@ import { defaultRoutes } from '../src/http/app.js';
 import type { RouteModule } from '../src/http-kit/route.js';
 import { BIN, makeProject, startTestServer, type TestServer } from './helpers/project.js';
 import { filesUnder, form, png } from './helpers/media.js';
+import { canMount } from './helpers/requirements.js';
 import { answers, rawRequest, spawnServe, treeHash, type ServeProcess } from './helpers/serve.js';
 
 const MB = 1024 * 1024;
@@ -416,20 +417,6 @@ describe('the public OpenAPI document leaves private attributes out of responses
 });
 
 // ------------------------------------------------------------------ full and read-only disks (item 11)
-
-const canMount = (() => {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
-  const probe = mkdtempSync(join(tmpdir(), 'folio-mount-probe-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
-    execFileSync('umount', [probe], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    rmSync(probe, { recursive: true, force: true });
-  }
-})();
 
 describe.skipIf(!canMount)('a full or read-only file system answers 507 (item 11)', () => {
   let mnt: string;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Page } from 'playwright-core';
 import { png } from './helpers/media.js';
@@ -7,7 +7,7 @@ import { type TestServer } from './helpers/project.js';
 import { axeViolations, CHROMIUM, studioSession } from './helpers/studio.js';
 
 /** Image blocks in the Studio's blocks editor: added from the media library or uploaded, shown, kept. */
-describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: image blocks', () => {
+describe.skipIf(!CHROMIUM)('Folio Studio: image blocks', () => {
   let s: TestServer;
   let page: Page;
 

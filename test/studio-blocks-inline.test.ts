@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type Locator, type Page } from 'playwright-core';
@@ -62,7 +62,7 @@ async function select(page: Page, box: Locator, start: number, length = 0) {
  * code and links made, changed and removed with the toolbar and the keyboard, saved as Strapi's blocks format;
  * blocks written elsewhere come back unchanged.
  */
-describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: inline formatting in blocks', () => {
+describe.skipIf(!CHROMIUM)('Folio Studio: inline formatting in blocks', () => {
   let s: TestServer;
   let page: Page;
   const draftOf = (id: string) =>

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Page } from 'playwright-core';
 import { png } from './helpers/media.js';
@@ -51,7 +51,7 @@ const POPULATE = [
  * Media and relations inside components (single, repeatable, and dynamic-zone entries) edited in Folio Studio
  * with the pickers of top-level fields, and saved in the shapes the REST API takes inside components.
  */
-describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: media and relations inside components', () => {
+describe.skipIf(!CHROMIUM)('Folio Studio: media and relations inside components', () => {
   let s: TestServer;
   let page: Page;
   const authors: Record<string, string> = {};

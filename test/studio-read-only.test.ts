@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
 import { type Browser } from 'playwright-core';
 import { AuthService } from '../src/auth/service.js';
 import { signInCodes } from '../src/studio/sign-in-link.js';
@@ -11,7 +10,7 @@ import { axeViolations, CHROMIUM, makeEditor, signedIn, closeContexts, studioBro
  * Folio Studio on `folio serve --read-only`: an editor whose role may write signs in, reads everything and is
  * offered no write (the permissions route lists none), with a notice that the server is read-only.
  */
-describe.skipIf(!existsSync(CHROMIUM))('Folio Studio on a read-only server', () => {
+describe.skipIf(!CHROMIUM)('Folio Studio on a read-only server', () => {
   let s: TestServer;
   let browser: Browser;
   let made: ReturnType<typeof makeProject>;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Page } from 'playwright-core';
 import { type TestServer } from './helpers/project.js';
@@ -9,7 +9,7 @@ import { CHROMIUM, studioSession } from './helpers/studio.js';
  * After a save, the Studio reads the document back; what the editor types while that read is on its way stays in
  * the form (it used to be replaced by the document as saved), and the next save writes it.
  */
-describe.skipIf(!existsSync(CHROMIUM))('Folio Studio: typing while a save is read back', () => {
+describe.skipIf(!CHROMIUM)('Folio Studio: typing while a save is read back', () => {
   let s: TestServer;
   let page: Page;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser } from 'playwright-core';
 import { AuthService } from '../src/auth/service.js';
@@ -8,7 +8,7 @@ import { spawnServe, type ServeProcess } from './helpers/serve.js';
 import { CHROMIUM, closeContexts, studioBrowser } from './helpers/studio.js';
 
 /** `folio serve --studio-as <user>`: a one-time link that opens Folio Studio signed in, in a real browser. */
-describe.skipIf(!existsSync(CHROMIUM))('Folio Studio sign-in link', () => {
+describe.skipIf(!CHROMIUM)('Folio Studio sign-in link', () => {
   let made: ReturnType<typeof makeProject>;
   let serve: ServeProcess;
   let browser: Browser;

@@ -36,7 +36,7 @@ async function uploadImage(s: TestServer): Promise<number> {
  * Folio Studio end to end, in Debian's Chromium: a user signs in with a password and edits articles through
  * the public API, and the files on disk are what the editor did. Skipped where Chromium is not installed.
  */
-describe.skipIf(!existsSync(CHROMIUM))('Folio Studio in a browser', () => {
+describe.skipIf(!CHROMIUM)('Folio Studio in a browser', () => {
   let s: TestServer;
   let browser: Browser;
   let watcher: { close(): Promise<void> } | undefined;

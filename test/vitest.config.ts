@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+import { SkipGuard } from './helpers/skip-guard.js';
 
 /**
  * The files that take longest, longest first: started first, they run beside the many short ones instead
@@ -56,6 +57,8 @@ export default defineConfig({
     // change process state (helpers/cli.ts runFolio) put it back.
     isolate: false,
     sequence: { sequencer: LongestFirst },
+    // Skipped tests are listed at the end; under CI=true one not in allowed-skips.ts fails the run.
+    reporters: ['default', new SkipGuard()],
     // Test projects on /dev/shm where there is one (see temp-in-memory.ts).
     globalSetup: ['test/helpers/temp-in-memory.ts'],
     testTimeout: 20_000,

@@ -1,5 +1,23 @@
 import type { FolioConfig } from '../config.js';
-import { DEFAULT_AUTH, type AuthConfig } from './service.js';
+
+export type JwtMode = 'refresh' | 'legacy';
+export interface AuthConfig {
+  jwtManagement: JwtMode;
+  httpOnly: boolean;
+  accessTtlSeconds: number;
+  legacyTtlSeconds: number;
+  refreshTtlDays: number;
+  refreshIdleDays: number;
+}
+
+export const DEFAULT_AUTH: AuthConfig = {
+  jwtManagement: 'refresh',
+  httpOnly: true,
+  accessTtlSeconds: 10 * 60,
+  legacyTtlSeconds: 30 * 24 * 3600,
+  refreshTtlDays: 30,
+  refreshIdleDays: 14,
+};
 
 export interface RateLimitConfig {
   enabled: boolean;

@@ -1,75 +1,19 @@
-import { FolioError, applicationError, fieldErrors, notFound, type FieldProblem } from '../errors.js';
+import { FolioError, applicationError, fieldErrors, notFound } from '../errors.js';
 import { sendEmpty, sendJson } from '../http-kit/respond.js';
 import type { RouteHandler, RouteRequest } from '../http-kit/route.js';
 import { parseQueryString } from '../query/parse-qs.js';
 import { PermissionsPolicy, type AuthPrincipal } from './access.js';
-import { RateLimiter } from './rate-limit.js';
-import { EMAIL, sanitizeUser, type AuthService, type UserInput } from './service.js';
-import type { RateLimitConfig, UsersConfig } from './config.js';
+import { authLimit } from './auth-limit.js';
+import { sanitizeUser } from './user-view.js';
+import type { AuthService } from './service.js';
+import type { UsersConfig } from './config.js';
 import type { UserRecord } from './state.js';
 import { UsersQuery, roleViews } from './users-query.js';
-import { typeMessage } from '../documents/values.js';
+import { cookieMode as cookieModeOf, refreshCookieOf, setRefreshCookie } from './refresh-cookie.js';
+import { REGISTER_FIELDS, bodyOf, emailOf, registerProblems, userInput } from './user-bodies.js';
 
 /** What Strapi's `ctx.unauthorized()` answers: a route the caller may use, but only as a logged-in user. */
 const unauthorized = () => new FolioError(401, 'UnauthorizedError', 'Unauthorized', {});
-
-/** The routes Strapi rate-limits (koa2-ratelimit), by path. */
-const RATE_LIMITED = new Set([
-  '/api/auth/local',
-  '/api/auth/local/register',
-  '/api/auth/forgot-password',
-  '/api/auth/reset-password',
-  '/api/auth/change-password',
-  '/api/auth/send-email-confirmation',
-]);
-/**
- * Routes whose counter is also keyed by the lower-cased `body.email` (the account they target). The
- * others count per path and client address only, so that adding a made-up `email` to a login body
- * cannot buy a fresh counter.
- */
-const EMAIL_KEYED = new Set(['/api/auth/forgot-password', '/api/auth/send-email-confirmation']);
-const REGISTER_FIELDS = new Set(['username', 'email', 'password']);
-const USER_FIELDS = new Set(['username', 'email', 'password', 'confirmed', 'blocked', 'role']);
-
-/** The `email` of forgot-password and send-email-confirmation bodies, checked as Strapi's yup schema does. */
-function emailOf(body: Record<string, unknown>): string {
-  const email = body.email;
-  const bad =
-    typeof email !== 'string' || !email
-      ? 'email is a required field'
-      : !EMAIL.test(email)
-        ? 'email must be a valid email'
-        : undefined;
-  if (bad) throw fieldErrors([{ path: ['email'], message: bad, value: email }]);
-  return (email as string).toLowerCase();
-}
-const REFRESH_COOKIE = 'strapi_up_refresh';
-
-/** A required string of a body, as yup checks it: missing, not a string, or empty. */
-function requiredString(body: Record<string, unknown>, k: string): FieldProblem | undefined {
-  const v = body[k];
-  if (v === undefined || v === null) return { path: [k], message: `${k} is a required field` };
-  if (typeof v !== 'string') return { path: [k], message: typeMessage(k, 'string', v), value: v };
-  if (v === '') return { path: [k], message: `${k} is a required field`, value: v };
-  return undefined;
-}
-
-/** Strapi's register body schema (every problem at once): e-mail, username and a password of 6 or more. */
-function registerProblems(body: Record<string, unknown>): FieldProblem[] {
-  const problems: FieldProblem[] = [];
-  for (const k of ['email', 'username', 'password']) {
-    const p = requiredString(body, k);
-    if (p) problems.push(p);
-    else if (k === 'email' && !EMAIL.test(body.email as string))
-      problems.push({ path: ['email'], message: 'email must be a valid email', value: body.email });
-    else if (k === 'password' && (body.password as string).length < 6)
-      problems.push({ path: ['password'], message: 'password must be at least 6 characters', value: body.password });
-  }
-  return problems;
-}
-
-const bodyOf = (req: RouteRequest): Record<string, unknown> =>
-  req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
 
 /** The caller, whose route's action was checked before its handler ran (see routes.ts). */
 const callerOf = async (req: RouteRequest) => (await req.principal()) as AuthPrincipal;
@@ -112,31 +56,14 @@ export function usersHandlers(
   settings: () => UsersConfig,
   log: (message: string) => void,
 ): Record<UsersHandler, RouteHandler> {
-  // A new window of counts when folio.json changes the limit or its interval.
-  let limiter: { rate: RateLimitConfig; counter: RateLimiter } | undefined;
-  const rateLimiter = (rate: RateLimitConfig) => {
-    if (limiter?.rate.max !== rate.max || limiter.rate.interval !== rate.interval)
-      limiter = { rate, counter: new RateLimiter(rate.max, rate.interval) };
-    return limiter.counter;
-  };
+  const limit = authLimit(() => settings().rateLimit);
 
   /** The caller's user: an API token or the public role may pass the permission check but has none. */
   const requireUser = (p: AuthPrincipal): UserRecord => {
     if (!p.user) throw unauthorized();
     return p.user;
   };
-
-  const cookieMode = (req: RouteRequest) =>
-    auth.config.httpOnly || req.event.node.req.headers['x-strapi-refresh-cookie'] === 'httpOnly';
-  const setRefreshCookie = (req: RouteRequest, value: string, maxAge: number) => {
-    const secure = (req.event.node.req.socket as { encrypted?: boolean }).encrypted ? '; Secure' : '';
-    // A cleared cookie also carries Strapi's 1970 expiry, for clients that read Expires rather than Max-Age.
-    const expires = maxAge === 0 ? `; Expires=${new Date(0).toUTCString()}` : '';
-    req.event.node.res.setHeader(
-      'set-cookie',
-      `${REFRESH_COOKIE}=${value}; Path=/api/auth; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${expires}${secure}`,
-    );
-  };
+  const cookieMode = (req: RouteRequest) => cookieModeOf(auth.config, req);
 
   /**
    * `{ jwt, refreshToken, user }` (refresh mode), `{ jwt, user }` (legacy mode, or the refresh token in a cookie).
@@ -168,81 +95,9 @@ export function usersHandlers(
     );
   };
 
-  /** The role a users body names: a role id (Strapi's), its documentId or its key (`authenticated`). */
-  const roleOf = (req: RouteRequest, value: unknown): string => {
-    const roles = roleViews(req.project.contentDir, req.access instanceof PermissionsPolicy ? req.access.roles() : {});
-    const ref =
-      value && typeof value === 'object' && !Array.isArray(value)
-        ? ((value as { connect?: Array<{ id?: unknown; documentId?: unknown }> }).connect?.[0]?.id ??
-          (value as { connect?: Array<{ documentId?: unknown }> }).connect?.[0]?.documentId ??
-          (value as { id?: unknown }).id)
-        : value;
-    for (const [key, view] of roles) {
-      if (ref === view.id || String(ref) === String(view.id) || ref === view.documentId || ref === key) return key;
-    }
-    throw new FolioError(400, 'ValidationError', `Role ${JSON.stringify(ref)} not found`, {
-      errors: [{ path: ['role'], message: 'role not found', name: 'ValidationError' }],
-    });
-  };
-
-  /** A `POST`/`PUT /api/users` body checked as Strapi's yup schemas do; `create` makes the four keys required. */
-  const userInput = (req: RouteRequest, body: Record<string, unknown>, create: boolean): UserInput => {
-    const unknown = Object.keys(body).find((k) => !USER_FIELDS.has(k));
-    if (unknown !== undefined)
-      throw new FolioError(400, 'ValidationError', `Invalid key ${unknown}`, {
-        key: unknown,
-        path: unknown,
-        source: 'body',
-      });
-    if (!create && 'password' in body && !body.password)
-      throw new FolioError(400, 'ValidationError', 'password.notNull', {});
-    const problems: FieldProblem[] = [];
-    for (const k of ['email', 'username', 'password'] as const) {
-      const v = body[k];
-      if (v === undefined || v === null || v === '') {
-        if (create) problems.push({ path: [k], message: `${k} is a required field` });
-        continue;
-      }
-      if (typeof v !== 'string') problems.push({ path: [k], message: typeMessage(k, 'string', v), value: v });
-      else if (k === 'email' && !EMAIL.test(v))
-        problems.push({ path: [k], message: 'email must be a valid email', value: v });
-    }
-    if (create && (body.role === undefined || body.role === null || body.role === ''))
-      problems.push({ path: ['role'], message: 'role is a required field' });
-    for (const k of ['confirmed', 'blocked'] as const) {
-      if (body[k] !== undefined && typeof body[k] !== 'boolean')
-        problems.push({ path: [k], message: typeMessage(k, 'boolean', body[k]), value: body[k] });
-    }
-    if (problems.length) throw fieldErrors(problems);
-    if (typeof body.password === 'string' && Buffer.byteLength(body.password) > 72)
-      throw new FolioError(400, 'ValidationError', 'Password must be less than 73 bytes', {});
-    return {
-      username: body.username as string | undefined,
-      email: body.email as string | undefined,
-      password: body.password as string | undefined,
-      confirmed: body.confirmed as boolean | undefined,
-      blocked: body.blocked as boolean | undefined,
-      role: body.role === undefined || body.role === null ? undefined : roleOf(req, body.role),
-    };
-  };
-
   const usersQuery = (req: RouteRequest) => {
     const roles = req.access instanceof PermissionsPolicy ? req.access.roles() : {};
     return new UsersQuery(roleViews(req.project.contentDir, roles), req.project.config.rest.strictParams);
-  };
-
-  // As Strapi's route chain: authentication and the route's permission first (by the router), then the rate
-  // limit, then the controller. Failed and successful attempts both count.
-  const limit = (req: RouteRequest) => {
-    const path = req.path.toLowerCase();
-    const rate = settings().rateLimit;
-    if (!RATE_LIMITED.has(path) || !rate.enabled) return;
-    const ip = req.event.node.req.socket.remoteAddress ?? '';
-    const email =
-      EMAIL_KEYED.has(path) && typeof bodyOf(req).email === 'string' ? String(bodyOf(req).email).toLowerCase() : '';
-    const r = rateLimiter(rate).hit(`${path}|${ip}|${email}`);
-    for (const [k, v] of Object.entries(r.headers)) req.event.node.res.setHeader(k, v);
-    if (r.limited) throw new FolioError(429, 'RateLimitError', 'Too many requests, please try again later.', {});
   };
   const query = (req: RouteRequest) => parseQueryString(req.rawQuery);
   /** Users routes address a user by numeric id. */
@@ -329,9 +184,7 @@ export function usersHandlers(
       throw applicationError('This provider is disabled');
     },
     async refresh(req) {
-      const cookie = new RegExp(`(?:^|;\\s*)${REFRESH_COOKIE}=([^;]+)`).exec(
-        String(req.event.node.req.headers.cookie ?? ''),
-      )?.[1];
+      const cookie = refreshCookieOf(req);
       const body = bodyOf(req);
       const out = await auth.refresh(body.refreshToken ?? cookie);
       if (cookieMode(req) || (body.refreshToken === undefined && cookie)) {

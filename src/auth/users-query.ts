@@ -6,7 +6,7 @@ import { compileFilters } from '../query/filters.js';
 import type { Field, Scope } from '../query/scope.js';
 import { compileSort, parseSort } from '../query/sort.js';
 import type { Role } from './permissions.js';
-import { sanitizeUser } from './service.js';
+import { sanitizeUser } from './user-view.js';
 import type { UserRecord } from './state.js';
 
 /** A role as Strapi returns it when a user's `role` is populated. */

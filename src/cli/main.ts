@@ -27,6 +27,7 @@ const GROUPS: Array<{ commands: string[]; load: () => Promise<Register> }> = [
   { commands: ['generate'], load: async () => (await import('./commands/generate.js')).registerGenerate },
   { commands: ['validate'], load: async () => (await import('./commands/validate.js')).registerValidate },
   { commands: ['export', 'import'], load: async () => (await import('./commands/transfer.js')).registerTransfer },
+  { commands: ['git', 'merge-file'], load: async () => (await import('./commands/git.js')).registerGit },
   // After `types`: it adds the schema-builder subcommands to it.
   { commands: ['types', 'components'], load: async () => (await import('./commands/builder.js')).registerBuilder },
 ];

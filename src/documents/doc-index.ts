@@ -1,106 +1,15 @@
-import type { ContentType, RelationAttribute } from '../schema/types.js';
+import type { ContentType } from '../schema/types.js';
 import { isRelation, isOwningSide } from '../schema/types.js';
 import { IdTable, grown } from './id-table.js';
-import { linkDocumentId } from './file-format.js';
-import { readableSummary } from './summary.js';
-import { type DocumentRecord, NO_LOCALE, type Status, type Version, versions } from './model.js';
+import { type DocumentRecord, NO_LOCALE, type Version, versions } from './model.js';
+import type { RowList, SummarySource, TypeIndex, UndecodedHook, VersionPick } from './doc-index-type.js';
+import { canWait, placeId, releaseId } from './doc-index-ids.js';
+import { linkRelations, unlinkRelations } from './doc-index-links.js';
+import { buildRows } from './doc-index-rows.js';
 
-/** Which versions a read sees: `locale` null on non-localized types, `'*'` for every locale. */
-export interface VersionPick {
-  status: Status;
-  locale: string | null;
-}
-
-interface TypeIndex {
-  ct: ContentType;
-  /** By documentId; holds `loaded` only once looked up (see `docsOf`). */
-  docs: Map<string, DocumentRecord>;
-  /**
-   * Documents indexed at start (`add`, `addSummary`), by load position; undefined while waiting to be
-   * made. A first start's first answer reads rows by id and never looks a documentId up, so filling a Map
-   * of every documentId waits: they go into `docs` when one is first looked up; and relations are linked
-   * from here, as `unlinked`.
-   */
-  loaded: Array<DocumentRecord | undefined>;
-  /** Per load position of a document waiting to be made: its source (in `sources`) and its place there. */
-  sourceOf: Int32Array;
-  placeOf: Int32Array;
-  sources: SummarySource[];
-  /** How many documents wait to be made, and the load position before which none does. */
-  waiting: number;
-  madeUpTo: number;
-  /** How many of `loaded` are in `docs`, and how many had their relations linked (or were found linked). */
-  mapped: number;
-  linked: number;
-  ids: IdTable;
-  nextId: number;
-  /**
-   * Versions renumbered in memory because another version comes first for the id their file gives them
-   * (see `place`): their id now -> their file's id; and per file id, the versions waiting for it.
-   */
-  renumbered: Map<number, number>;
-  waitingFor: Map<number, Set<Version>>;
-  /** Rows per (status, locale), sorted by id, rebuilt lazily after a write. */
-  rows: Map<string, RowList>;
-  /** For each owning relation attribute: target documentId -> source documentIds. */
-  reverse: Map<string, Map<string, Set<string>>>;
-  /**
-   * Documents put (not loaded) and not decoded yet whose relations are not in `reverse` yet (marked
-   * through `undecoded`; loaded ones are found in `loaded`): linking them would decode them all
-   * at start. `referrers` links them first.
-   */
-  unlinked: DocumentRecord[];
-}
-
-/**
- * What the index must know of documents indexed before their values were decoded (see src/startup/lazy.ts):
- * their relations are linked only when first asked for, as linking them all would decode them all at start.
- */
-export interface UndecodedHook {
-  /** Whether `doc`'s values are still to be decoded. */
-  undecoded(doc: DocumentRecord): boolean;
-  /** Whether `doc`'s relations wait to be linked: a mark the index sets, kept with what decodes `doc`. */
-  linkPending(doc: DocumentRecord): boolean;
-  setLinkPending(doc: DocumentRecord, pending: boolean): void;
-}
-
-/**
- * Where documents indexed by their summary alone come from (see `addSummary`): `make(place)` makes one,
- * its versions with the ids and statuses the summary gave.
- */
-export interface SummarySource {
-  make(place: number): DocumentRecord;
-}
-
-/**
- * A list of rows in id order, as a query reads it: an array, or while documents wait to be made, their
- * ids, whose versions are made only for the part sliced (a first start's first page makes 25 of 100,000).
- */
-export interface RowList {
-  readonly length: number;
-  slice(start?: number, end?: number): Version[];
-}
-
-class WaitingRows implements RowList {
-  constructor(
-    private readonly ids: Int32Array,
-    private readonly table: IdTable,
-  ) {}
-  get length() {
-    return this.ids.length;
-  }
-  slice(start?: number, end?: number): Version[] {
-    const out: Version[] = [];
-    for (const id of this.ids.subarray(start, end)) out.push(this.table.get(id)!);
-    return out;
-  }
-}
-
-/** Whether `v` is one of `doc`'s versions now. */
-function isVersionOf(doc: DocumentRecord, v: Version): boolean {
-  const slot = doc.slots.get(v.locale ?? NO_LOCALE);
-  return !!slot && (slot.draft === v || slot.published === v);
-}
+export type { RowList, SummarySource, UndecodedHook, VersionPick } from './doc-index-type.js';
+export { RENUMBERED_FROM, renumberedId } from './doc-index-ids.js';
+export { pickVersion } from './doc-index-rows.js';
 
 /**
  * The in-memory index the server answers from: documents by type and documentId, versions by id,
@@ -233,7 +142,7 @@ export class DocumentIndex {
       if (slot.draft) t.ids.fill(slot.draft.id, slot.draft);
       if (slot.published) t.ids.fill(slot.published.id, slot.published);
     });
-    if (!this.deferLink(t, doc)) this.link(t, doc);
+    if (!this.deferLink(t, doc)) linkRelations(t, doc);
     return doc;
   }
 
@@ -340,87 +249,15 @@ export class DocumentIndex {
   /** `loaded`: `doc` is the last of `t.loaded`, where `referrers` finds it if its relations wait to be linked. */
   private insert(t: TypeIndex, doc: DocumentRecord, loaded: boolean) {
     doc.slots.forEach((slot) => {
-      if (slot.draft) this.place(t, slot.draft, doc, loaded);
-      if (slot.published) this.place(t, slot.published, doc, loaded);
+      if (slot.draft) placeId(t, slot.draft, doc, loaded);
+      if (slot.published) placeId(t, slot.published, doc, loaded);
     });
     if (this.deferLink(t, doc)) {
       if (!loaded) t.unlinked.push(doc);
-    } else this.link(t, doc);
+    } else linkRelations(t, doc);
     // Clearing a Map allocates it a new table even when empty: 100,000 of them at start.
     if (t.rows.size) t.rows.clear();
     this.generation++;
-  }
-
-  /**
-   * Gives `v` the id its file gives it, unless a version that comes first (see `comesFirst`) has that id
-   * in its file too: then `v` gets an id of its own (see `renumberedId`), and a version that held the id
-   * but comes later gives it up. So which version has which id depends only on the files, never on the
-   * order they were read or changed in: every process, and every start, numbers them alike.
-   */
-  private place(t: TypeIndex, v: Version, doc: DocumentRecord, loaded: boolean) {
-    const id = v.id;
-    if (id > 0 && Number.isSafeInteger(id)) {
-      // At start most ids are free: claiming one is the whole cost.
-      if (loaded && t.ids.claim(id, v)) {
-        if (id >= t.nextId) t.nextId = id + 1;
-        return;
-      }
-      const holder = t.ids.get(id);
-      // A version of `doc` that `doc` no longer has is being replaced: its id is `v`'s.
-      const replaced = !loaded && holder?.documentId === doc.documentId && !isVersionOf(doc, holder);
-      const yields = holder && holder !== v && !replaced && (t.renumbered.has(id) || comesFirst(v, holder));
-      if (!holder || holder === v || replaced || yields) {
-        const fileIdOfHolder = yields ? this.release(t, holder) : undefined;
-        t.ids.set(id, v);
-        if (id >= t.nextId) t.nextId = id + 1;
-        if (yields) this.renumber(t, holder, fileIdOfHolder!);
-        return;
-      }
-    }
-    this.renumber(t, v, id);
-  }
-
-  /** Gives `v` an id of its own, recording the one its file gives it (`fileId`, 0 or less for none). */
-  private renumber(t: TypeIndex, v: Version, fileId: number) {
-    let id = renumberedId(v);
-    while (!t.ids.free(id)) id = id + 1 < RENUMBERED_FROM + RENUMBERED_SPAN ? id + 1 : RENUMBERED_FROM;
-    v.id = id;
-    t.ids.set(id, v);
-    t.renumbered.set(id, fileId);
-    if (fileId > 0) {
-      let set = t.waitingFor.get(fileId);
-      if (!set) t.waitingFor.set(fileId, (set = new Set()));
-      set.add(v);
-    }
-  }
-
-  /**
-   * Takes `v` (which holds its id) out of the id table; answers the id its file gives it. When that id
-   * is freed, the version that comes first among those renumbered for it gets it back.
-   */
-  private release(t: TypeIndex, v: Version): number {
-    const id = v.id;
-    t.ids.delete(id);
-    const fileId = t.renumbered.get(id);
-    if (fileId !== undefined) {
-      t.renumbered.delete(id);
-      const set = t.waitingFor.get(fileId);
-      set?.delete(v);
-      if (set && !set.size) t.waitingFor.delete(fileId);
-      return fileId;
-    }
-    const set = t.waitingFor.get(id);
-    if (set) {
-      let first: Version | undefined;
-      for (const w of set) if (!first || comesFirst(w, first)) first = w;
-      set.delete(first!);
-      if (!set.size) t.waitingFor.delete(id);
-      t.ids.delete(first!.id);
-      t.renumbered.delete(first!.id);
-      first!.id = id;
-      t.ids.set(id, first!);
-    }
-    return id;
   }
 
   remove(uid: string, documentId: string) {
@@ -435,29 +272,17 @@ export class DocumentIndex {
   }
 
   private unlink(t: TypeIndex, doc: DocumentRecord) {
-    for (const v of versions(doc)) if (t.ids.get(v.id) === v) this.release(t, v);
+    for (const v of versions(doc)) if (t.ids.get(v.id) === v) releaseId(t, v);
     // Never linked: nothing to take out of `reverse` (and `referrers` will skip it).
     if (this.takeLinkPending(doc)) return;
-    for (const [attr, map] of t.reverse) {
-      for (const target of relationTargets(doc, attr)) map.get(target)?.delete(doc.documentId);
-    }
-  }
-
-  private link(t: TypeIndex, doc: DocumentRecord) {
-    for (const [attr, map] of t.reverse) {
-      for (const target of relationTargets(doc, attr)) {
-        let set = map.get(target);
-        if (!set) map.set(target, (set = new Set()));
-        set.add(doc.documentId);
-      }
-    }
+    unlinkRelations(t, doc);
   }
 
   /** Source documentIds whose owning relation `attr` (on `uid`) points at `target` in any version. */
   referrers(uid: string, attr: string, target: string): Set<string> {
     const t = this.t(uid);
     const linkPending = (doc: DocumentRecord) => {
-      if (this.takeLinkPending(doc)) this.link(t, doc);
+      if (this.takeLinkPending(doc)) linkRelations(t, doc);
     };
     if (t.linked < t.loaded.length) {
       for (let i = t.linked; i < t.loaded.length; i++) linkPending(t.loaded[i] ?? this.make(t, i));
@@ -480,90 +305,8 @@ export class DocumentIndex {
     const key = `${pick.status}|${pick.locale ?? ''}`;
     let rows = t.rows.get(key);
     if (rows) return rows;
-    const everyLocale = !t.ct.localized || pick.locale === '*';
-    if (t.nextId <= 2 * t.ids.size + 64) {
-      // Dense ids (the usual case): walking them in order gives id order without sorting 100,000 rows.
-      const status = t.ct.draftAndPublish ? pick.status : undefined;
-      const locale = everyLocale ? undefined : pick.locale;
-      rows = t.waiting
-        ? new WaitingRows(t.ids.idsInOrder(t.nextId, status, locale), t.ids)
-        : t.ids.inOrder(t.nextId, status, locale);
-    } else {
-      const list: Version[] = [];
-      for (const doc of this.docsOf(t).values()) {
-        for (const [code, slot] of doc.slots) {
-          if (!everyLocale && code !== pick.locale) continue;
-          const v = pickVersion(t.ct, slot, pick.status);
-          if (v) list.push(v);
-        }
-      }
-      rows = list.sort((a, b) => a.id - b.id);
-    }
+    rows = buildRows(t, pick, () => this.docsOf(t));
     t.rows.set(key, rows);
     return rows;
   }
 }
-
-/**
- * Ids given to versions renumbered in memory: far past the ids Folio hands out, so they never meet, and
- * below 2^31, for clients that keep ids in 32 bits.
- */
-export const RENUMBERED_FROM = 1_000_000_000;
-const RENUMBERED_SPAN = 1_000_000_000;
-
-/**
- * The id a version renumbered after a clash gets: a hash of its documentId, locale and status, so it
- * depends on that version alone, and stays the same whatever else changes (unless two such hashes meet,
- * when the next free id is taken).
- */
-export function renumberedId(v: { documentId: string; locale: string | null; status: Status }): number {
-  // FNV-1a, 32 bits.
-  let h = 0x811c9dc5;
-  const key = `${v.documentId}\0${v.locale ?? ''}\0${v.status}`;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193) >>> 0;
-  return RENUMBERED_FROM + (h % RENUMBERED_SPAN);
-}
-
-/** Of two versions whose files give them the same id, the one that keeps it: by documentId, locale, then status. */
-function comesFirst(a: Version, b: Version): boolean {
-  if (a.documentId !== b.documentId) return a.documentId < b.documentId;
-  const la = a.locale ?? '';
-  const lb = b.locale ?? '';
-  if (la !== lb) return la < lb;
-  return a.status === 'draft' && b.status !== 'draft';
-}
-
-/** Non-D&P types have one version, visible to draft and published reads alike. */
-export function pickVersion(ct: ContentType, slot: { draft?: Version; published?: Version }, status: Status) {
-  if (!ct.draftAndPublish) return slot.published ?? slot.draft;
-  return status === 'draft' ? slot.draft : slot.published;
-}
-
-/**
- * Whether a summary's versions can wait for their document to be made: it is readable, and each version
- * has an id of its own (not 0, not held by another version, nor twice in the document) in the id
- * table's array.
- */
-function canWait(ids: IdTable, summary: ArrayLike<number>, from: number, to: number, table: string[]): boolean {
-  if (!readableSummary(summary, from, to, table)) return false;
-  for (let a = from; a < to; a++) {
-    if ((a - from) % 3 === 0) continue;
-    const id = summary[a];
-    if (id < 0) continue;
-    if (!Number.isInteger(id) || id === 0 || !ids.canWait(id) || !ids.free(id)) return false;
-    for (let b = from + 1; b < a; b++) if ((b - from) % 3 !== 0 && summary[b] === id) return false;
-  }
-  return true;
-}
-
-function relationTargets(doc: DocumentRecord, attr: string): string[] {
-  const out: string[] = [];
-  for (const v of versions(doc)) {
-    const value = v.data[attr];
-    if (typeof value === 'string') out.push(linkDocumentId(value));
-    else if (Array.isArray(value)) for (const x of value) if (typeof x === 'string') out.push(linkDocumentId(x));
-  }
-  return out;
-}
-
-export type { RelationAttribute };

@@ -1,7 +1,23 @@
+import type { FolioConfig } from '../config.js';
+import { validationError } from '../errors.js';
 import { type ContentType, isLocalizedAttribute, isOwningSide, isRelation, isScalar } from '../schema/types.js';
 import { emptyValue } from './input.js';
 import { type DocumentRecord, type Version, copyVersion, now } from './model.js';
 import { defaultValue } from './values.js';
+
+/** The locale a write addresses on `ct` (null when it has no locales); 400 for a locale not configured. */
+export function writeLocale(config: FolioConfig, ct: ContentType, locale: string | undefined): string | null {
+  if (!ct.localized) return null;
+  const code = locale ?? config.defaultLocale;
+  if (!config.locales.some((l) => l.code === code)) {
+    throw validationError(
+      `Invalid locale "${code}": it is not one of the configured locales ` +
+        `(${config.locales.map((l) => l.code).join(', ')})`,
+      { locale: code },
+    );
+  }
+  return code;
+}
 
 /** A locale's first version, before any input: the draft on draft & publish types, else the published one. */
 export function firstVersion(ct: ContentType, documentId: string, locale: string | null, t: string): Version {

@@ -1,4 +1,4 @@
-import { FolioError, notFound, validationError, type FieldProblem } from '../errors.js';
+import { FolioError, validationError, type FieldProblem } from '../errors.js';
 import type { FolioConfig } from '../config.js';
 import type { SchemaRegistry } from '../schema/registry.js';
 import type { ContentType } from '../schema/types.js';
@@ -7,7 +7,8 @@ import { DocumentIndex, pickVersion } from './doc-index.js';
 import { DocumentWrites, cloneDocument, workingSet } from './document-writes.js';
 import { parseInput } from './input.js';
 import { Linking } from './linking.js';
-import { copySharedFields, firstVersion, publishedCopy, syncSharedFields } from './locale-versions.js';
+import { discardStep, type LifecycleStep, publishStep, runLifecycle, unpublishStep } from './lifecycle.js';
+import { copySharedFields, firstVersion, publishedCopy, syncSharedFields, writeLocale } from './locale-versions.js';
 import type { MediaLibrary } from './media.js';
 import { detachMedia, linkMedia, type MediaLinkContext } from './media-links.js';
 import { hashPasswordValues } from './passwords.js';
@@ -20,16 +21,23 @@ import {
   type Version,
   NO_LOCALE,
   SlotMap,
-  copyVersion,
   newDocumentId,
   now,
-  versions,
 } from './model.js';
 import { EventBus } from './events.js';
 import { valuesProblem } from './stored-values.js';
-import { type LocaleChange, changeDocument, mayNameLocales } from './locale-change.js';
+import {
+  type LocalesChange,
+  type LocalesChangeResult,
+  commitLocalesChange,
+  localesChangeResult,
+  planLocalesChange,
+} from './locales-change-plan.js';
+import { type RenumberedVersion, rewriteRenumbered } from './renumbering.js';
 
 export type { LoadHooks } from './reloads.js';
+export type { LocalesChange, LocalesChangeResult } from './locales-change-plan.js';
+export type { RenumberedVersion } from './renumbering.js';
 
 export interface WriteOptions {
   status?: Status;
@@ -37,23 +45,6 @@ export interface WriteOptions {
 }
 export interface DeleteOptions {
   locale?: string;
-}
-
-/** A change of the project's locales (see `changeLocales`): the new default locale, and a locale removed. */
-export interface LocalesChange {
-  defaultLocale: string;
-  removed?: string;
-}
-
-/** The documents a change of locales rewrites (links renamed or removed, versions removed) or removes. */
-export interface LocalesChangeResult {
-  /** Documents whose links were rewritten (not counting those removed). */
-  relinked: number;
-  /** Documents that had versions in the removed locale, and how many versions went. */
-  withVersions: number;
-  versionsRemoved: number;
-  /** Documents left without any version, whose files were removed. */
-  documentsRemoved: number;
 }
 
 /**
@@ -163,12 +154,7 @@ export class DocumentService {
   async create(ctName: string, data: Record<string, unknown>, opts: WriteOptions = {}): Promise<Version> {
     const ct = this.contentType(ctName);
     const locale = this.writeLocale(ct, opts.locale);
-    const input = parseInput(this.schemas, ct.attributes, data, !ct.draftAndPublish, {
-      localized: ct.localized,
-      draftAndPublish: ct.draftAndPublish,
-      locale,
-    });
-    await hashPasswordValues(this.schemas, ct.attributes, input.values);
+    const input = await this.parse(ct, data, locale);
     const documentId = newDocumentId();
     return this.writes.writing(ct, documentId, async () => {
       this.writes.expectAbsent(ct, documentId);
@@ -206,12 +192,7 @@ export class DocumentService {
   ): Promise<Version | undefined> {
     const ct = this.contentType(ctName);
     const locale = this.writeLocale(ct, opts.locale);
-    const input = parseInput(this.schemas, ct.attributes, data, !ct.draftAndPublish, {
-      localized: ct.localized,
-      draftAndPublish: ct.draftAndPublish,
-      locale,
-    });
-    await hashPasswordValues(this.schemas, ct.attributes, input.values);
+    const input = await this.parse(ct, data, locale);
     return this.writes.writing(ct, documentId, async () => {
       const current = this.writes.current(ct, documentId);
       if (!current) return undefined;
@@ -283,66 +264,24 @@ export class DocumentService {
 
   /** Publishes the draft of a locale (the document service's `publish`; over REST a PUT does this). */
   async publish(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
-    return this.lifecycle(ctName, documentId, opts.locale, (ct, doc, slot, key) => {
-      if (!slot.draft) return undefined;
-      checkPublishable(this.schemas, this.index, ct, slot.draft, undefined, false);
-      slot.published = publishedCopy(slot.draft);
-      syncSharedFields(ct, doc, key, slot.published);
-      return { event: 'entry.publish', version: slot.published };
-    });
+    return this.lifecycle(ctName, documentId, opts.locale, publishStep(this.schemas, this.index));
   }
 
   /** Removes the published version of a locale, keeping the draft. */
   async unpublish(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
-    return this.lifecycle(ctName, documentId, opts.locale, (_ct, _doc, slot) => {
-      if (!slot.published) return undefined;
-      const gone = slot.published;
-      delete slot.published;
-      return { event: 'entry.unpublish', version: slot.draft ?? gone };
-    });
+    return this.lifecycle(ctName, documentId, opts.locale, unpublishStep);
   }
 
   /** Replaces the draft of a locale with a copy of its published version. */
   async discardDraft(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
-    return this.lifecycle(ctName, documentId, opts.locale, (_ct, _doc, slot) => {
-      if (!slot.published) return undefined;
-      // The published version's updatedAt stays, as in Strapi: the draft reads as unmodified.
-      slot.draft = copyVersion(slot.published, {
-        id: 0,
-        status: 'draft',
-        publishedAt: null,
-        data: structuredClone(slot.published.data),
-      });
-      return { event: 'entry.draft-discard', version: slot.draft };
-    });
+    return this.lifecycle(ctName, documentId, opts.locale, discardStep);
   }
 
-  private async lifecycle(
-    ctName: string,
-    documentId: string,
-    locale: string | undefined,
-    fn: (
-      ct: ContentType,
-      doc: DocumentRecord,
-      slot: Slot,
-      key: string,
-    ) => { event: string; version: Version } | undefined,
-  ): Promise<Version | undefined> {
+  private lifecycle(ctName: string, documentId: string, locale: string | undefined, step: LifecycleStep) {
     const ct = this.contentType(ctName);
     if (!ct.draftAndPublish) throw validationError(`${ct.uid} does not use draft & publish`);
-    const code = this.writeLocale(ct, locale) ?? NO_LOCALE;
-    return this.writes.writing(ct, documentId, async () => {
-      const current = this.writes.current(ct, documentId);
-      if (!current) throw notFound();
-      const doc = cloneDocument(current);
-      const slot = doc.slots.get(code);
-      if (!slot) throw notFound();
-      const result = fn(ct, doc, slot, code);
-      if (!result) return undefined;
-      await this.writes.commit(ct, doc, new Map());
-      this.emit(result.event, ct, result.version);
-      return result.version;
-    });
+    const key = this.writeLocale(ct, locale) ?? NO_LOCALE;
+    return runLifecycle(this.writes, (e, t, v) => this.emit(e, t, v), ct, documentId, key, step);
   }
 
   // ---------------------------------------------------------------- media links
@@ -366,7 +305,8 @@ export class DocumentService {
    * What `changeLocales` would do, from the index (nothing is written): the warning before a locale is removed.
    */
   previewLocalesChange(next: LocalesChange): LocalesChangeResult {
-    return this.localesChangeResult(this.planLocalesChange(next, (ct, id) => this.index.get(ct.uid, id)));
+    const read = (ct: ContentType, id: string) => this.index.get(ct.uid, id);
+    return localesChangeResult(planLocalesChange(this.schemas, this.config, this.index, next, read));
   }
 
   /**
@@ -378,53 +318,8 @@ export class DocumentService {
    * when the documents cannot all be written.
    */
   async changeLocales(next: LocalesChange, save: () => Promise<() => Promise<void>>): Promise<LocalesChangeResult> {
-    return this.writes.writingAll(async () => {
-      const plan = this.planLocalesChange(next, (ct, id) => this.writes.current(ct, id));
-      const restore = await save();
-      try {
-        await this.writes.commitAll(
-          plan.filter((p) => !p.gone).map((p) => p.doc),
-          plan.filter((p) => p.gone).map((p) => ({ ct: p.ct, documentId: p.doc.documentId })),
-        );
-      } catch (err) {
-        await restore();
-        throw err;
-      }
-      for (const p of plan) for (const v of p.removed) this.emit('entry.delete', p.ct, v);
-      return this.localesChangeResult(plan);
-    });
-  }
-
-  private planLocalesChange(
-    next: LocalesChange,
-    read: (ct: ContentType, documentId: string) => DocumentRecord | undefined,
-  ) {
-    const change: LocaleChange = { from: this.config.defaultLocale, to: next.defaultLocale, removed: next.removed };
-    const plan: Array<ReturnType<typeof changeDocument> & { ct: ContentType; doc: DocumentRecord }> = [];
-    for (const ct of this.schemas.contentTypes.values()) {
-      if (ct.localized ? change.removed === undefined : !mayNameLocales(this.schemas, ct)) continue;
-      for (const indexed of [...this.index.documents(ct.uid)]) {
-        if (ct.localized && !indexed.slots.has(change.removed!)) continue;
-        // Only the documents the change alters are read again from their files (and written).
-        const probe = changeDocument(this.schemas, ct, cloneDocument(indexed), change);
-        if (!probe.relinked && !probe.removed.length) continue;
-        const current = read(ct, indexed.documentId);
-        if (!current) continue;
-        const doc = cloneDocument(current);
-        const result = changeDocument(this.schemas, ct, doc, change);
-        if (result.relinked || result.removed.length) plan.push({ ...result, ct, doc });
-      }
-    }
-    return plan;
-  }
-
-  private localesChangeResult(plan: ReturnType<DocumentService['planLocalesChange']>): LocalesChangeResult {
-    return {
-      relinked: plan.filter((p) => p.relinked && !p.gone).length,
-      withVersions: plan.filter((p) => p.removed.length).length,
-      versionsRemoved: plan.reduce((n, p) => n + p.removed.length, 0),
-      documentsRemoved: plan.filter((p) => p.gone).length,
-    };
+    const emit = (event: string, ct: ContentType, v: Version) => this.emit(event, ct, v);
+    return commitLocalesChange(this.schemas, this.config, this.index, this.writes, emit, next, save);
   }
 
   // ---------------------------------------------------------------- id clashes
@@ -434,43 +329,25 @@ export class DocumentService {
    * merge, or a version without an id), which gives those versions fresh ids there, so every file's ids
    * are its own again. Answers each rewritten version's old and new id.
    */
-  async rewriteRenumbered(): Promise<
-    Array<{ uid: string; documentId: string; path: string; from: number; to: number }>
-  > {
-    const out: Array<{ uid: string; documentId: string; path: string; from: number; to: number }> = [];
-    for (const ct of this.schemas.contentTypes.values()) {
-      const ids = [...new Set(this.index.renumberedVersions(ct.uid).map((r) => r.version.documentId))].sort();
-      for (const documentId of ids) {
-        await this.writes.writing(ct, documentId, async () => {
-          const current = this.writes.current(ct, documentId);
-          if (!current || !versions(current).some((v) => this.index.isRenumbered(ct.uid, v))) return;
-          const doc = cloneDocument(current);
-          const before = versions(doc).map((v) => v.id);
-          await this.writes.commit(ct, doc, new Map());
-          versions(doc).forEach((v, i) => {
-            if (v.id === before[i]) return;
-            const path = `${v.locale ? `locales.${v.locale}.` : ''}${v.status}.id`;
-            out.push({ uid: ct.uid, documentId, path, from: before[i], to: v.id });
-          });
-        });
-      }
-    }
-    return out;
+  rewriteRenumbered(): Promise<RenumberedVersion[]> {
+    return rewriteRenumbered(this.schemas, this.index, this.writes);
   }
 
   // ---------------------------------------------------------------- internals
 
+  /** A write body checked against the schema (required fields only where nothing is a draft), passwords hashed. */
+  private async parse(ct: ContentType, data: Record<string, unknown>, locale: string | null) {
+    const input = parseInput(this.schemas, ct.attributes, data, !ct.draftAndPublish, {
+      localized: ct.localized,
+      draftAndPublish: ct.draftAndPublish,
+      locale,
+    });
+    await hashPasswordValues(this.schemas, ct.attributes, input.values);
+    return input;
+  }
+
   private writeLocale(ct: ContentType, locale: string | undefined): string | null {
-    if (!ct.localized) return null;
-    const code = locale ?? this.config.defaultLocale;
-    if (!this.config.locales.some((l) => l.code === code)) {
-      throw validationError(
-        `Invalid locale "${code}": it is not one of the configured locales ` +
-          `(${this.config.locales.map((l) => l.code).join(', ')})`,
-        { locale: code },
-      );
-    }
-    return code;
+    return writeLocale(this.config, ct, locale);
   }
 
   /**

@@ -1,20 +1,14 @@
 import type { SchemaRegistry } from '../schema/registry.js';
 import type { ContentType } from '../schema/types.js';
 import type { CapturedDocument, StartupFiles } from './files.js';
-import { type CollectionSnapshot, type Snapshot, type SnapshotEntry, TICK } from './snapshot.js';
-import { STAMP } from './stamp-range.js';
+import type { CollectionSnapshot, Snapshot, SnapshotEntry } from './snapshot.js';
 import { FOLIO_VERSION } from '../version.js';
-import { decodeDocument, encodeDocument } from '../documents/file-format.js';
+import { decodeDocument } from '../documents/file-format.js';
 import type { DocumentIndex, SummarySource } from '../documents/doc-index.js';
-import {
-  type LazyContext,
-  type LazySource,
-  lazyDocument,
-  lazySourceOf,
-  typeFingerprint,
-  undecodedHook,
-} from './lazy.js';
-import { readableSummary, renumber, summarize } from '../documents/summary.js';
+import { type LazyContext, lazyDocument, typeFingerprint, undecodedHook } from './lazy.js';
+import { readableSummary, summarize } from '../documents/summary.js';
+import { CollectionCapture } from './capture.js';
+import { keepLastGood } from './last-good.js';
 import type { DocumentRecord } from '../documents/model.js';
 import {
   BLOCK_FILES,
@@ -74,74 +68,6 @@ export interface LoadOptions {
 export interface SnapshotPlan {
   build(): Promise<Snapshot>;
   worthWriting: boolean;
-}
-
-/**
- * What the next snapshot records of one collection. Files read on threads are only noted while loading:
- * they were read without their stamps (see read-block.ts), so their entries are made when the snapshot
- * is built, and their files stamped then.
- */
-class CollectionCapture {
-  private readonly entries: SnapshotEntry[] = [];
-  private readonly table = new Map<string, number>();
-  private readonly later: ThreadBlock[] = [];
-  private readonly laterAt: number[] = [];
-  /** The next start may skip listing the folder only if every file in it is recorded. */
-  complete = true;
-
-  constructor(
-    private readonly pluralName: string,
-    private readonly fingerprint: string,
-    private readonly dirMtimeMs: number,
-    private readonly takenAt: number,
-  ) {}
-
-  /** Records an entry, its summary renumbered into this collection's table. */
-  record(entry: SnapshotEntry, codes: string[]) {
-    // Modified too close to the start of the reads to be trusted later (coarse file clocks): left out.
-    if (entry.mtimeMs >= this.takenAt - TICK) {
-      this.complete = false;
-      return;
-    }
-    const summary = renumber(entry.summary, codes, this.table);
-    this.entries.push(summary === entry.summary ? entry : { ...entry, summary });
-  }
-
-  /** Records the file that starts at `at` in a thread's block, when the snapshot is built. */
-  recordLater(block: ThreadBlock, at: number) {
-    this.later.push(block);
-    this.laterAt.push(at);
-  }
-
-  async build(files: StartupFiles): Promise<CollectionSnapshot> {
-    const ids = this.later.map((block, j) => block.ids[block.meta[this.laterAt[j] + META.index]]);
-    const stamped = ids.length ? await files.stampCollection(this.pluralName, ids) : undefined;
-    // A file stamped now holds what was read at start only if nothing touched it since the reads began:
-    // its ctime says so (no tool can set it back, and a rename sets it), and the folder's mtime shows a
-    // file renamed into place meanwhile. Then the summary made at start is the file's.
-    const since = this.takenAt - TICK;
-    const folderSteady = !!stamped && stamped.dirMtimeMs < since;
-    for (let j = 0; j < ids.length; j++) {
-      const { meta: m, table } = this.later[j];
-      const at = this.laterAt[j];
-      const s = j * STAMP;
-      const [mtimeMs, size, ino, ctimeMs] = stamped ? stamped.files.subarray(s, s + STAMP) : [NaN, NaN, NaN, NaN];
-      if (!folderSteady || !(ctimeMs < since)) {
-        this.complete = false;
-        continue;
-      }
-      const from = at + META.summary;
-      this.record(
-        { documentId: ids[j], mtimeMs, size, ino, summary: Array.from(m.subarray(from, from + m[at + META.count])) },
-        table,
-      );
-    }
-    this.later.length = 0;
-    this.laterAt.length = 0;
-    this.entries.sort((x, y) => (x.documentId < y.documentId ? -1 : 1));
-    const dir = this.complete && !Number.isNaN(this.dirMtimeMs) ? this.dirMtimeMs : -1;
-    return { fingerprint: this.fingerprint, dirMtimeMs: dir, table: [...this.table.keys()], entries: this.entries };
-  }
 }
 
 /**
@@ -340,45 +266,6 @@ export async function loadDocuments(
   return { report, plan: { build, worthWriting: report.documents >= from && stale } };
 }
 
-/** Indexes the last good version of each document file that failed to load, when it passes still. */
-function keepLastGood(
-  index: DocumentIndex,
-  schemas: SchemaRegistry,
-  files: StartupFiles,
-  report: LoadReport,
-  opts: LoadOptions,
-) {
-  for (const p of report.problems) {
-    const m = /([^/\\]+)[/\\]([^/\\]+)\.json$/.exec(p.file);
-    const ct = m ? schemas.byPluralName(m[1]) : undefined;
-    if (!ct || !m || index.get(ct.uid, m[2]) || files.fileOf(ct.pluralName, m[2]) !== p.file) continue;
-    const body = opts.lastGood!(ct, m[2]);
-    if (!body || opts.check?.(ct, body)) continue;
-    try {
-      index.put(decodeDocument(ct, m[2], body));
-      p.message += '; serving the last good version';
-    } catch {
-      /* not servable under the new schema */
-    }
-  }
-}
-
-/**
- * What `index` serves of a document, as a file body, if its type in `schemas` is unchanged in `ct`: the last
- * good version a reload keeps (see LoadOptions.lastGood).
- */
-export function servedBody(
-  index: DocumentIndex,
-  schemas: SchemaRegistry,
-  ct: ContentType,
-  documentId: string,
-): Record<string, unknown> | undefined {
-  const served = schemas.contentTypes.get(ct.uid);
-  const doc = served && index.get(ct.uid, documentId);
-  if (!served || !doc || typeFingerprint(served) !== typeFingerprint(ct)) return undefined;
-  return encodeDocument(served, doc);
-}
-
 /**
  * Reads the files of one collection that the snapshot did not cover: on reader threads when there are
  * many (their blocks are then indexed as from a snapshot), else here.
@@ -404,54 +291,4 @@ function readFresh(
   }
   early?.close();
   return files.readDocuments(ct.pluralName, ids, capture);
-}
-
-/** How long the warm-up waits while busy before it goes on anyway (a steady load must not hold it back for ever). */
-const YIELD_AT_MOST_MS = 100;
-
-/**
- * Decodes every document still waiting to be (from the snapshot, or read on a thread at a first start),
- * a slice at a time, so a fresh server answers requests meanwhile and heavy queries find everything
- * decoded soon after start. `busy`: whether requests are being answered (or just were); the slices
- * wait while it says so, at most YIELD_AT_MOST_MS at a time.
- */
-export async function warmDocuments(
-  index: DocumentIndex,
-  uids: string[],
-  sliceMs = 8,
-  busy?: () => boolean,
-): Promise<number> {
-  const pending: LazySource[] = [];
-  await yieldTo(busy);
-  // Documents indexed by their summaries are made first, a slice at a time too (see DocumentIndex.addSummary).
-  for (const uid of uids) {
-    let left = index.has(uid) ? index.waiting(uid) : 0;
-    while (left > 0) {
-      await yieldTo(busy);
-      const until = performance.now() + sliceMs;
-      do left = index.makeWaiting(uid, 256);
-      while (left > 0 && performance.now() < until);
-      await new Promise((r) => setImmediate(r));
-    }
-  }
-  for (const uid of uids)
-    if (index.has(uid))
-      for (const doc of index.documents(uid)) {
-        const src = lazySourceOf(doc);
-        if (src && !src.loaded) pending.push(src);
-      }
-  let at = 0;
-  while (at < pending.length) {
-    await yieldTo(busy);
-    const until = performance.now() + sliceMs;
-    while (at < pending.length && performance.now() < until) {
-      for (let k = 0; k < 64 && at < pending.length; k++) pending[at++].load();
-    }
-    await new Promise((r) => setImmediate(r));
-  }
-  return pending.length;
-}
-
-async function yieldTo(busy: (() => boolean) | undefined) {
-  for (let waited = 0; busy?.() && waited < YIELD_AT_MOST_MS; waited += 2) await new Promise((r) => setTimeout(r, 2));
 }

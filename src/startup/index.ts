@@ -1,11 +1,12 @@
 import type { DocumentIndex } from '../documents/doc-index.js';
 import type { SchemaRegistry } from '../schema/registry.js';
 import type { FileStore } from '../store/store.js';
-import { type LoadOptions, type LoadReport, loadDocuments, warmDocuments } from './fill-index.js';
+import { type LoadOptions, type LoadReport, loadDocuments } from './fill-index.js';
+import { warmDocuments } from './warm.js';
 import { StartupFiles } from './files.js';
 
 export type { LoadOptions, LoadReport } from './fill-index.js';
-export { servedBody } from './fill-index.js';
+export { servedBody } from './last-good.js';
 export { listLargeFolders } from './folder-listing.js';
 
 /** What a start leaves for after the first answer. */

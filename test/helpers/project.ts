@@ -8,6 +8,7 @@ import { serverOptions } from '../../src/http/compose.js';
 import { createApiToken } from '../../src/auth/service.js';
 import type { LoadOptions } from '../../src/project.js';
 import type { Store } from '../../src/store/store.js';
+import { credentials, testUser, type Caller, type TestUser } from './callers.js';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 /** Test data kept in the repository: the blog model and the exchanges recorded from Strapi 5.54 (README there). */
@@ -98,6 +99,24 @@ export async function whileWriting<T>(
   }
 }
 
+/** What a test server's `api` sends besides the path: method, JSON or raw body, headers, and who sends it. */
+export interface ApiInit {
+  method?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  rawBody?: string;
+  /** Who sends the request (helpers/callers.ts); full access when unset. */
+  as?: Caller;
+  /** The same as `as: 'anonymous'`. */
+  anonymous?: boolean;
+}
+
+/** A test server's answer: status, headers, the body JSON-decoded when it is JSON, and the text. */
+// The body is whatever JSON the route answered; tests read into it freely and assert its shape with expect.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ApiAnswer = { status: number; headers: Headers; body: any; text: string };
+export type Api = (path: string, init?: ApiInit) => Promise<ApiAnswer>;
+
 export interface TestServer extends RunningServer {
   project: Project;
   dir: string;
@@ -107,15 +126,16 @@ export interface TestServer extends RunningServer {
   /** `Authorization` header with the full-access token. */
   auth: Record<string, string>;
   /**
-   * fetch relative to the server, JSON-decoding the answer when it is JSON. Requests carry the
-   * full-access token unless `anonymous` is set (or they set their own Authorization header).
+   * fetch relative to the server, JSON-decoding the answer when it is JSON. Requests carry the full-access token
+   * unless `as` names another caller, `anonymous` is set, or they set their own Authorization header.
    */
-  api(
-    path: string,
-    init?: { method?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string; anonymous?: boolean },
-    // The body is whatever JSON the route answered; tests read into it freely and assert its shape with expect.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  ): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  api: Api;
+  /** `api` with every request sent by `caller` (an `as` of the request itself still wins). */
+  as(caller: Caller): Api;
+  /** The headers that make a request come from `caller`, for requests sent another way (rawRequest, a browser). */
+  credentials(caller: Caller): Promise<Record<string, string>>;
+  /** The signed-in user `name` of this project (made with `role` on first use), with its JWT. */
+  user(name: string, role?: string): Promise<TestUser>;
   stop(): Promise<void>;
 }
 
@@ -140,9 +160,11 @@ export async function startTestServer(
     ...(await serverOptions(project, { log: opts.app?.log ?? (() => undefined) })),
     ...opts.app,
   });
-  const api: TestServer['api'] = async (path, init = {}) => {
+  const who = (caller: Caller) =>
+    caller === 'full-access' ? Promise.resolve({ authorization: `Bearer ${token}` }) : credentials(made.dir, caller);
+  const api: Api = async (path, init = {}) => {
     const headers: Record<string, string> = {
-      ...(init.anonymous ? {} : { authorization: `Bearer ${token}` }),
+      ...(await who(init.anonymous ? 'anonymous' : (init.as ?? 'full-access'))),
       ...init.headers,
     };
     let body: string | undefined = init.rawBody;
@@ -162,6 +184,12 @@ export async function startTestServer(
     dir: made.dir,
     contentDir: made.contentDir,
     api,
+    as:
+      (caller) =>
+      (path, init = {}) =>
+        api(path, { as: caller, ...init }),
+    credentials: who,
+    user: (name, role) => testUser(made.dir, name, role),
     token,
     auth: { authorization: `Bearer ${token}` },
     async stop() {

@@ -5,9 +5,10 @@ import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { AuthService } from '../../src/auth/service.js';
 import { makeProject, startTestServer, type TestServer } from './project.js';
+import { CHROMIUM } from './requirements.js';
 
-/** Debian's Chromium, which the Studio's browser tests drive (they are skipped where it is not installed). */
-export const CHROMIUM = '/usr/bin/chromium';
+/** Chromium as `command -v chromium` finds it ('' where it is not installed: the browser tests are then skipped). */
+export { CHROMIUM } from './requirements.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 

@@ -1,7 +1,7 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 
 /** util-linux `script` gives the command a real pseudo-terminal (the same one a person's shell has). */
-export const hasScript = spawnSync('script', ['--version']).status === 0;
+export { hasScript } from './requirements.js';
 
 /** One exchange: wait until `wait` shows (after what the previous steps matched), then type `send`. */
 export interface Step {

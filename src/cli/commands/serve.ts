@@ -125,6 +125,11 @@ Examples:
       process.on('SIGTERM', () => void shutdown('SIGTERM'));
       const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${listener.port}`;
       await printReady(project, base, opts);
+      // Said once, after the start: a clone whose merge driver is not set up merges document files by lines.
+      void import('../../git/setup.js')
+        .then((git) => git.driverProblem(project.root))
+        .then((problem) => problem && !opts.quiet && log(`note: ${problem}`))
+        .catch(() => undefined);
       if (studio && !opts.json) {
         const code = studio.link.signInCodes(project.root).issue(studio.user.id);
         const minutes = studio.link.SIGN_IN_TTL_MS / 60000;

@@ -20,6 +20,8 @@ error, not problems: every process numbers them alike until "folio validate --fi
     .action(async (o: { fix?: boolean }) => {
       const opts = { ...globals(), ...o };
       const started = Date.now();
+      // Asked of git beside the load: a merge left unresolved, and a clone whose merge driver is not set up.
+      const git = import('../../git/validate-notes.js').then((m) => m.gitNotes(opts.dir ?? process.cwd()));
       // Documents whose values fail are kept in the index here: they are reported with every problem below.
       const project = await withProgress('loading the project', opts, () =>
         openProject(opts.dir ?? process.cwd(), { load: { checkValues: false } }),
@@ -28,6 +30,9 @@ error, not problems: every process numbers them alike until "folio validate --fi
       const { idClashNotices } = await import('../../validate/id-clashes.js');
       const fixed = opts.fix ? await project.documents.rewriteRenumbered() : [];
       const problems = await withProgress('checking documents', opts, (bar) => validateProject(project, bar.update));
+      const { unresolved, driver } = await git;
+      problems.push(...unresolved);
+      if (driver && !opts.quiet && !opts.json) process.stderr.write(`note: ${driver}\n`);
       const notices = idClashNotices(project);
       if (opts.json) printJson({ ok: problems.length === 0, problems, notices, fixed });
       else {

@@ -1,30 +1,25 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, query } from './api';
-import { Field, FieldSyntaxError, fromForm, slugify, toForm, type FormValue } from './fields';
+import { slugify, type FormValue } from './fields';
 import { onLiveEvent } from './live';
 import { EDITABLE, endpoint, populateParams, type Attribute, type ContentType, type Model } from './model';
 import { flash } from './flash';
 import { ErrorNotice } from './notices';
-import { BlocksField } from './blocks-field';
-import { ComponentField, DynamicZoneField, toInput } from './components';
-import { MediaField, toFiles, type MediaFile } from './media-field';
-import { RelationField, toRefs, type RelationRef } from './relation-field';
-import { Link, navigate } from './router';
+import { EditorActions } from './editor-actions';
+import { EditorFields } from './editor-fields';
+import { EditorHeader } from './editor-header';
+import { ChangedNotice, GeneralErrors, KeptFields, MissingLocaleNotice, NotFound } from './editor-notices';
+import { errorsAt, formOf, payloadOf, STRUCTURED } from './editor-payload';
+import type { MediaFile } from './media-field';
+import type { RelationRef } from './relation-field';
+import { navigate } from './router';
 import { statusesOf, type Doc, type Status } from './status';
 
 type Action = 'draft' | 'publish' | 'save';
 
-const STRUCTURED = new Set(['component', 'dynamiczone', 'blocks']);
-
 /** The locales of a document's other versions, from its populated `localizations`. */
 const localesOf = (d: Doc): string[] =>
   Array.isArray(d.localizations) ? d.localizations.map((l: { locale: string }) => l.locale) : [];
-
-/** A component, dynamic zone or blocks field. */
-function Structured(props: Parameters<typeof ComponentField>[0]) {
-  if (props.attr.type === 'blocks') return <BlocksField {...props} />;
-  return props.attr.type === 'component' ? <ComponentField {...props} /> : <DynamicZoneField {...props} />;
-}
 
 /**
  * The form of one document (a collection's, or a single type's): its scalar fields, saved through the REST API
@@ -64,21 +59,11 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   const docPath = single ? endpoint(type) : `${endpoint(type)}/${documentId}`;
 
   const fill = (d: Doc | undefined) => {
-    const next: Record<string, FormValue> = {};
-    const linked: Record<string, RelationRef[]> = {};
-    const nested: Record<string, unknown> = {};
-    const media: Record<string, MediaFile[]> = {};
-    for (const [name, attr] of editable) {
-      if (attr.type === 'relation') linked[name] = toRefs(targetOf(attr.target), d?.[name]);
-      else if (attr.type === 'media') media[name] = toFiles(d?.[name]);
-      else if (STRUCTURED.has(attr.type))
-        nested[name] = d?.[name] ?? (attr.type === 'component' && !attr.repeatable ? null : []);
-      else next[name] = toForm(attr, d ? d[name] : attr.default);
-    }
-    setValues(next);
-    setRelations(linked);
-    setStructured(nested);
-    setFiles(media);
+    const form = formOf(editable, targetOf, d);
+    setValues(form.values);
+    setRelations(form.relations);
+    setStructured(form.structured);
+    setFiles(form.files);
     setTouched(new Set());
     setErrors({});
     setChanged(undefined);
@@ -182,31 +167,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
 
   const save = async (action: Action) => {
     const editsAtSave = edits.current;
-    const data: Record<string, unknown> = {};
-    const problems: Record<string, string> = {};
-    for (const name of touched) {
-      // A password is write-only: left empty, it is kept as it is.
-      if (type.attributes[name].type === 'password' && values[name] === '') continue;
-      if (type.attributes[name].type === 'relation') {
-        data[name] = { set: (relations[name] ?? []).map((r) => r.documentId) };
-        continue;
-      }
-      if (type.attributes[name].type === 'media') {
-        const list = (files[name] ?? []).map((f) => f.id);
-        data[name] = type.attributes[name].multiple ? list : (list[0] ?? null);
-        continue;
-      }
-      if (STRUCTURED.has(type.attributes[name].type)) {
-        data[name] = toInput(model, type.attributes[name], structured[name]);
-        continue;
-      }
-      try {
-        data[name] = fromForm(type.attributes[name], values[name]);
-      } catch (err) {
-        if (err instanceof FieldSyntaxError) problems[name] = err.message;
-        else throw err;
-      }
-    }
+    const { data, problems } = payloadOf(type, model, touched, { values, relations, structured, files });
     if (Object.keys(problems).length) {
       setErrors(problems);
       setMessage('Nothing was saved: correct the fields marked below.');
@@ -233,10 +194,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
       } else await load(editsAtSave);
     } catch (err) {
       if (err instanceof ApiError && err.status === 400 && err.problems.length) {
-        const at: Record<string, string> = {};
-        // A problem inside a component or a dynamic zone is shown at its top-level field, with the rest of its path.
-        for (const p of err.problems)
-          at[String(p.path[0] ?? '')] ??= p.path.length > 1 ? `${p.path.slice(1).join('.')}: ${p.message}` : p.message;
+        const at = errorsAt(err.problems);
         setErrors(at);
         setMessage(`Nothing was saved: ${err.message}`);
         const first = err.problems.find((p) => type.attributes[String(p.path[0])]);
@@ -320,82 +278,33 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   const title = isNew ? `New ${type.displayName}` : type.displayName;
   const general = Object.entries(errors).filter(([name]) => !type.attributes[name]);
 
-  if (missing)
-    return (
-      <section>
-        <h1>{type.displayName} not found</h1>
-        <p>
-          There is no {type.displayName} {documentId}
-          {locale ? ` in ${locale}` : ''}. {listHref && <Link href={listHref}>Back to the list</Link>}
-        </p>
-      </section>
-    );
+  if (missing) return <NotFound type={type} documentId={documentId} locale={locale} listHref={listHref} />;
 
   if (!ready) return <p>Loading…</p>;
 
   return (
     <section aria-labelledby="editor-title">
-      <header class="bar">
-        <h1 id="editor-title">{title}</h1>
-        {type.draftAndPublish && !isNew && status && <span class={`status ${status}`}>{status}</span>}
-        {locale && model.locales.length > 1 ? (
-          <label class="locale">
-            Locale{' '}
-            <select value={locale} onChange={(e) => navigate(localeHref(e.currentTarget.value))}>
-              {model.locales.map((l) => (
-                <option value={l.code}>
-                  {l.name}
-                  {present && !present.includes(l.code) ? ' (missing)' : ''}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : (
-          locale && <span class="locale">Locale: {locale}</span>
-        )}
-        {listHref && <Link href={listHref}>Back to the list</Link>}
-      </header>
+      <EditorHeader
+        model={model}
+        title={title}
+        status={status}
+        showStatus={type.draftAndPublish && !isNew}
+        locale={locale}
+        present={present}
+        localeHref={localeHref}
+        listHref={listHref}
+      />
       {changed && (
-        <div class="notice warning" role="alert">
-          <p>
-            {changed === 'deleted'
-              ? 'This document was deleted outside this editor.'
-              : 'This document was changed outside this editor (by someone else, the CLI or a change to its file).'}
-          </p>
-          {changed === 'updated' && (
-            <button type="button" onClick={() => void load()}>
-              Reload it (drops your unsaved changes)
-            </button>
-          )}
-          <button type="button" onClick={() => setChanged(undefined)}>
-            Keep editing
-          </button>
-        </div>
+        <ChangedNotice changed={changed} onReload={() => void load()} onDismiss={() => setChanged(undefined)} />
       )}
       {source && (
-        <div class="notice info">
-          <p>
-            This {type.displayName} has no {localeName(locale)} version yet: saving this form creates it.
-          </p>
-          <button type="button" onClick={() => copyFrom(source)}>
-            Fill it from {localeName(String(source.locale))}
-          </button>
-        </div>
+        <MissingLocaleNotice type={type} source={source} localeName={localeName} locale={locale} onCopy={copyFrom} />
       )}
       <ErrorNotice error={failure?.error} what={failure?.what ?? ''} action={failure?.action} />
       <p class="message" role="status" aria-live="polite">
         {message}
       </p>
-      {general.length > 0 && (
-        <ul class="field-error">
-          {general.map(([name, text]) => (
-            <li>
-              {name ? `${name}: ` : ''}
-              {text}
-            </li>
-          ))}
-        </ul>
-      )}
+      <GeneralErrors general={general} />
       {!mayWrite && !model.readOnly && (
         <p class="notice info">
           Your role may read this {type.displayName} but not {isNew ? 'create' : 'change'} it.
@@ -409,115 +318,45 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
         }}
       >
         <fieldset class="plain" disabled={!mayWrite}>
-          {editable.map(([name, attr]) =>
-            STRUCTURED.has(attr.type) ? (
-              <Structured
-                key={name}
-                model={model}
-                name={name}
-                attr={attr}
-                value={structured[name]}
-                error={errors[name]}
-                locale={locale}
-                onChange={(v: unknown) => {
-                  setStructured((st) => ({ ...st, [name]: v }));
-                  touch(name);
-                }}
-              />
-            ) : attr.type === 'media' ? (
-              <MediaField
-                name={name}
-                attr={attr}
-                value={files[name] ?? []}
-                error={errors[name]}
-                onChange={(v) => {
-                  setFiles((f) => ({ ...f, [name]: v }));
-                  touch(name);
-                }}
-              />
-            ) : attr.type === 'relation' ? (
-              <RelationField
-                name={name}
-                attr={attr}
-                target={targetOf(attr.target)}
-                value={relations[name] ?? []}
-                locale={locale}
-                error={errors[name]}
-                onChange={(v) => {
-                  setRelations((r) => ({ ...r, [name]: v }));
-                  touch(name);
-                }}
-              />
-            ) : (
-              <Field
-                name={name}
-                attr={attr}
-                value={values[name] ?? ''}
-                error={errors[name]}
-                onChange={(v) => {
-                  if (attr.type === 'uid') ownUid.current.add(name);
-                  change(name, v);
-                }}
-                onGenerate={
-                  attr.type === 'uid' && attr.targetField
-                    ? () => change(name, slugify(String(values[attr.targetField!] ?? '')))
-                    : undefined
-                }
-              />
-            ),
-          )}
-          {kept.length > 0 && (
-            <details class="kept">
-              <summary>Fields this version of the Studio does not edit ({kept.map(([n]) => n).join(', ')})</summary>
-              <p>They are kept as they are when you save. Edit them with the CLI or in the files for now.</p>
-              <pre>{JSON.stringify(Object.fromEntries(kept.map(([n]) => [n, doc?.[n] ?? null])), null, 2)}</pre>
-            </details>
-          )}
+          <EditorFields
+            model={model}
+            editable={editable}
+            form={{ values, relations, structured, files }}
+            errors={errors}
+            locale={locale}
+            targetOf={targetOf}
+            onStructured={(name, v) => {
+              setStructured((st) => ({ ...st, [name]: v }));
+              touch(name);
+            }}
+            onFiles={(name, v) => {
+              setFiles((f) => ({ ...f, [name]: v }));
+              touch(name);
+            }}
+            onRelations={(name, v) => {
+              setRelations((r) => ({ ...r, [name]: v }));
+              touch(name);
+            }}
+            onValue={(name, attr, v) => {
+              if (attr.type === 'uid') ownUid.current.add(name);
+              change(name, v);
+            }}
+            onGenerate={change}
+          />
+          <KeptFields kept={kept.map(([n]) => n)} doc={doc} />
         </fieldset>
-        <div class="actions">
-          {!mayWrite ? null : type.draftAndPublish ? (
-            <>
-              <button type="submit" disabled={busy}>
-                Save draft
-              </button>
-              <button type="button" class="primary" disabled={busy} onClick={() => void save('publish')}>
-                Publish
-              </button>
-              {(status === 'published' || status === 'modified') && (
-                <button type="button" disabled={busy} onClick={() => void transition('unpublish')}>
-                  Unpublish
-                </button>
-              )}
-              {status === 'modified' && (
-                <button type="button" disabled={busy} onClick={() => void transition('discard-draft')}>
-                  Discard draft
-                </button>
-              )}
-            </>
-          ) : (
-            <button type="submit" class="primary" disabled={busy}>
-              Save
-            </button>
-          )}
-          {!isNew && doc && !source && model.can(`${type.uid}.delete`) && (
-            <span class="delete">
-              {deleting ? (
-                <>
-                  <button type="button" class="danger" disabled={busy} onClick={() => void remove()}>
-                    Delete for good
-                  </button>
-                  <button type="button" onClick={() => setDeleting(false)}>
-                    Cancel
-                  </button>
-                </>
-              ) : (
-                <button type="button" disabled={busy} onClick={() => setDeleting(true)}>
-                  Delete
-                </button>
-              )}
-            </span>
-          )}
-        </div>
+        <EditorActions
+          type={type}
+          mayWrite={mayWrite}
+          mayDelete={!isNew && !!doc && !source && model.can(`${type.uid}.delete`)}
+          busy={busy}
+          status={status}
+          deleting={deleting}
+          onPublish={() => void save('publish')}
+          onTransition={(name) => void transition(name)}
+          onDeleting={setDeleting}
+          onDelete={() => void remove()}
+        />
       </form>
     </section>
   );

@@ -1,0 +1,74 @@
+import type { StartupFiles } from './files.js';
+import { type CollectionSnapshot, type SnapshotEntry, TICK } from './snapshot.js';
+import { STAMP } from './stamp-range.js';
+import { renumber } from '../documents/summary.js';
+import type { ThreadBlock } from './parallel-read.js';
+import { META } from './read-block.js';
+
+/**
+ * What the next snapshot records of one collection. Files read on threads are only noted while loading:
+ * they were read without their stamps (see read-block.ts), so their entries are made when the snapshot
+ * is built, and their files stamped then.
+ */
+export class CollectionCapture {
+  private readonly entries: SnapshotEntry[] = [];
+  private readonly table = new Map<string, number>();
+  private readonly later: ThreadBlock[] = [];
+  private readonly laterAt: number[] = [];
+  /** The next start may skip listing the folder only if every file in it is recorded. */
+  complete = true;
+
+  constructor(
+    private readonly pluralName: string,
+    private readonly fingerprint: string,
+    private readonly dirMtimeMs: number,
+    private readonly takenAt: number,
+  ) {}
+
+  /** Records an entry, its summary renumbered into this collection's table. */
+  record(entry: SnapshotEntry, codes: string[]) {
+    // Modified too close to the start of the reads to be trusted later (coarse file clocks): left out.
+    if (entry.mtimeMs >= this.takenAt - TICK) {
+      this.complete = false;
+      return;
+    }
+    const summary = renumber(entry.summary, codes, this.table);
+    this.entries.push(summary === entry.summary ? entry : { ...entry, summary });
+  }
+
+  /** Records the file that starts at `at` in a thread's block, when the snapshot is built. */
+  recordLater(block: ThreadBlock, at: number) {
+    this.later.push(block);
+    this.laterAt.push(at);
+  }
+
+  async build(files: StartupFiles): Promise<CollectionSnapshot> {
+    const ids = this.later.map((block, j) => block.ids[block.meta[this.laterAt[j] + META.index]]);
+    const stamped = ids.length ? await files.stampCollection(this.pluralName, ids) : undefined;
+    // A file stamped now holds what was read at start only if nothing touched it since the reads began:
+    // its ctime says so (no tool can set it back, and a rename sets it), and the folder's mtime shows a
+    // file renamed into place meanwhile. Then the summary made at start is the file's.
+    const since = this.takenAt - TICK;
+    const folderSteady = !!stamped && stamped.dirMtimeMs < since;
+    for (let j = 0; j < ids.length; j++) {
+      const { meta: m, table } = this.later[j];
+      const at = this.laterAt[j];
+      const s = j * STAMP;
+      const [mtimeMs, size, ino, ctimeMs] = stamped ? stamped.files.subarray(s, s + STAMP) : [NaN, NaN, NaN, NaN];
+      if (!folderSteady || !(ctimeMs < since)) {
+        this.complete = false;
+        continue;
+      }
+      const from = at + META.summary;
+      this.record(
+        { documentId: ids[j], mtimeMs, size, ino, summary: Array.from(m.subarray(from, from + m[at + META.count])) },
+        table,
+      );
+    }
+    this.later.length = 0;
+    this.laterAt.length = 0;
+    this.entries.sort((x, y) => (x.documentId < y.documentId ? -1 : 1));
+    const dir = this.complete && !Number.isNaN(this.dirMtimeMs) ? this.dirMtimeMs : -1;
+    return { fingerprint: this.fingerprint, dirMtimeMs: dir, table: [...this.table.keys()], entries: this.entries };
+  }
+}
