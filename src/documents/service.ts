@@ -25,6 +25,7 @@ import {
   now,
 } from './model.js';
 import { EventBus } from './events.js';
+import { UniqueValues } from './unique-values.js';
 import { valuesProblem } from './stored-values.js';
 import {
   type LocalesChange,
@@ -55,6 +56,8 @@ export interface DeleteOptions {
  */
 export class DocumentService {
   readonly index = new DocumentIndex();
+  /** The values of unique fields (and every uid) in published versions: who holds each. */
+  readonly unique = new UniqueValues(this.index);
   private readonly writes: DocumentWrites;
   private readonly linking: Linking;
   private readonly reloads: ReloadContext;
@@ -165,14 +168,16 @@ export class DocumentService {
       const touched = workingSet(doc);
       this.linking.applyInput(ct, doc, draft, input, touched);
       const publishing = !ct.draftAndPublish || opts.status !== 'draft';
-      if (publishing) checkPublishable(this.schemas, this.index, ct, draft, input, true);
+      if (publishing) checkPublishable(this.schemas, this.unique, ct, draft, input, true);
       if (ct.draftAndPublish) {
         slot.draft = draft;
         if (publishing) slot.published = publishedCopy(draft);
       } else {
         slot.published = draft;
       }
-      await this.writes.commit(ct, doc, touched);
+      // Its unique values, checked above, are held for it until it is indexed.
+      const release = publishing ? this.unique.claim(ct, draft) : undefined;
+      await this.writes.commit(ct, doc, touched).finally(release);
       this.emit('entry.create', ct, draft);
       if (ct.draftAndPublish && publishing) this.emit('entry.publish', ct, slot.published!);
       return publishing ? (slot.published ?? draft) : draft;
@@ -215,12 +220,13 @@ export class DocumentService {
       this.linking.applyInput(ct, doc, target, input, touched);
       target.updatedAt = t;
       const publishing = !ct.draftAndPublish || opts.status !== 'draft';
-      if (publishing) checkPublishable(this.schemas, this.index, ct, target, input, created);
+      if (publishing) checkPublishable(this.schemas, this.unique, ct, target, input, created);
       if (!ct.draftAndPublish) target.publishedAt = t;
       else if (publishing) slot.published = publishedCopy(target);
       syncSharedFields(ct, doc, key, target);
       if (ct.draftAndPublish && publishing) syncSharedFields(ct, doc, key, slot.published!);
-      await this.writes.commit(ct, doc, touched);
+      const release = publishing ? this.unique.claim(ct, target) : undefined;
+      await this.writes.commit(ct, doc, touched).finally(release);
       this.emit(created ? 'entry.create' : 'entry.update', ct, target);
       if (ct.draftAndPublish && publishing) this.emit('entry.publish', ct, slot.published!);
       return publishing ? (slot.published ?? target) : target;
@@ -264,7 +270,7 @@ export class DocumentService {
 
   /** Publishes the draft of a locale (the document service's `publish`; over REST a PUT does this). */
   async publish(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
-    return this.lifecycle(ctName, documentId, opts.locale, publishStep(this.schemas, this.index));
+    return this.lifecycle(ctName, documentId, opts.locale, publishStep(this.schemas, this.unique));
   }
 
   /** Removes the published version of a locale, keeping the draft. */
@@ -355,7 +361,7 @@ export class DocumentService {
    * `folio validate`. Unique values are left to the caller, which can check them all at once.
    */
   publishProblems(ct: ContentType, v: Version): FieldProblem[] {
-    return publishProblems(this.schemas, this.index, ct, v);
+    return publishProblems(this.schemas, ct, v);
   }
 
   private emit(event: string, ct: ContentType, version: Version) {

@@ -8,7 +8,7 @@ import { PermissionsPolicy } from '../auth/access.js';
 import { accountRoutes, rolesRoutes } from '../auth/routes.js';
 import { uploadRoutes } from '../upload/routes.js';
 import { studioRoutes } from '../studio/routes.js';
-import { apiDocsRoutes, contentTypeBuilderRoutes, liveEventsRoutes, publicationRoutes } from './routes.js';
+import { apiDocsRoutes, contentTypeBuilderRoutes, liveEventsRoutes, publicationRoutes, uidRoutes } from './routes.js';
 
 /**
  * The one place that assembles a server for a project: its access policy and route modules (the content API
@@ -41,6 +41,7 @@ export async function serverOptions(
       apiDocsRoutes,
       contentTypeBuilderRoutes,
       publicationRoutes,
+      uidRoutes,
       studioRoutes(auth),
     ],
   };
