@@ -119,7 +119,8 @@ describe('folio export, page by page', () => {
       expect(existsSync(join(out, 'api', 'tags', gone))).toBe(true);
       rmSync(join(p.contentDir, 'documents', 'tags', gone));
       writeFileSync(join(out, 'site.html'), '<!doctype html>');
-      mkdirSync(join(out, '.folio-tmp-export-1', 'articles'), { recursive: true });
+      // Left by an export whose process is gone (no process has this id).
+      mkdirSync(join(out, '.folio-tmp-export-99999999', 'articles'), { recursive: true });
       expect((await runFolio(['export', '--out', out, '--dir', p.dir])).code).toBe(0);
       expect(existsSync(join(out, 'api', 'tags', gone))).toBe(false);
       expect(readdirSync(out).sort()).toEqual(['api', 'site.html']);

@@ -22,9 +22,10 @@ export class FileSink {
   ) {
     const parent = dirname(target);
     mkdirSync(parent, { recursive: true });
-    // Left by an export that was stopped before it finished.
+    // Left by an export that was stopped before it finished (not one still running in another process).
     for (const name of readdirSync(parent))
-      if (name.startsWith(STAGING)) rmSync(join(parent, name), { recursive: true, force: true });
+      if (name.startsWith(STAGING) && !running(Number.parseInt(name.slice(STAGING.length), 10)))
+        rmSync(join(parent, name), { recursive: true, force: true });
     this.staging = join(parent, `${STAGING}${process.pid}`);
     mkdirSync(this.staging);
   }
@@ -58,5 +59,16 @@ export class FileSink {
   /** Gives the staged export up (on failure): the previous one stays as it was. */
   abandon() {
     rmSync(this.staging, { recursive: true, force: true });
+  }
+}
+
+/** Whether a process with this id is alive (signal 0 only checks). */
+function running(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
