@@ -103,6 +103,8 @@ export const PLUGIN_ACTIONS: readonly string[] = [
   'plugin::i18n.locales.listLocales',
   ...['content-types.getContentTypes', 'content-types.getContentType'].map((a) => `plugin::content-type-builder.${a}`),
   ...['components.getComponents', 'components.getComponent'].map((a) => `plugin::content-type-builder.${a}`),
+  // Folio's own: a replica's pull from its remote (POST /_folio/git/pull), for a push hook's token.
+  'plugin::folio.git.pull',
 ];
 
 export const CONTENT_ACTIONS = ['find', 'findOne', 'create', 'update', 'delete'] as const;

@@ -6,6 +6,7 @@ import { type DocumentWrites, cloneDocument } from './document-writes.js';
 import { publishedCopy, syncSharedFields } from './locale-versions.js';
 import { type DocumentRecord, type Slot, type Version, copyVersion } from './model.js';
 import { checkPublishable } from './publish-checks.js';
+import type { WriteNote } from './write-record.js';
 
 /** One step of a locale's draft & publish lifecycle, on a working copy: the event and version it makes, if any. */
 export type LifecycleStep = (
@@ -26,19 +27,25 @@ export function runLifecycle(
   documentId: string,
   key: string,
   step: LifecycleStep,
+  note?: WriteNote,
 ): Promise<Version | undefined> {
-  return writes.writing(ct, documentId, async () => {
-    const current = writes.current(ct, documentId);
-    if (!current) throw notFound();
-    const doc = cloneDocument(current);
-    const slot = doc.slots.get(key);
-    if (!slot) throw notFound();
-    const result = step(ct, doc, slot, key);
-    if (!result) return undefined;
-    await writes.commit(ct, doc, new Map());
-    emit(result.event, ct, result.version);
-    return result.version;
-  });
+  return writes.writing(
+    ct,
+    documentId,
+    async () => {
+      const current = writes.current(ct, documentId);
+      if (!current) throw notFound();
+      const doc = cloneDocument(current);
+      const slot = doc.slots.get(key);
+      if (!slot) throw notFound();
+      const result = step(ct, doc, slot, key);
+      if (!result) return undefined;
+      await writes.commit(ct, doc, new Map());
+      emit(result.event, ct, result.version);
+      return result.version;
+    },
+    note,
+  );
 }
 
 /** Publishes the draft (the document service's `publish`; over REST a PUT does this). */

@@ -8,6 +8,8 @@ import { PermissionsPolicy } from '../auth/access.js';
 import { accountRoutes, rolesRoutes } from '../auth/routes.js';
 import { uploadRoutes } from '../upload/routes.js';
 import { studioRoutes } from '../studio/routes.js';
+import { gitRoutes } from '../git/routes.js';
+import type { Follower } from '../git/pull.js';
 import { apiDocsRoutes, contentTypeBuilderRoutes, liveEventsRoutes, publicationRoutes } from './routes.js';
 
 /**
@@ -18,7 +20,7 @@ import { apiDocsRoutes, contentTypeBuilderRoutes, liveEventsRoutes, publicationR
  */
 export async function serverOptions(
   project: Project,
-  opts: { log?: (message: string) => void } = {},
+  opts: { log?: (message: string) => void; git?: { follower?: Follower } } = {},
 ): Promise<AppOptions & { access: PermissionsPolicy }> {
   // Read from the project's current config on each use: a reload of folio.json swaps `project.config`.
   let seen: FolioConfig | undefined;
@@ -42,6 +44,7 @@ export async function serverOptions(
       contentTypeBuilderRoutes,
       publicationRoutes,
       studioRoutes(auth),
+      ...gitRoutes(() => opts.git?.follower),
     ],
   };
 }
