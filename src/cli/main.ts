@@ -17,6 +17,8 @@ const GROUPS: Array<{ commands: string[]; load: () => Promise<Register> }> = [
   { commands: ['serve'], load: async () => (await import('./commands/serve.js')).registerServe },
   { commands: ['types'], load: async () => (await import('./commands/types.js')).registerTypes },
   { commands: ['docs'], load: async () => (await import('./commands/docs.js')).registerDocs },
+  // After `docs`: it adds the history subcommands to it.
+  { commands: ['docs'], load: async () => (await import('./commands/history.js')).registerHistory },
   { commands: ['media'], load: async () => (await import('./commands/media.js')).registerMedia },
   { commands: ['webhooks'], load: async () => (await import('./commands/webhooks.js')).registerWebhooks },
   { commands: ['locales'], load: async () => (await import('./commands/locales.js')).registerLocales },

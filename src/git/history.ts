@@ -150,12 +150,17 @@ export function fieldChanges(ct: ContentType, then: Record<string, unknown>, now
   const skip = new Set(['id', 'createdAt', 'updatedAt']);
   for (const code of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort())
     for (const status of [DRAFT, PUBLISHED]) {
-      const x = isObject(a[code]) && isObject(a[code][status]) ? a[code][status] : {};
-      const y = isObject(b[code]) && isObject(b[code][status]) ? b[code][status] : {};
+      const x = isObject(a[code]) && isObject(a[code][status]) ? a[code][status] : undefined;
+      const y = isObject(b[code]) && isObject(b[code][status]) ? b[code][status] : undefined;
+      const where = `${code ? `locales.${code}.` : ''}${status}`;
+      // A version only one side has is one change: the whole version.
+      if (!x || !y) {
+        if (x || y) out.push({ path: where, then: x ?? null, now: y ?? null });
+        continue;
+      }
       for (const key of [...new Set([...Object.keys(x), ...Object.keys(y)])]) {
         if (skip.has(key) || JSON.stringify(x[key] ?? null) === JSON.stringify(y[key] ?? null)) continue;
-        const path = `${code ? `locales.${code}.` : ''}${status}.${key}`;
-        out.push({ path, then: x[key] ?? null, now: y[key] ?? null });
+        out.push({ path: `${where}.${key}`, then: x[key] ?? null, now: y[key] ?? null });
       }
     }
   return out;
