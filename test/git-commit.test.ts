@@ -145,6 +145,18 @@ describe('folio serve --commit', () => {
     );
   });
 
+  it('commits a change of the roles, as the caller', async () => {
+    const before = await commits();
+    const r = await api('POST', '/api/users-permissions/roles', { name: 'Reviewer', description: '', permissions: {} });
+    expect(r.status).toBe(200);
+    const c = await commitNumber(before + 1);
+    expect(c).toMatchObject({
+      author: 'Deploy bot <deploy-bot@token.folio.invalid>',
+      message: 'permissions: create role "reviewer"',
+      files: ['content/permissions.json'],
+    });
+  });
+
   it('commits a CLI write made while it runs, as the checkout owner', async () => {
     const before = await commits();
     const r = await spawnFolio(['docs', 'update', 'articles', article, '--dir', repo.dir, '--data', '{"views":7}']);

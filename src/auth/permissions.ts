@@ -158,6 +158,7 @@ export function loadPermissions(contentDir: string): PermissionsFile {
   return out;
 }
 
+/** Writes permissions.json (roles sorted, actions sorted and once each); resolves with the file and its text. */
 export async function savePermissions(contentDir: string, file: PermissionsFile) {
   const roles: Record<string, Role> = {};
   for (const key of Object.keys(file.roles).sort()) {
@@ -169,7 +170,10 @@ export async function savePermissions(contentDir: string, file: PermissionsFile)
       permissions: [...new Set(r.permissions)].sort(),
     };
   }
-  await writeFileAtomic(join(contentDir, 'permissions.json'), serialize({ roles }));
+  const path = join(contentDir, 'permissions.json');
+  const text = serialize({ roles });
+  await writeFileAtomic(path, text);
+  return { file: path, text };
 }
 
 /** A content-type as the action shorthands name it. */
