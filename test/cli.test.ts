@@ -359,7 +359,7 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
     [
       'a duplicate unique value',
       ['docs', 'create', 'categories', '--data', '{"name":"Tech"}'],
-      /This attribute must be unique/,
+      /ValidationError: name: "Tech" is already used by category \w+\n/,
     ],
     [
       'an update that breaks validation',

@@ -1,11 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, startTestServer, type TestServer } from './helpers/project.js';
 import { RED_PNG, form } from './helpers/media.js';
 import { runFolio } from './helpers/cli.js';
+
+/** Every document file under `root` and its text. */
+const documentTexts = (root: string) =>
+  Object.fromEntries(
+    readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => [join(e.parentPath, e.name), readFileSync(join(e.parentPath, e.name), 'utf8')]),
+  );
 
 /** The CLI in this process (see helpers/cli.ts), or with `spawned` in one of its own, as a user runs it. */
 function folio(args: string[], spawned = false) {
@@ -115,6 +123,39 @@ describe('folio import strapi --url', () => {
     expect(summary.media).toEqual({ added: 0, kept: 1, failed: [] });
     expect(count()).toEqual(before);
     expect(readdirSync(join(dir, 'content', 'uploads', '_records'))).toHaveLength(1);
+  }, 120_000);
+
+  it('imports no document when one would share a unique value with a document of the project', async () => {
+    const source1 = (await call('/api/articles?locale=en&fields[0]=slug&sort=id')).body as {
+      data: Array<{ documentId: string; slug: string }>;
+    };
+    const taken = source1.data[0];
+    // The project gets an article of its own with that slug (in the same locale, published).
+    const own = await folio([
+      'docs',
+      'create',
+      'articles',
+      '--data',
+      JSON.stringify({ title: 'Mine', slug: 'mine-for-now' }),
+      '--json',
+      '--dir',
+      dir,
+    ]);
+    expect(own.code, own.stderr).toBe(0);
+    const ownId = JSON.parse(own.stdout).data.documentId as string;
+    const ownFile = join(dir, 'content', 'documents', 'articles', `${ownId}.json`);
+    const text = readFileSync(ownFile, 'utf8').replace(/"mine-for-now"/g, JSON.stringify(taken.slug));
+    writeFileSync(ownFile, text);
+    const before = documentTexts(join(dir, 'content', 'documents'));
+
+    const r = await folio(['import', 'strapi', '--url', base, '--token', token, '--dir', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('No document was imported');
+    expect(r.stderr).toContain(
+      `articles.slug ${JSON.stringify(taken.slug)} (en): ${taken.documentId} (imported), ${ownId} (in the project)`,
+    );
+    expect(documentTexts(join(dir, 'content', 'documents'))).toEqual(before);
+    rmSync(ownFile);
   }, 120_000);
 
   it('says what to do with a refused token or an unreachable server', async () => {

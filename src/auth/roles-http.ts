@@ -2,7 +2,7 @@ import { applicationError, notFound, validationError } from '../errors.js';
 import { sendJson } from '../http-kit/respond.js';
 import { actorOf } from '../http-kit/actor.js';
 import type { RouteHandler, RouteRequest } from '../http-kit/route.js';
-import type { Project } from '../project.js';
+import type { ServedProject } from '../http-kit/served-project.js';
 import { PermissionsPolicy } from './access.js';
 import {
   CONTENT_ACTIONS,
@@ -22,7 +22,7 @@ type Tree = Record<string, { controllers: Record<string, Record<string, { enable
 const DEFAULT_ROLES = new Set(['public', 'authenticated']);
 
 /** Every action a role may be given in this project: each content-type's, and the plugins'. */
-function availableActions(project: Project): string[] {
+function availableActions(project: ServedProject): string[] {
   const out: string[] = [];
   for (const ct of project.schemas.contentTypes.values()) {
     for (const verb of ct.kind === 'singleType' ? SINGLE_TYPE_ACTIONS : CONTENT_ACTIONS) out.push(`${ct.uid}.${verb}`);

@@ -1,5 +1,6 @@
 import type { Project } from '../project.js';
 import type { ContentType } from '../schema/types.js';
+import { freeUid } from '../documents/uid-values.js';
 import { CliError } from './output.js';
 
 /**
@@ -56,6 +57,8 @@ export function explainWriteError(
   data: Record<string, unknown>,
   locale: string | undefined,
 ): CliError | undefined {
+  const unique = explainUnique(err, project, ct, locale);
+  if (unique) return unique;
   const message = (err as Error)?.message ?? '';
   const isRelation = /^Document with id "[^"]*", locale "[^"]*" not found$/.test(message);
   const isMissing = /^1 relation\(s\) of type (\S+) associated with this entity do not exist$/.exec(message);
@@ -94,5 +97,31 @@ export function explainWriteError(
   return new CliError(problems.join('\n'), {
     name: 'ValidationError',
     details: { errors: problems.map((p) => ({ path: [p.slice(0, p.indexOf(':'))], message: p })) },
+  });
+}
+
+const UNIQUE = 'This attribute must be unique';
+
+/** A unique value another document holds: which one, and for a uid a free value to use instead. */
+function explainUnique(err: unknown, project: Project, ct: ContentType, locale: string | undefined) {
+  type Problem = { path: string[]; message: string; value?: unknown };
+  const errors = ((err as { details?: { errors?: Problem[] } | null })?.details?.errors ?? []) as Problem[];
+  if (!errors.some((e) => e.message === UNIQUE)) return undefined;
+  const at = project.documents.localeFor(ct, locale);
+  const unique = project.documents.unique;
+  const lines = errors.map((e) => {
+    const field = e.path.join('.') || '(document)';
+    if (e.message !== UNIQUE) return `${field}: ${forPeople(e.message)}`;
+    const holder = unique.holder(ct, field, at, e.value);
+    const by = holder ? ` by ${ct.singularName} ${holder}${at ? ` (${at})` : ''}` : '';
+    const free =
+      ct.attributes[field]?.type === 'uid' && typeof e.value === 'string'
+        ? `; "${freeUid(unique, { ct, field, locale: at }, e.value)}" is free`
+        : '';
+    return `${field}: ${JSON.stringify(e.value)} is already used${by}${free}`;
+  });
+  return new CliError(lines.join('\n'), {
+    name: 'ValidationError',
+    details: { errors: lines.map((line, i) => ({ path: errors[i].path, message: line })) },
   });
 }

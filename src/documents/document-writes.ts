@@ -38,23 +38,28 @@ export class DocumentWrites {
 
   /**
    * Runs one write of a document: after this process's other writes of it, holding the project's write
-   * lock (shared with every other process), and again from the files if one changed under it. `note` says
-   * who makes it and what it does, for the record of the files it changes.
+   * lock (shared with every other process), and again from the files if one changed under it.
    */
-  writing<T>(ct: ContentType, documentId: string, fn: () => Promise<T>, note?: WriteNote): Promise<T> {
-    return this.run(`${ct.uid}/${documentId}`, fn, note);
+  writing<T>(ct: ContentType, documentId: string, fn: () => Promise<T>): Promise<T> {
+    return this.run(`${ct.uid}/${documentId}`, fn);
+  }
+
+  /** Says, from inside a write, who makes it and what it does: for the record of the files it changes. */
+  describe(note: WriteNote) {
+    const reads = this.reads.getStore();
+    if (reads) reads.note = note;
   }
 
   /**
    * Runs one write of any number of documents (a change of the project's locales) as `writing` runs one: under
    * the project's write lock, and again from the files if one changed under it.
    */
-  writingAll<T>(fn: () => Promise<T>, note?: WriteNote): Promise<T> {
-    return this.run('*', fn, note);
+  writingAll<T>(fn: () => Promise<T>): Promise<T> {
+    return this.run('*', fn);
   }
 
-  private run<T>(key: string, fn: () => Promise<T>, note?: WriteNote): Promise<T> {
-    const once = () => this.reads.run(Object.assign(new Map(), { note }), fn);
+  private run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const once = () => this.reads.run(new Map(), fn);
     const attempt = () => (this.store.exclusive ? this.store.exclusive(once) : once());
     return this.lock.run(key, async () => {
       let contended: string | undefined;

@@ -83,23 +83,21 @@ export function commitLocalesChange(
   actor?: Actor,
 ): Promise<LocalesChangeResult> {
   const action = next.removed ? `remove ${next.removed}` : `default ${next.defaultLocale}`;
-  return writes.writingAll(
-    async () => {
-      const read = (ct: ContentType, id: string) => writes.current(ct, id);
-      const plan = planLocalesChange(schemas, config, index, next, read);
-      const restore = await save();
-      try {
-        await writes.commitAll(
-          plan.filter((p) => !p.gone).map((p) => p.doc),
-          plan.filter((p) => p.gone).map((p) => ({ ct: p.ct, documentId: p.doc.documentId })),
-        );
-      } catch (err) {
-        await restore();
-        throw err;
-      }
-      for (const p of plan) for (const v of p.removed) emit('entry.delete', p.ct, v);
-      return localesChangeResult(plan);
-    },
-    { actor, action, subject: 'locales' },
-  );
+  return writes.writingAll(async () => {
+    writes.describe({ actor, action, subject: 'locales' });
+    const read = (ct: ContentType, id: string) => writes.current(ct, id);
+    const plan = planLocalesChange(schemas, config, index, next, read);
+    const restore = await save();
+    try {
+      await writes.commitAll(
+        plan.filter((p) => !p.gone).map((p) => p.doc),
+        plan.filter((p) => p.gone).map((p) => ({ ct: p.ct, documentId: p.doc.documentId })),
+      );
+    } catch (err) {
+      await restore();
+      throw err;
+    }
+    for (const p of plan) for (const v of p.removed) emit('entry.delete', p.ct, v);
+    return localesChangeResult(plan);
+  });
 }

@@ -68,26 +68,21 @@ export async function linkMedia(
   if (!attr || attr.type !== 'media') throw validationError(`${field} is not a media field of ${ct.uid}`);
   const found = cx.index.byId(ct.uid, versionId);
   if (!found) return false;
-  const note = { actor, action: `add media to ${field}`, locale: found.locale };
-  return cx.writes.writing(
-    ct,
-    found.documentId,
-    async () => {
-      const current = cx.writes.current(ct, found.documentId);
-      if (!current) return false;
-      const doc = cloneDocument(current);
-      const v = versions(doc).find((x) => x.id === versionId);
-      if (!v) return false;
-      // Linking a published version also links its draft, so the next publish keeps the file.
-      const slot = doc.slots.get(v.locale ?? NO_LOCALE);
-      const targets = v.status === 'published' && slot?.draft ? [v, slot.draft] : [v];
-      for (const t of targets)
-        t.data[field] = attr.multiple ? [...targetList(t.data[field]), fileDocumentId] : fileDocumentId;
-      await cx.writes.commit(ct, doc, new Map());
-      return true;
-    },
-    note,
-  );
+  return cx.writes.writing(ct, found.documentId, async () => {
+    cx.writes.describe({ actor, action: `add media to ${field}`, locale: found.locale });
+    const current = cx.writes.current(ct, found.documentId);
+    if (!current) return false;
+    const doc = cloneDocument(current);
+    const v = versions(doc).find((x) => x.id === versionId);
+    if (!v) return false;
+    // Linking a published version also links its draft, so the next publish keeps the file.
+    const slot = doc.slots.get(v.locale ?? NO_LOCALE);
+    const targets = v.status === 'published' && slot?.draft ? [v, slot.draft] : [v];
+    for (const t of targets)
+      t.data[field] = attr.multiple ? [...targetList(t.data[field]), fileDocumentId] : fileDocumentId;
+    await cx.writes.commit(ct, doc, new Map());
+    return true;
+  });
 }
 
 /** Removes a deleted media file from every media field (also inside components and zones) that used it. */
@@ -122,20 +117,16 @@ export async function detachMedia(cx: MediaLinkContext, fileDocumentId: string, 
       // is 24 random characters, so its text in the values is a safe first filter.
       if (!versions(indexed).some((v) => JSON.stringify(v.data).includes(fileDocumentId))) continue;
       const documentId = indexed.documentId;
-      const hit = await cx.writes.writing(
-        ct,
-        documentId,
-        async () => {
-          const current = cx.writes.current(ct, documentId);
-          if (!current) return false;
-          const doc = cloneDocument(current);
-          let found = false;
-          for (const v of versions(doc)) if (strip(ct.attributes, v.data)) found = true;
-          if (found) await cx.writes.commit(ct, doc, new Map());
-          return found;
-        },
-        { actor, action: 'remove a deleted media file' },
-      );
+      const hit = await cx.writes.writing(ct, documentId, async () => {
+        cx.writes.describe({ actor, action: 'remove a deleted media file' });
+        const current = cx.writes.current(ct, documentId);
+        if (!current) return false;
+        const doc = cloneDocument(current);
+        let found = false;
+        for (const v of versions(doc)) if (strip(ct.attributes, v.data)) found = true;
+        if (found) await cx.writes.commit(ct, doc, new Map());
+        return found;
+      });
       if (hit) changed++;
     }
   }

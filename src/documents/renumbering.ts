@@ -25,23 +25,19 @@ export async function rewriteRenumbered(
   for (const ct of schemas.contentTypes.values()) {
     const ids = [...new Set(index.renumberedVersions(ct.uid).map((r) => r.version.documentId))].sort();
     for (const documentId of ids) {
-      await writes.writing(
-        ct,
-        documentId,
-        async () => {
-          const current = writes.current(ct, documentId);
-          if (!current || !versions(current).some((v) => index.isRenumbered(ct.uid, v))) return;
-          const doc = cloneDocument(current);
-          const before = versions(doc).map((v) => v.id);
-          await writes.commit(ct, doc, new Map());
-          versions(doc).forEach((v, i) => {
-            if (v.id === before[i]) return;
-            const path = `${v.locale ? `locales.${v.locale}.` : ''}${v.status}.id`;
-            out.push({ uid: ct.uid, documentId, path, from: before[i], to: v.id });
-          });
-        },
-        { action: 'give clashing versions fresh ids' },
-      );
+      await writes.writing(ct, documentId, async () => {
+        writes.describe({ action: 'give clashing versions fresh ids' });
+        const current = writes.current(ct, documentId);
+        if (!current || !versions(current).some((v) => index.isRenumbered(ct.uid, v))) return;
+        const doc = cloneDocument(current);
+        const before = versions(doc).map((v) => v.id);
+        await writes.commit(ct, doc, new Map());
+        versions(doc).forEach((v, i) => {
+          if (v.id === before[i]) return;
+          const path = `${v.locale ? `locales.${v.locale}.` : ''}${v.status}.id`;
+          out.push({ uid: ct.uid, documentId, path, from: before[i], to: v.id });
+        });
+      });
     }
   }
   return out;

@@ -25,6 +25,7 @@ import {
   now,
 } from './model.js';
 import { EventBus } from './events.js';
+import { UniqueValues } from './unique-values.js';
 import type { Actor } from './write-record.js';
 import { valuesProblem } from './stored-values.js';
 import {
@@ -64,6 +65,8 @@ const writeAction = (ct: ContentType, verb: string, publishing: boolean) =>
  */
 export class DocumentService {
   readonly index = new DocumentIndex();
+  /** The values of unique fields (and every uid) in published versions: who holds each. */
+  readonly unique = new UniqueValues(this.index);
   private readonly writes: DocumentWrites;
   private readonly linking: Linking;
   private readonly reloads: ReloadContext;
@@ -166,32 +169,29 @@ export class DocumentService {
     const input = await this.parse(ct, data, locale);
     const documentId = newDocumentId();
     const publishing = !ct.draftAndPublish || opts.status !== 'draft';
-    const note = { actor: opts.actor, action: writeAction(ct, 'create', publishing), locale };
-    return this.writes.writing(
-      ct,
-      documentId,
-      async () => {
-        this.writes.expectAbsent(ct, documentId);
-        const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new SlotMap() };
-        const slot: Slot = {};
-        doc.slots.set(locale ?? NO_LOCALE, slot);
-        const draft = firstVersion(ct, documentId, locale, now());
-        const touched = workingSet(doc);
-        this.linking.applyInput(ct, doc, draft, input, touched);
-        if (publishing) checkPublishable(this.schemas, this.index, ct, draft, input, true);
-        if (ct.draftAndPublish) {
-          slot.draft = draft;
-          if (publishing) slot.published = publishedCopy(draft);
-        } else {
-          slot.published = draft;
-        }
-        await this.writes.commit(ct, doc, touched);
-        this.emit('entry.create', ct, draft);
-        if (ct.draftAndPublish && publishing) this.emit('entry.publish', ct, slot.published!);
-        return publishing ? (slot.published ?? draft) : draft;
-      },
-      note,
-    );
+    return this.writes.writing(ct, documentId, async () => {
+      this.writes.describe({ actor: opts.actor, action: opts.action ?? writeAction(ct, 'create', publishing), locale });
+      this.writes.expectAbsent(ct, documentId);
+      const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new SlotMap() };
+      const slot: Slot = {};
+      doc.slots.set(locale ?? NO_LOCALE, slot);
+      const draft = firstVersion(ct, documentId, locale, now());
+      const touched = workingSet(doc);
+      this.linking.applyInput(ct, doc, draft, input, touched);
+      if (publishing) checkPublishable(this.schemas, this.unique, ct, draft, input, true);
+      if (ct.draftAndPublish) {
+        slot.draft = draft;
+        if (publishing) slot.published = publishedCopy(draft);
+      } else {
+        slot.published = draft;
+      }
+      // Its unique values, checked above, are held for it until it is indexed.
+      const release = publishing ? this.unique.claim(ct, draft) : undefined;
+      await this.writes.commit(ct, doc, touched).finally(release);
+      this.emit('entry.create', ct, draft);
+      if (ct.draftAndPublish && publishing) this.emit('entry.publish', ct, slot.published!);
+      return publishing ? (slot.published ?? draft) : draft;
+    });
   }
 
   /**
@@ -209,44 +209,40 @@ export class DocumentService {
     const locale = this.writeLocale(ct, opts.locale);
     const input = await this.parse(ct, data, locale);
     const publishing = !ct.draftAndPublish || opts.status !== 'draft';
-    const note = { actor: opts.actor, action: opts.action ?? writeAction(ct, 'update', publishing), locale };
-    return this.writes.writing(
-      ct,
-      documentId,
-      async () => {
-        const current = this.writes.current(ct, documentId);
-        if (!current) return undefined;
-        const doc = cloneDocument(current);
-        const key = locale ?? NO_LOCALE;
-        let slot = doc.slots.get(key);
-        const t = now();
-        let created = false;
-        if (!slot) {
-          slot = {};
-          doc.slots.set(key, slot);
-          created = true;
-          note.action = opts.action ?? writeAction(ct, 'create', publishing);
-          const v = firstVersion(ct, documentId, locale, t);
-          copySharedFields(ct, current, v);
-          if (ct.draftAndPublish) slot.draft = v;
-          else slot.published = v;
-        }
-        const target = ct.draftAndPublish ? slot.draft! : slot.published!;
-        const touched = workingSet(doc);
-        this.linking.applyInput(ct, doc, target, input, touched);
-        target.updatedAt = t;
-        if (publishing) checkPublishable(this.schemas, this.index, ct, target, input, created);
-        if (!ct.draftAndPublish) target.publishedAt = t;
-        else if (publishing) slot.published = publishedCopy(target);
-        syncSharedFields(ct, doc, key, target);
-        if (ct.draftAndPublish && publishing) syncSharedFields(ct, doc, key, slot.published!);
-        await this.writes.commit(ct, doc, touched);
-        this.emit(created ? 'entry.create' : 'entry.update', ct, target);
-        if (ct.draftAndPublish && publishing) this.emit('entry.publish', ct, slot.published!);
-        return publishing ? (slot.published ?? target) : target;
-      },
-      note,
-    );
+    return this.writes.writing(ct, documentId, async () => {
+      const current = this.writes.current(ct, documentId);
+      if (!current) return undefined;
+      const doc = cloneDocument(current);
+      const key = locale ?? NO_LOCALE;
+      let slot = doc.slots.get(key);
+      const t = now();
+      let created = false;
+      if (!slot) {
+        slot = {};
+        doc.slots.set(key, slot);
+        created = true;
+        const v = firstVersion(ct, documentId, locale, t);
+        copySharedFields(ct, current, v);
+        if (ct.draftAndPublish) slot.draft = v;
+        else slot.published = v;
+      }
+      const action = opts.action ?? writeAction(ct, created ? 'create' : 'update', publishing);
+      this.writes.describe({ actor: opts.actor, action, locale });
+      const target = ct.draftAndPublish ? slot.draft! : slot.published!;
+      const touched = workingSet(doc);
+      this.linking.applyInput(ct, doc, target, input, touched);
+      target.updatedAt = t;
+      if (publishing) checkPublishable(this.schemas, this.unique, ct, target, input, created);
+      if (!ct.draftAndPublish) target.publishedAt = t;
+      else if (publishing) slot.published = publishedCopy(target);
+      syncSharedFields(ct, doc, key, target);
+      if (ct.draftAndPublish && publishing) syncSharedFields(ct, doc, key, slot.published!);
+      const release = publishing ? this.unique.claim(ct, target) : undefined;
+      await this.writes.commit(ct, doc, touched).finally(release);
+      this.emit(created ? 'entry.create' : 'entry.update', ct, target);
+      if (ct.draftAndPublish && publishing) this.emit('entry.publish', ct, slot.published!);
+      return publishing ? (slot.published ?? target) : target;
+    });
   }
 
   /**
@@ -257,42 +253,37 @@ export class DocumentService {
   async delete(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<number> {
     const ct = this.contentType(ctName);
     const locale = ct.localized ? (opts.locale ?? this.config.defaultLocale) : null;
-    const note = { actor: opts.actor, action: 'delete', locale: locale === '*' ? null : locale };
-    return this.writes.writing(
-      ct,
-      documentId,
-      async () => {
-        const current = this.writes.current(ct, documentId);
-        if (!current) return 0;
-        const doc = cloneDocument(current);
-        const removed: Version[] = [];
-        for (const [code, slot] of [...doc.slots]) {
-          if (locale !== null && locale !== '*' && code !== locale) continue;
-          if (slot.draft) removed.push(slot.draft);
-          if (slot.published) removed.push(slot.published);
-          doc.slots.delete(code);
-        }
-        if (!removed.length) return 0;
-        if (doc.slots.size === 0) {
-          await this.writes.commit(undefined, undefined, this.linking.detachEverywhere(ct, documentId), {
-            ct,
-            documentId,
-          });
-        } else {
-          const touched = workingSet(doc);
-          if (locale !== null && locale !== '*') this.linking.detachLocale(ct, documentId, locale, touched);
-          await this.writes.commit(ct, doc, touched);
-        }
-        for (const v of removed) this.emit('entry.delete', ct, v);
-        return removed.length;
-      },
-      note,
-    );
+    return this.writes.writing(ct, documentId, async () => {
+      this.writes.describe({ actor: opts.actor, action: 'delete', locale: locale === '*' ? null : locale });
+      const current = this.writes.current(ct, documentId);
+      if (!current) return 0;
+      const doc = cloneDocument(current);
+      const removed: Version[] = [];
+      for (const [code, slot] of [...doc.slots]) {
+        if (locale !== null && locale !== '*' && code !== locale) continue;
+        if (slot.draft) removed.push(slot.draft);
+        if (slot.published) removed.push(slot.published);
+        doc.slots.delete(code);
+      }
+      if (!removed.length) return 0;
+      if (doc.slots.size === 0) {
+        await this.writes.commit(undefined, undefined, this.linking.detachEverywhere(ct, documentId), {
+          ct,
+          documentId,
+        });
+      } else {
+        const touched = workingSet(doc);
+        if (locale !== null && locale !== '*') this.linking.detachLocale(ct, documentId, locale, touched);
+        await this.writes.commit(ct, doc, touched);
+      }
+      for (const v of removed) this.emit('entry.delete', ct, v);
+      return removed.length;
+    });
   }
 
   /** Publishes the draft of a locale (the document service's `publish`; over REST a PUT does this). */
   async publish(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
-    return this.lifecycle(ctName, documentId, opts, 'publish', publishStep(this.schemas, this.index));
+    return this.lifecycle(ctName, documentId, opts, 'publish', publishStep(this.schemas, this.unique));
   }
 
   /** Removes the published version of a locale, keeping the draft. */
@@ -388,7 +379,7 @@ export class DocumentService {
    * `folio validate`. Unique values are left to the caller, which can check them all at once.
    */
   publishProblems(ct: ContentType, v: Version): FieldProblem[] {
-    return publishProblems(this.schemas, this.index, ct, v);
+    return publishProblems(this.schemas, ct, v);
   }
 
   private emit(event: string, ct: ContentType, version: Version) {

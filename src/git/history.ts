@@ -1,4 +1,4 @@
-import type { Project } from '../project.js';
+import type { ServedProject } from '../http-kit/served-project.js';
 import type { Attribute, ContentType } from '../schema/types.js';
 import type { SchemaRegistry } from '../schema/registry.js';
 import { DRAFT, LOCALES, PUBLISHED } from '../documents/file-format.js';
@@ -22,6 +22,9 @@ export interface FieldChange {
   now: unknown;
 }
 
+/** What the history needs of a project (the server's or the CLI's). */
+type HistoryProject = Pick<ServedProject, 'root' | 'documents'>;
+
 /** A commit id as the history takes it from a URL or the command line: hex only, so never an option or a range. */
 export const COMMIT_ID = /^[0-9a-f]{7,64}$/i;
 
@@ -36,11 +39,11 @@ const FIELDS = '%H%x1f%an%x1f%ae%x1f%aI%x1f%s';
 export class DocumentHistory {
   private constructor(
     private readonly repo: Repository,
-    private readonly project: Project,
+    private readonly project: HistoryProject,
   ) {}
 
   /** The history of the project's repository; undefined when the project is in none. */
-  static async open(project: Project): Promise<DocumentHistory | undefined> {
+  static async open(project: HistoryProject): Promise<DocumentHistory | undefined> {
     const repo = await Repository.open(project.root);
     return repo && new DocumentHistory(repo, project);
   }

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { Project } from '../project.js';
+import type { ServedProject } from '../http-kit/served-project.js';
 import { CommitQueue } from './commit-queue.js';
 import { Follower } from './pull.js';
 import { Pusher, pushTarget } from './push.js';
@@ -37,7 +37,7 @@ const PUSH_CHECK_MS = 10_000;
  * Starts the git work `opts` asks for on the project's repository; throws a sentence saying why it cannot
  * (no repository, an unknown remote, a replica with changes of its own, options that do not go together).
  */
-export async function startGit(project: Project, opts: GitServeOptions): Promise<GitServing> {
+export async function startGit(project: ServedProject, opts: GitServeOptions): Promise<GitServing> {
   const commit = opts.commit || opts.push !== null;
   if (!commit && opts.pull === null) return { close: async () => undefined };
   if (opts.pull !== null && !opts.readOnly)

@@ -10,7 +10,7 @@ import { uploadRoutes } from '../upload/routes.js';
 import { studioRoutes } from '../studio/routes.js';
 import { gitRoutes } from '../git/routes.js';
 import type { Follower } from '../git/pull.js';
-import { apiDocsRoutes, contentTypeBuilderRoutes, liveEventsRoutes, publicationRoutes } from './routes.js';
+import { apiDocsRoutes, contentTypeBuilderRoutes, liveEventsRoutes, publicationRoutes, uidRoutes } from './routes.js';
 
 /**
  * The one place that assembles a server for a project: its access policy and route modules (the content API
@@ -43,6 +43,7 @@ export async function serverOptions(
       apiDocsRoutes,
       contentTypeBuilderRoutes,
       publicationRoutes,
+      uidRoutes,
       studioRoutes(auth),
       ...gitRoutes(() => opts.git?.follower),
     ],

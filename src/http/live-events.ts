@@ -1,7 +1,7 @@
 import { createEventStream } from 'h3';
 import type { DocumentEvent } from '../documents/events.js';
 import { FolioError } from '../errors.js';
-import type { Project } from '../project.js';
+import type { ServedProject } from '../http-kit/served-project.js';
 import type { RouteHandler } from '../http-kit/route.js';
 
 /**
@@ -74,10 +74,10 @@ interface OpenStreams {
   byClient: Map<string, number>;
 }
 
-const streamsOf = new WeakMap<Project, OpenStreams>();
+const streamsOf = new WeakMap<ServedProject, OpenStreams>();
 
 /** The streams open on one project's server, in all and by client address. */
-function openStreams(project: Project): OpenStreams {
+function openStreams(project: ServedProject): OpenStreams {
   let open = streamsOf.get(project);
   if (!open) streamsOf.set(project, (open = { total: 0, byClient: new Map() }));
   return open;

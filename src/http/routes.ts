@@ -81,3 +81,12 @@ export const publicationRoutes = defineRoutes({
   ],
   load: async () => (await import('./publication.js')).publicationHandlers,
 });
+
+/** Whether a uid value is free, and a free one made from its target field (uid-availability.ts). */
+export const uidRoutes = defineRoutes({
+  routes: [
+    { method: 'POST', path: '/_folio/uid/check-availability', handler: 'checkAvailability', exactCase: true },
+    { method: 'POST', path: '/_folio/uid/generate', handler: 'generate', exactCase: true },
+  ],
+  load: async () => (await import('./uid-availability.js')).uidHandlers,
+});

@@ -1,7 +1,7 @@
 import type { DocumentService } from '../documents/service.js';
 import type { Actor } from '../documents/write-record.js';
 import { FolioError, applicationError, fieldErrors, notFound, validationError } from '../errors.js';
-import type { Project } from '../project.js';
+import type { ServedProject } from '../http-kit/served-project.js';
 import type { ContentType, MediaAttribute } from '../schema/types.js';
 import { imageDimensions, makeFormats } from './images.js';
 import { LocalMediaLibrary, type FileRecord, type FocalPoint, type PreparedFile } from './library.js';
@@ -32,7 +32,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
  * The media library of a project, when it is the local one (projects opened with another library have no
  * upload routes).
  */
-export function localLibrary(project: Project): LocalMediaLibrary | undefined {
+export function localLibrary(project: ServedProject): LocalMediaLibrary | undefined {
   const media = project.documents.media;
   return media instanceof LocalMediaLibrary ? media : undefined;
 }

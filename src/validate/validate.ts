@@ -3,11 +3,12 @@ import { join, relative } from 'node:path';
 import type { Project } from '../project.js';
 import { parseInput } from '../documents/input.js';
 import { linkParts } from '../documents/file-format.js';
-import { versions, NO_LOCALE, type Status, type Version } from '../documents/model.js';
+import { versions, type Status, type Version } from '../documents/model.js';
 import { isOwningSide, type Attribute, type ContentType } from '../schema/types.js';
 import { FolioError } from '../errors.js';
 import { storedValueProblems } from '../documents/stored-values.js';
 import { recheckRejectedFile } from './rejected-file.js';
+import { uniqueValueProblems } from './unique-values.js';
 
 export interface Problem {
   file: string;
@@ -53,7 +54,6 @@ export function validateProject(project: Project, onProgress?: (done: number, to
   let done = 0;
   for (const ct of project.schemas.contentTypes.values()) total += docs.index.count(ct.uid);
   for (const ct of project.schemas.contentTypes.values()) {
-    const unique = new Map<string, string>();
     for (const doc of docs.index.documents(ct.uid)) {
       onProgress?.(done++, total);
       const file = fileOf(ct.pluralName, doc.documentId);
@@ -79,25 +79,13 @@ export function validateProject(project: Project, onProgress?: (done: number, to
         if (v.status === 'published' || !ct.draftAndPublish) {
           for (const x of docs.publishProblems(ct, v))
             problems.push({ file, path: `${where}.${x.path.join('.')}`, message: x.message });
-          for (const [name, attr] of Object.entries(ct.attributes)) {
-            const value = v.data[name];
-            if (!('unique' in attr) || !attr.unique || value === null || value === undefined || value === '') continue;
-            const key = `${name}|${v.locale ?? NO_LOCALE}|${JSON.stringify(value)}`;
-            const other = unique.get(key);
-            if (other && other !== doc.documentId)
-              problems.push({
-                file,
-                path: `${where}.${name}`,
-                message: `${JSON.stringify(value)} is not unique: ${fileOf(ct.pluralName, other)} has it too`,
-              });
-            else unique.set(key, doc.documentId);
-          }
         }
         for (const [name, attr] of Object.entries(ct.attributes))
           checkLinks(project, attr, v.data[name], `${where}.${name}`, file, problems, v.locale);
       }
     }
   }
+  problems.push(...uniqueValueProblems(project));
   return problems;
 }
 

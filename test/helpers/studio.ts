@@ -133,6 +133,12 @@ export async function signedIn(browser: Browser, url: string, account: { identif
     data: account,
   });
   if (!login.ok()) throw new Error(`Signing in as ${account.identifier}: ${login.status()}`);
+  // What the Studio's own sign-in leaves besides the cookie: the hint that a reload should renew the session.
+  await context.addInitScript(() => {
+    if (sessionStorage.getItem('hinted')) return;
+    sessionStorage.setItem('hinted', '1');
+    localStorage.setItem('folio-studio:signed-in', '1');
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   page.on('pageerror', (e) => process.stderr.write(`browser: ${e.message}\n`));
