@@ -100,8 +100,7 @@ export function Studio() {
         There is no type “{slug}” that your role may read. <Link href="/admin">Home</Link> lists those it may.
       </p>
     );
-  else if (section === 'history' && id)
-    screen = <History type={type} model={model} documentId={id} params={params} />;
+  else if (section === 'history' && id) screen = <History type={type} model={model} documentId={id} params={params} />;
   else if (type.kind === 'singleType') screen = <Editor type={type} model={model} params={params} />;
   else if (id === undefined) screen = <CollectionList type={type} model={model} params={params} />;
   else screen = <Editor type={type} model={model} documentId={id === 'new' ? undefined : id} params={params} />;
