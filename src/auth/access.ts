@@ -10,6 +10,8 @@ export interface AuthPrincipal extends Principal {
   user?: UserRecord;
   token?: TokenRecord;
   sessionId?: string;
+  /** The project's owner (every permission), on a server that takes owner sessions. */
+  owner?: boolean;
 }
 
 const unauthorized = (message = 'Missing or invalid credentials') =>
@@ -65,6 +67,7 @@ export class PermissionsPolicy implements AccessPolicy {
             user: found.user,
             role: found.user.role,
             sessionId: found.sessionId,
+            ...(this.auth.isOwner(found.user.id) ? { owner: true } : {}),
           };
         throw unauthorized();
       }
@@ -76,6 +79,7 @@ export class PermissionsPolicy implements AccessPolicy {
 
   can(principal: Principal, action: string): boolean {
     const p = principal as AuthPrincipal;
+    if (p.owner) return true;
     if (p.kind === 'token' && p.token) {
       if (p.token.type === 'full-access') return true;
       if (p.token.type === 'read-only') return /\.(find|findOne)$/.test(action);
@@ -90,6 +94,8 @@ export class PermissionsPolicy implements AccessPolicy {
     // keyed by its hash (ids are reused after a revoke); roles by the permissions' version.
     if (p.kind === 'token' && p.token)
       return p.token.type === 'custom' ? `token:custom:${p.token.accessKey.slice(0, 32)}` : `token:${p.token.type}`;
+    // The owner may do what no role may: its answers are not a role's.
+    if (p.owner) return 'owner';
     return `role:${p.role ?? 'public'}@${this.version}`;
   }
 }

@@ -10,7 +10,14 @@ import { uploadRoutes } from '../upload/routes.js';
 import { studioRoutes } from '../studio/routes.js';
 import { gitRoutes } from '../git/routes.js';
 import type { Follower } from '../git/pull.js';
-import { apiDocsRoutes, contentTypeBuilderRoutes, liveEventsRoutes, publicationRoutes, uidRoutes } from './routes.js';
+import {
+  apiDocsRoutes,
+  contentTypeBuilderRoutes,
+  emailRoutes,
+  liveEventsRoutes,
+  publicationRoutes,
+  uidRoutes,
+} from './routes.js';
 
 /**
  * The one place that assembles a server for a project: its access policy and route modules (the content API
@@ -44,6 +51,7 @@ export async function serverOptions(
       contentTypeBuilderRoutes,
       publicationRoutes,
       uidRoutes,
+      emailRoutes(log),
       studioRoutes(auth),
       ...gitRoutes(() => opts.git?.follower),
     ],
