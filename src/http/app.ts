@@ -16,9 +16,16 @@ import { landingRoutes, localesRoutes } from './routes.js';
 /**
  * Sign-in, renewal and sign-out with a password or a Studio sign-in link: they write the server's own sessions
  * in `.folio/`, never content, so a read-only server takes them (as POSTs only: other methods on these paths
- * may reach a content-type's routes) and its Studio can be used to read.
+ * may reach a content-type's routes) and its Studio can be used to read. And a replica's pull: it brings the
+ * checkout to its remote's commit, which no client writes.
  */
-const SESSION_PATHS = new Set(['/api/auth/local', '/api/auth/refresh', '/api/auth/logout', '/_folio/studio/sign-in']);
+const SESSION_PATHS = new Set([
+  '/api/auth/local',
+  '/api/auth/refresh',
+  '/api/auth/logout',
+  '/_folio/studio/sign-in',
+  '/_folio/git/pull',
+]);
 
 export interface AppOptions {
   access?: AccessPolicy;
