@@ -234,6 +234,8 @@ describe('users & roles as Strapi answers them', () => {
       ).toEqual([
         'plugin::content-type-builder',
         'plugin::email',
+        // Folio's own actions (the git pull hook's), grantable like any other.
+        'plugin::folio',
         'plugin::i18n',
         'plugin::upload',
         'plugin::users-permissions',
