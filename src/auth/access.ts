@@ -12,6 +12,8 @@ export interface AuthPrincipal extends Principal {
   sessionId?: string;
   /** When the credentials run out by themselves (a JWT's `exp`, a token's lifespan), in ms since the epoch. */
   expiresAt?: number;
+  /** The project's owner (every permission), on a server that takes owner sessions. */
+  owner?: boolean;
 }
 
 /** How often a long-lived answer's credentials are checked again for changes made by other processes (the CLI). */
@@ -77,6 +79,7 @@ export class PermissionsPolicy implements AccessPolicy {
             role: found.user.role,
             sessionId: found.sessionId,
             expiresAt: found.expiresAt,
+            ...(this.auth.isOwner(found.user.id) ? { owner: true } : {}),
           };
         throw unauthorized();
       }
@@ -124,6 +127,7 @@ export class PermissionsPolicy implements AccessPolicy {
 
   can(principal: Principal, action: string): boolean {
     const p = principal as AuthPrincipal;
+    if (p.owner) return true;
     if (p.kind === 'token' && p.token) {
       if (p.token.type === 'full-access') return true;
       if (p.token.type === 'read-only') return /\.(find|findOne)$/.test(action);
@@ -138,6 +142,8 @@ export class PermissionsPolicy implements AccessPolicy {
     // keyed by its hash (ids are reused after a revoke); roles by the permissions' version.
     if (p.kind === 'token' && p.token)
       return p.token.type === 'custom' ? `token:custom:${p.token.accessKey.slice(0, 32)}` : `token:${p.token.type}`;
+    // The owner may do what no role may: its answers are not a role's.
+    if (p.owner) return 'owner';
     return `role:${p.role ?? 'public'}@${this.version}`;
   }
 }

@@ -105,7 +105,7 @@ export function usersHandlers(
 
   const usersQuery = (req: RouteRequest) => {
     const roles = req.access instanceof PermissionsPolicy ? req.access.roles() : {};
-    return new UsersQuery(roleViews(req.project.contentDir, roles), req.project.config.rest.strictParams);
+    return new UsersQuery(roleViews(req.project.contentDir, roles));
   };
   const query = (req: RouteRequest) => parseQueryString(req.rawQuery);
   /** Users routes address a user by numeric id. */
@@ -136,7 +136,7 @@ export function usersHandlers(
     async login(req) {
       limit(req);
       const body = bodyOf(req);
-      const user = await auth.login(body.identifier, body.password);
+      const user = await auth.login(body.identifier, body.password, settings().mail.emailConfirmation);
       return sendJson(req.event, 200, await credentials(req, user));
     },
     async changePassword(req) {
@@ -230,30 +230,25 @@ export function usersHandlers(
     },
     async me(req) {
       const user = requireUser(await callerOf(req));
-      return sendJson(req.event, 200, usersQuery(req).shaper(query(req), 'findOne')(user));
+      return sendJson(req.event, 200, usersQuery(req).shaper(query(req))(user));
     },
     count: (req) => sendJson(req.event, 200, usersQuery(req).select(auth.listUsers(), query(req), 'count').length),
     async create(req) {
       const input = userInput(req, bodyOf(req), true);
       const user = (await auth.saveUser(undefined, { ...input, role: input.role }))!;
-      return sendJson(req.event, 201, usersQuery(req).shaper({ populate: 'role' }, 'findOne')(user));
+      return sendJson(req.event, 201, usersQuery(req).shaper({ populate: 'role' })(user));
     },
     find(req) {
       const q = query(req);
       const uq = usersQuery(req);
-      const shape = uq.shaper({ fields: q.fields, populate: q.populate }, 'find');
-      return sendJson(
-        req.event,
-        200,
-        uq.select(auth.listUsers(), { ...q, fields: undefined, populate: undefined }, 'find').map(shape),
-      );
+      return sendJson(req.event, 200, uq.select(auth.listUsers(), q, 'find').map(uq.shaper(q)));
     },
     async update(req) {
       const id = userId(req);
       if (!auth.userById(id)) throw notFound('User not found');
       const user = await auth.saveUser(id, userInput(req, bodyOf(req), false));
       if (!user) throw notFound('User not found');
-      return sendJson(req.event, 200, usersQuery(req).shaper({ populate: 'role' }, 'findOne')(user));
+      return sendJson(req.event, 200, usersQuery(req).shaper({ populate: 'role' })(user));
     },
     destroy(req) {
       const id = userId(req);
@@ -262,7 +257,7 @@ export function usersHandlers(
       return gone ? sendJson(req.event, 200, sanitizeUser(gone)) : sendEmpty(req.event, 204);
     },
     findOne(req) {
-      const shape = usersQuery(req).shaper(query(req), 'findOne');
+      const shape = usersQuery(req).shaper(query(req));
       const id = userId(req);
       const user = Number.isNaN(id) ? undefined : auth.userById(id);
       // Strapi answers an unknown user with an empty 204.

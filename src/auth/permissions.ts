@@ -25,7 +25,8 @@ import { serialize } from '../store/serialize.js';
  * - Action names: `api::<type>.<type>.find|findOne|create|update|delete` (single types: find, update,
  *   delete), `plugin::upload.content-api.find|findOne|findPage|upload|destroy`,
  *   `plugin::users-permissions.auth.*`, `plugin::users-permissions.user.me|find|findOne|count`,
- *   `plugin::i18n.locales.listLocales`, `plugin::content-type-builder.content-types.getContentTypes|getContentType`,
+ *   `plugin::i18n.locales.listLocales`, `plugin::email.email.send`,
+ *   `plugin::content-type-builder.content-types.getContentTypes|getContentType`,
  *   `plugin::content-type-builder.components.getComponents|getComponent`.
  */
 /** `id`: the numeric id a custom role keeps once the API has handed it out (authenticated is 1, public 2). */
@@ -101,6 +102,7 @@ export const PLUGIN_ACTIONS: readonly string[] = [
   'plugin::users-permissions.permissions.getPermissions',
   ...['find', 'findOne', 'findPage', 'upload', 'destroy'].map((a) => `plugin::upload.content-api.${a}`),
   'plugin::i18n.locales.listLocales',
+  'plugin::email.email.send',
   ...['content-types.getContentTypes', 'content-types.getContentType'].map((a) => `plugin::content-type-builder.${a}`),
   ...['components.getComponents', 'components.getComponent'].map((a) => `plugin::content-type-builder.${a}`),
 ];

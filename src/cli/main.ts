@@ -135,7 +135,7 @@ export async function reportError(err: unknown, json: boolean): Promise<number> 
     exitCode?: number;
     message?: string;
     errorName?: string;
-    details?: { errors?: Array<{ path: string[]; message: string }> } | null;
+    details?: { errors?: Array<{ path: string[]; message: string; value?: unknown }> } | null;
   };
   let name = 'Error';
   let message = e?.message ?? String(err);
@@ -172,9 +172,13 @@ export async function reportError(err: unknown, json: boolean): Promise<number> 
   }
   // For people, the API's wording is made actionable (messages.ts); --json keeps it as the API gives it.
   const { forPeople } = await import('./messages.js');
-  process.stderr.write(`${red(`${name}:`)} ${forPeople(message)}\n`);
   const list = (details as typeof e.details)?.errors ?? [];
-  if (list.length > 1 || (list.length === 1 && forPeople(list[0].message) !== forPeople(message)))
-    for (const p of list) process.stderr.write(`  ${p.path.join('.') || '(document)'}: ${forPeople(p.message)}\n`);
+  // The value sent, when there is one error: "title must be a string, not the number 5".
+  const given = (p: (typeof list)[number] | undefined) => (p && 'value' in p ? { value: p.value } : undefined);
+  const text = forPeople(message, list.length === 1 && list[0].message === message ? given(list[0]) : undefined);
+  process.stderr.write(`${red(`${name}:`)} ${text}\n`);
+  if (list.length > 1 || (list.length === 1 && forPeople(list[0].message, given(list[0])) !== text))
+    for (const p of list)
+      process.stderr.write(`  ${p.path.join('.') || '(document)'}: ${forPeople(p.message, given(p))}\n`);
   return status;
 }

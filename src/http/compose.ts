@@ -8,7 +8,14 @@ import { PermissionsPolicy } from '../auth/access.js';
 import { accountRoutes, rolesRoutes } from '../auth/routes.js';
 import { uploadRoutes } from '../upload/routes.js';
 import { studioRoutes } from '../studio/routes.js';
-import { apiDocsRoutes, contentTypeBuilderRoutes, liveEventsRoutes, publicationRoutes, uidRoutes } from './routes.js';
+import {
+  apiDocsRoutes,
+  contentTypeBuilderRoutes,
+  emailRoutes,
+  liveEventsRoutes,
+  publicationRoutes,
+  uidRoutes,
+} from './routes.js';
 
 /**
  * The one place that assembles a server for a project: its access policy and route modules (the content API
@@ -42,6 +49,7 @@ export async function serverOptions(
       contentTypeBuilderRoutes,
       publicationRoutes,
       uidRoutes,
+      emailRoutes(log),
       studioRoutes(auth),
     ],
   };

@@ -25,6 +25,13 @@ export class SignInCodes {
     return code;
   }
 
+  /** How many codes of `userId` wait to be used (not expired). */
+  live(userId: number): number {
+    let n = 0;
+    for (const v of this.codes.values()) if (v.userId === userId && v.expires >= Date.now()) n++;
+    return n;
+  }
+
   take(code: string): number | undefined {
     const found = this.codes.get(code);
     this.codes.delete(code);
@@ -63,7 +70,8 @@ export function signInLinkHandlers(auth: AuthService): Record<'signIn', RouteHan
       if (typeof code !== 'string' || !code) throw validationError('code is a required field');
       const userId = signInCodes(project.root).take(code);
       const user = userId === undefined ? undefined : auth.userById(userId);
-      if (!user || user.blocked || !user.confirmed)
+      // The owner's link works only where owner sessions are taken (a server on the user's own machine).
+      if (!user || user.blocked || !user.confirmed || (!auth.ownerSignIn && auth.isOwner(user.id)))
         throw applicationError('This sign-in link has expired or was used already: ask for a new one');
       const issued = await auth.issue(user, String(event.node.req.headers['user-agent'] ?? '') || null);
       // The cookie of POST /api/auth/local in httpOnly mode (auth/http.ts), which the refresh route reads.

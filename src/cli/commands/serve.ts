@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG } from '../../config.js';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, dim } from '../output.js';
 import { printReady } from '../banner.js';
+import { listenFailure } from '../listen-errors.js';
 
 interface ServeOptions extends GlobalOptions {
   port?: string;
@@ -13,6 +13,7 @@ interface ServeOptions extends GlobalOptions {
   readOnly?: boolean;
   verbose?: boolean;
   studioAs?: string;
+  ownerLink?: boolean;
 }
 
 /** How long the server must have been without requests before the start-up warm-up goes on (see below). */
@@ -32,6 +33,8 @@ export function registerServe(program: Command, globals: () => GlobalOptions) {
     .option('--read-only', 'refuse every write (403): for replicas serving one commit')
     .option('--verbose', 'log every request with its status and timing')
     .option('--studio-as <user>', 'print a one-time Folio Studio sign-in link for this user (username or e-mail)')
+    .option('--owner-link', "print the owner's one-click Studio link even when listening beyond this machine")
+    .option('--no-owner-link', "print no owner link, and refuse the owner's sessions (default: on loopback only)")
     .addHelpText(
       'after',
       `
@@ -53,7 +56,7 @@ Examples:
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new CliError(`--port must be a number from 0 to 65535`);
       const host = opts.host ?? project.config.server.host;
-      const [{ startServer, PortInUseError }, { serverOptions }] = await modules;
+      const [{ startServer }, { serverOptions }] = await modules;
       const log = (m: string) => process.stderr.write(`${m}\n`);
       keepServing(log);
       const options = await serverOptions(project, { log });
@@ -91,17 +94,8 @@ Examples:
           onRequest: count,
         });
       } catch (err) {
-        if (!(err instanceof PortInUseError)) throw err;
-        const named =
-          opts.port !== undefined
-            ? 'from --port'
-            : port === DEFAULT_CONFIG.server.port
-              ? 'the default port'
-              : 'from server.port in content/folio.json';
-        throw new CliError(
-          `port ${port} on ${host} is already in use (${named}): stop the program using it, ` +
-            `or choose a free port with --port <port> (--port 0 picks any free port)`,
-        );
+        const sources = { port, host, portFlag: opts.port !== undefined, hostFlag: opts.host !== undefined };
+        throw listenFailure(err, sources) ?? err;
       }
       const { WebhookDispatcher } = await import('../../webhooks/webhooks.js');
       const { LocalMediaLibrary } = await import('../../upload/library.js');
@@ -124,7 +118,17 @@ Examples:
       process.on('SIGINT', () => void shutdown('SIGINT'));
       process.on('SIGTERM', () => void shutdown('SIGTERM'));
       const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${listener.port}`;
-      await printReady(project, base, opts);
+      const { prepareOwnerLinks } = await import('../../studio/owner-link.js');
+      const ownerLines = await prepareOwnerLinks({
+        auth: options.access.auth,
+        root: project.root,
+        address: listener.server.address(),
+        base,
+        flag: opts.ownerLink,
+        json: opts.json === true,
+        write: (text) => process.stdout.write(text),
+      });
+      await printReady(project, base, opts, ownerLines);
       // Said once, after the start: a clone whose merge driver is not set up merges document files by lines.
       void import('../../git/setup.js')
         .then((git) => git.driverProblem(project.root))
