@@ -17,13 +17,13 @@ const LAYERS = [
   ['auth', 'upload', 'git'],
   ['studio'],
   ['project'],
-  ['http', 'import', 'validate', 'watch', 'webhooks'],
+  ['http', 'export', 'import', 'validate', 'watch', 'webhooks'],
   ['cli'],
 ];
 const ROOMS = LAYERS.flat();
 const above = (room) => LAYERS.slice(LAYERS.findIndex((layer) => layer.includes(room)) + 1).flat();
 // Arrows refused besides the upward ones: between rooms of one layer, and past a layer a room must go through.
-const FRONT = ['import', 'validate', 'watch', 'webhooks'];
+const FRONT = ['export', 'import', 'validate', 'watch', 'webhooks'];
 const alsoForbidden = {
   query: ['store', 'startup'],
   startup: ['query'],

@@ -34,6 +34,29 @@ export interface FolioConfig {
   };
   webhooks: WebhookConfig[];
   users: UsersConfig;
+  git: GitConfig;
+}
+
+/**
+ * `folio serve` and git (`git` in folio.json; the command's options win): commit each write, push the commits
+ * to a remote (its name), pull from the branch's remote every `pull` ms (a read-only replica).
+ */
+export interface GitConfig {
+  commit: boolean;
+  push: string | null;
+  pull: number | null;
+}
+
+/** A remote's name as Folio takes it from folio.json or an option: a plain name, never a URL or an option. */
+export const REMOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** An interval written `30s`, `5m`, `1h` or as seconds (`45`), in ms; undefined when it is not one (or < 1 s). */
+export function parseInterval(value: unknown): number | undefined {
+  const m =
+    typeof value === 'number' ? [String(value), String(value), 's'] : /^(\d{1,7})(ms|s|m|h)?$/.exec(String(value));
+  if (!m) return undefined;
+  const ms = Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  return Number.isSafeInteger(ms) && ms >= 1000 ? ms : undefined;
 }
 
 /**
@@ -115,6 +138,7 @@ export const DEFAULT_CONFIG: FolioConfig = {
     emailConfirmationRedirection: '/',
     resetPasswordUrl: '',
   },
+  git: { commit: false, push: null, pull: null },
 };
 
 export const WEBHOOK_EVENTS = [
@@ -257,6 +281,7 @@ export function loadConfig(contentDir: string): FolioConfig {
       };
     });
   }
+  if (raw.git !== undefined) cfg.git = gitConfig(raw.git, file);
   if (raw.users !== undefined) {
     const u = raw.users;
     if (!isObject(u)) throw new ConfigError(file, `"users" must be an object`);
@@ -291,4 +316,25 @@ export function loadConfig(contentDir: string): FolioConfig {
     }
   }
   return cfg;
+}
+
+function gitConfig(g: unknown, file: string): GitConfig {
+  if (!isObject(g)) throw new ConfigError(file, `"git" must be an object`);
+  const out: GitConfig = { commit: false, push: null, pull: null };
+  if (g.commit !== undefined) {
+    if (typeof g.commit !== 'boolean') throw new ConfigError(file, `"git.commit" must be a boolean`);
+    out.commit = g.commit;
+  }
+  if (g.push !== undefined && g.push !== null) {
+    if (typeof g.push !== 'string' || !REMOTE_NAME.test(g.push))
+      throw new ConfigError(file, `"git.push" must be the name of a git remote (such as "origin")`);
+    out.push = g.push;
+  }
+  if (g.pull !== undefined && g.pull !== null) {
+    const ms = parseInterval(g.pull);
+    if (ms === undefined)
+      throw new ConfigError(file, `"git.pull" must be an interval of at least 1 s ("30s", "5m", or seconds)`);
+    out.pull = ms;
+  }
+  return out;
 }

@@ -10,10 +10,10 @@ export interface AuthPrincipal extends Principal {
   user?: UserRecord;
   token?: TokenRecord;
   sessionId?: string;
-  /** When the credentials run out by themselves (a JWT's `exp`, a token's lifespan), in ms since the epoch. */
-  expiresAt?: number;
   /** The project's owner (every permission), on a server that takes owner sessions. */
   owner?: boolean;
+  /** When the credentials run out by themselves (a JWT's `exp`, a token's lifespan), in ms since the epoch. */
+  expiresAt?: number;
 }
 
 /** How often a long-lived answer's credentials are checked again for changes made by other processes (the CLI). */
@@ -78,8 +78,8 @@ export class PermissionsPolicy implements AccessPolicy {
             user: found.user,
             role: found.user.role,
             sessionId: found.sessionId,
-            expiresAt: found.expiresAt,
             ...(this.auth.isOwner(found.user.id) ? { owner: true } : {}),
+            expiresAt: found.expiresAt,
           };
         throw unauthorized();
       }

@@ -11,8 +11,10 @@ export function EditorHeader(props: {
   present?: string[];
   localeHref(code: string): string;
   listHref?: string;
+  /** The document's history (from git), once it exists. */
+  historyHref?: string;
 }) {
-  const { model, type, title, locale, present, listHref } = props;
+  const { model, type, title, locale, present, listHref, historyHref } = props;
   return (
     <header class="bar editor-head">
       <div class="titles">
@@ -27,6 +29,11 @@ export function EditorHeader(props: {
         )}
         <h1 id="editor-title">{title}</h1>
       </div>
+      {historyHref && (
+        <Link href={historyHref} class="history-link">
+          History
+        </Link>
+      )}
       {locale && model.locales.length > 1 ? (
         <label class="locale">
           Locale{' '}

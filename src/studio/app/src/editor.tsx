@@ -12,6 +12,7 @@ import { navigate, useLeaveGuard } from './router';
 import type { Doc } from './status';
 import { useDocument } from './use-document';
 import { useEditorForm } from './use-editor-form';
+import { historyHref } from './history';
 
 type Action = 'draft' | 'publish' | 'save';
 
@@ -176,6 +177,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
       { error: undefined, what: `delete this ${type.displayName}`, action: `${type.uid}.delete` },
     );
 
+  const savedId = isNew ? undefined : (documentId ?? doc?.documentId);
   const localeName = (code: string | undefined) => model.locales.find((l) => l.code === code)?.name ?? code;
   const typeHref = endpoint(type).replace('/api/', '/admin/content/');
   const here = `${typeHref}${isNew ? '/new' : single ? '' : `/${documentId}`}`;
@@ -197,6 +199,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
         present={docState.present}
         localeHref={localeHref}
         listHref={listHref}
+        historyHref={savedId ? historyHref(type, savedId, { locale }) : undefined}
       />
       {docState.changed && (
         <ChangedNotice
