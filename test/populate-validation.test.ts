@@ -147,4 +147,17 @@ describe('populate validation, as Strapi reports it', () => {
     expect(res.status, res.text).toBe(200);
     expect(Object.keys(res.body.data.cover).sort()).toEqual(['documentId', 'formats', 'id']);
   });
+
+  it.each([
+    ['filters[author][nope]=1', 'author', 'filters'],
+    ['filters[author][articles][nope]=1', 'author.articles', 'filters'],
+    ['filters[seo][nope]=1', 'seo', 'filters'],
+    ['filters[cover][nope]=1', 'cover', 'filters'],
+    ['sort=author.nope', 'author', 'sort'],
+    ['populate[tags][filters][articles][nope]=1', 'articles', 'populate'],
+  ])('places an unknown key of %s at the path leading to it, as Strapi does', async (query, path, param) => {
+    const res = await s.api(`/api/articles?${query}`);
+    expect(res.body.error).toMatchObject({ status: 400, message: `Invalid key nope at ${path}` });
+    expect(res.body.error.details).toEqual({ key: 'nope', path, source: 'query', param });
+  });
 });
