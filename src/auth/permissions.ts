@@ -105,6 +105,8 @@ export const PLUGIN_ACTIONS: readonly string[] = [
   'plugin::email.email.send',
   ...['content-types.getContentTypes', 'content-types.getContentType'].map((a) => `plugin::content-type-builder.${a}`),
   ...['components.getComponents', 'components.getComponent'].map((a) => `plugin::content-type-builder.${a}`),
+  // Folio's own: a replica's pull from its remote (POST /_folio/git/pull), for a push hook's token.
+  'plugin::folio.git.pull',
 ];
 
 export const CONTENT_ACTIONS = ['find', 'findOne', 'create', 'update', 'delete'] as const;
@@ -158,6 +160,7 @@ export function loadPermissions(contentDir: string): PermissionsFile {
   return out;
 }
 
+/** Writes permissions.json (roles sorted, actions sorted and once each); resolves with the file and its text. */
 export async function savePermissions(contentDir: string, file: PermissionsFile) {
   const roles: Record<string, Role> = {};
   for (const key of Object.keys(file.roles).sort()) {
@@ -169,7 +172,10 @@ export async function savePermissions(contentDir: string, file: PermissionsFile)
       permissions: [...new Set(r.permissions)].sort(),
     };
   }
-  await writeFileAtomic(join(contentDir, 'permissions.json'), serialize({ roles }));
+  const path = join(contentDir, 'permissions.json');
+  const text = serialize({ roles });
+  await writeFileAtomic(path, text);
+  return { file: path, text };
 }
 
 /** A content-type as the action shorthands name it. */
