@@ -98,6 +98,17 @@ describe('access: each route for each kind of caller', () => {
         }),
       [403, 200, 403, 403, 200],
     ),
+    // Who may create or update the type may ask whether a uid value is free (custom: articles' create).
+    row(
+      'POST /_folio/uid/check-availability',
+      (c) =>
+        s.api('/_folio/uid/check-availability', {
+          as: c,
+          method: 'POST',
+          body: { contentTypeUID: 'api::article.article', field: 'slug', value: 'free' },
+        }),
+      [403, 200, 200, 403, 200],
+    ),
     row('GET /api/upload/files', (c) => s.api('/api/upload/files', { as: c }), [403, 403, 200, 200, 200]),
     row('GET /api/upload/files/:id', (c) => s.api(`/api/upload/files/${file}`, { as: c }), [403, 403, 403, 200, 200]),
     row('POST /api/upload', (c) => upload(c), [403, 403, 403, 403, 201]),

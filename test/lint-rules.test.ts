@@ -1,4 +1,5 @@
 import { ESLint } from 'eslint';
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 // The lint rules that keep the rooms of src/ in shape, run on code as it would sit in the repository.
@@ -29,5 +30,14 @@ describe('the import direction rule', () => {
   ])('lets %s import downwards', async (file, code) => {
     const found = await problems(file, `${code}\nexport const y = x;\n`);
     expect(found.filter((p) => p.startsWith('no-restricted-imports'))).toEqual([]);
+  });
+
+  // A folder added to src/ must be given its layer in .ci/eslint.config.js: until then nothing holds its arrows.
+  const rooms = readdirSync('src', { withFileTypes: true })
+    .filter((e) => e.isDirectory() && e.name !== 'cli')
+    .map((e) => e.name);
+  it.each(rooms)('holds src/%s below the CLI', async (room) => {
+    const found = await problems(`src/${room}/x.ts`, "import { x } from '../cli/main.js';\nexport const y = x;\n");
+    expect(found.filter((p) => p.startsWith('no-restricted-imports'))).not.toEqual([]);
   });
 });

@@ -11,6 +11,9 @@ export type { RowList, SummarySource, UndecodedHook, VersionPick } from './doc-i
 export { RENUMBERED_FROM, renumberedId } from './doc-index-ids.js';
 export { pickVersion } from './doc-index-rows.js';
 
+/** Told of a document added, replaced (`doc` its new copy) or removed (`doc` undefined): see `watch`. */
+export type IndexWatcher = (uid: string, documentId: string, doc: DocumentRecord | undefined) => void;
+
 /**
  * The in-memory index the server answers from: documents by type and documentId, versions by id,
  * ordered row lists per status/locale, and reverse relation links for the inverse side.
@@ -21,6 +24,17 @@ export class DocumentIndex {
   generation = 0;
   /** Set by the start path when it indexes documents before decoding them. */
   undecoded: UndecodedHook | undefined;
+  private readonly watchers = new Set<IndexWatcher>();
+
+  /** Calls `fn` each time a document is added, replaced (its new copy) or removed (undefined); returns a stop. */
+  watch(fn: IndexWatcher): () => void {
+    this.watchers.add(fn);
+    return () => this.watchers.delete(fn);
+  }
+
+  private tell(uid: string, documentId: string, doc: DocumentRecord | undefined) {
+    for (const fn of this.watchers) fn(uid, documentId, doc);
+  }
 
   /** Whether `doc` was indexed before its values were decoded, and they still are not. */
   isUndecoded(doc: DocumentRecord): boolean {
@@ -189,6 +203,7 @@ export class DocumentIndex {
     if (old) this.unlink(t, old);
     docs.set(doc.documentId, doc);
     this.insert(t, doc, false);
+    this.tell(doc.uid, doc.documentId, doc);
   }
 
   /**
@@ -199,6 +214,7 @@ export class DocumentIndex {
     const t = this.t(doc.uid);
     t.loaded.push(doc);
     this.insert(t, doc, true);
+    if (this.watchers.size) this.tell(doc.uid, doc.documentId, doc);
   }
 
   /**
@@ -269,6 +285,7 @@ export class DocumentIndex {
     docs.delete(documentId);
     if (t.rows.size) t.rows.clear();
     this.generation++;
+    this.tell(uid, documentId, undefined);
   }
 
   private unlink(t: TypeIndex, doc: DocumentRecord) {

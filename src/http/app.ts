@@ -9,14 +9,23 @@ import type { RouteModule, RouteRequest } from '../http-kit/route.js';
 import { contentRoutes } from './content-api.js';
 import { applyCors, finishResponse } from './http-basics.js';
 import { moduleRouter } from './router.js';
+import { isHttps } from '../http-kit/client.js';
+import { setSecurityHeaders } from '../http-kit/security-headers.js';
 import { landingRoutes, localesRoutes } from './routes.js';
 
 /**
  * Sign-in, renewal and sign-out with a password or a Studio sign-in link: they write the server's own sessions
  * in `.folio/`, never content, so a read-only server takes them (as POSTs only: other methods on these paths
- * may reach a content-type's routes) and its Studio can be used to read.
+ * may reach a content-type's routes) and its Studio can be used to read. And a replica's pull: it brings the
+ * checkout to its remote's commit, which no client writes.
  */
-const SESSION_PATHS = new Set(['/api/auth/local', '/api/auth/refresh', '/api/auth/logout', '/_folio/studio/sign-in']);
+const SESSION_PATHS = new Set([
+  '/api/auth/local',
+  '/api/auth/refresh',
+  '/api/auth/logout',
+  '/_folio/studio/sign-in',
+  '/_folio/git/pull',
+]);
 
 export interface AppOptions {
   access?: AccessPolicy;
@@ -71,6 +80,7 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
           log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
         });
       }
+      setSecurityHeaders(res, isHttps(req, project.config.server));
       if (applyCors(event, project.config.server.cors)) return sendEmpty(event, 204);
       let answer: unknown;
       try {
