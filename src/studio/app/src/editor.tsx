@@ -178,6 +178,21 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
     );
 
   const savedId = isNew ? undefined : (documentId ?? doc?.documentId);
+  /** "Generate from …": a value no other document holds (the server's), else the slug made here. */
+  const generateUid = async (name: string, slug: string) => {
+    const target = (type.attributes[name] as { targetField?: string }).targetField;
+    try {
+      const { data } = await api<{ data: string }>('POST', `/_folio/uid/generate${query({ locale })}`, {
+        contentTypeUID: type.uid,
+        field: name,
+        data: target ? { [target]: form.form.values[target] ?? '' } : {},
+        documentId: savedId,
+      });
+      form.setValue(name, data);
+    } catch {
+      form.setValue(name, slug);
+    }
+  };
   const localeName = (code: string | undefined) => model.locales.find((l) => l.code === code)?.name ?? code;
   const typeHref = endpoint(type).replace('/api/', '/admin/content/');
   const here = `${typeHref}${isNew ? '/new' : single ? '' : `/${documentId}`}`;
@@ -243,7 +258,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
             onRelations={form.setRelations}
             onValue={(name, attr, v) => form.setValue(name, v, attr.type === 'uid')}
             onSecret={form.setSecret}
-            onGenerate={(name, v) => form.setValue(name, v)}
+            onGenerate={(name, v) => void generateUid(name, v)}
           />
           <KeptFields kept={kept.map(([n]) => n)} doc={doc} />
         </fieldset>
