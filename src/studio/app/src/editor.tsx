@@ -71,7 +71,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   }, [title]);
 
   useLeaveGuard(() =>
-    form.dirty && !saving.current
+    form.isDirty() && !saving.current
       ? `Your changes to ${single || isNew ? `this ${type.displayName}` : `“${title}”`} are not saved.`
       : undefined,
   );
@@ -89,7 +89,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
     const editsAtSave = form.edits.current;
     const publish = action !== 'draft';
     const checked = form.checkAll(publish);
-    const { data, problems } = payloadOf(type, model, form.touched, form.form);
+    const { data, problems } = payloadOf(type, model, form.touchedNow(), form.formNow());
     Object.assign(checked, problems);
     if (Object.keys(checked).length) return refuse(checked);
     const status = action === 'draft' ? 'draft' : undefined;
@@ -215,6 +215,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
         localeHref={localeHref}
         listHref={listHref}
         historyHref={savedId ? historyHref(type, savedId, { locale }) : undefined}
+        updatedAt={doc?.updatedAt}
       />
       {docState.changed && (
         <ChangedNotice
@@ -242,6 +243,12 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
         onSubmit={(e) => {
           e.preventDefault();
           if (mayWrite) void save(type.draftAndPublish ? 'draft' : 'save');
+        }}
+        onKeyDown={(e) => {
+          // Ctrl+S (Cmd+S) saves, as in a desktop editor, rather than saving the page as a file.
+          if (e.key.toLowerCase() !== 's' || !(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+          e.preventDefault();
+          if (mayWrite && !busy && (isNew || form.isDirty())) void save(type.draftAndPublish ? 'draft' : 'save');
         }}
       >
         <fieldset class="plain" disabled={!mayWrite}>
