@@ -26,9 +26,37 @@ export interface FolioConfig {
     snapshotFrom: number;
     readThreadsFrom: number;
     liveEvents: LiveEventsConfig;
+    /**
+     * How many proxies in front of the server are believed (`true` is one, `false` or 0 none): their
+     * `X-Forwarded-Proto`, `-Host` and `-For` then name the scheme, host and client address of a request.
+     */
+    trustProxy: boolean | number;
   };
   webhooks: WebhookConfig[];
   users: UsersConfig;
+  git: GitConfig;
+}
+
+/**
+ * `folio serve` and git (`git` in folio.json; the command's options win): commit each write, push the commits
+ * to a remote (its name), pull from the branch's remote every `pull` ms (a read-only replica).
+ */
+export interface GitConfig {
+  commit: boolean;
+  push: string | null;
+  pull: number | null;
+}
+
+/** A remote's name as Folio takes it from folio.json or an option: a plain name, never a URL or an option. */
+export const REMOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** An interval written `30s`, `5m`, `1h` or as seconds (`45`), in ms; undefined when it is not one (or < 1 s). */
+export function parseInterval(value: unknown): number | undefined {
+  const m =
+    typeof value === 'number' ? [String(value), String(value), 's'] : /^(\d{1,7})(ms|s|m|h)?$/.exec(String(value));
+  if (!m) return undefined;
+  const ms = Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  return Number.isSafeInteger(ms) && ms >= 1000 ? ms : undefined;
 }
 
 /**
@@ -64,7 +92,10 @@ export interface LiveEventsConfig {
   maxPerClient: number;
 }
 
-/** CORS as Strapi's defaults: the request's Origin is echoed when allowed (`'*'` allows every origin). */
+/**
+ * CORS as Strapi's defaults: the request's Origin is echoed when allowed (`'*'` allows every origin). Credentials
+ * (the refresh cookie) only ever go with an origin the list names itself, never through `'*'`.
+ */
 export interface CorsConfig {
   origin: string[];
   credentials: boolean;
@@ -96,6 +127,7 @@ export const DEFAULT_CONFIG: FolioConfig = {
     snapshotFrom: 20000,
     readThreadsFrom: 20000,
     liveEvents: { maxConnections: 200, maxPerClient: 10 },
+    trustProxy: false,
   },
   webhooks: [],
   users: {
@@ -106,6 +138,7 @@ export const DEFAULT_CONFIG: FolioConfig = {
     emailConfirmationRedirection: '/',
     resetPasswordUrl: '',
   },
+  git: { commit: false, push: null, pull: null },
 };
 
 export const WEBHOOK_EVENTS = [
@@ -198,7 +231,8 @@ export function loadConfig(contentDir: string): FolioConfig {
         const list = typeof c.origin === 'string' ? c.origin.split(',').map((s) => s.trim()) : c.origin;
         if (!Array.isArray(list) || !list.every((o) => typeof o === 'string'))
           throw new ConfigError(file, `"server.cors.origin" must be a string or an array of strings`);
-        cfg.server.cors.origin = list as string[];
+        // Origins as browsers send them: no trailing slash, scheme and host in lower case.
+        cfg.server.cors.origin = (list as string[]).map((o) => o.replace(/\/$/, '').toLowerCase());
       }
       if (c.credentials !== undefined) {
         if (typeof c.credentials !== 'boolean')
@@ -213,6 +247,12 @@ export function loadConfig(contentDir: string): FolioConfig {
       const live = cfg.server.liveEvents;
       live.maxConnections = num(e, 'maxConnections', 'server.liveEvents', 0) ?? live.maxConnections;
       live.maxPerClient = num(e, 'maxPerClient', 'server.liveEvents', 0) ?? live.maxPerClient;
+    }
+    const trust = raw.server.trustProxy;
+    if (trust !== undefined) {
+      if (typeof trust !== 'boolean' && !(Number.isInteger(trust) && (trust as number) >= 0))
+        throw new ConfigError(file, `"server.trustProxy" must be true, false or a number of proxies`);
+      cfg.server.trustProxy = trust as boolean | number;
     }
     if (raw.server.host !== undefined) {
       if (typeof raw.server.host !== 'string') throw new ConfigError(file, `"server.host" must be a string`);
@@ -241,6 +281,7 @@ export function loadConfig(contentDir: string): FolioConfig {
       };
     });
   }
+  if (raw.git !== undefined) cfg.git = gitConfig(raw.git, file);
   if (raw.users !== undefined) {
     const u = raw.users;
     if (!isObject(u)) throw new ConfigError(file, `"users" must be an object`);
@@ -275,4 +316,25 @@ export function loadConfig(contentDir: string): FolioConfig {
     }
   }
   return cfg;
+}
+
+function gitConfig(g: unknown, file: string): GitConfig {
+  if (!isObject(g)) throw new ConfigError(file, `"git" must be an object`);
+  const out: GitConfig = { commit: false, push: null, pull: null };
+  if (g.commit !== undefined) {
+    if (typeof g.commit !== 'boolean') throw new ConfigError(file, `"git.commit" must be a boolean`);
+    out.commit = g.commit;
+  }
+  if (g.push !== undefined && g.push !== null) {
+    if (typeof g.push !== 'string' || !REMOTE_NAME.test(g.push))
+      throw new ConfigError(file, `"git.push" must be the name of a git remote (such as "origin")`);
+    out.push = g.push;
+  }
+  if (g.pull !== undefined && g.pull !== null) {
+    const ms = parseInterval(g.pull);
+    if (ms === undefined)
+      throw new ConfigError(file, `"git.pull" must be an interval of at least 1 s ("30s", "5m", or seconds)`);
+    out.pull = ms;
+  }
+  return out;
 }

@@ -1,5 +1,6 @@
 import { applicationError, fieldErrors, notFound, validationError } from '../errors.js';
 import { sendJson } from '../http-kit/respond.js';
+import { actorOf } from '../http-kit/actor.js';
 import type { RouteHandler, RouteRequest } from '../http-kit/route.js';
 import type { ServedProject } from '../http-kit/served-project.js';
 import { PermissionsPolicy } from './access.js';
@@ -72,7 +73,7 @@ const typeOf = (name: string) =>
     .toLowerCase()
     .trim()
     .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
+    .replace(/^_|_$/g, '');
 
 /**
  * The handlers of the roles routes of users-permissions (`/api/users-permissions/roles`, `/permissions`; see
@@ -83,9 +84,12 @@ export function rolesHandlers(
   auth: AuthService,
 ): Record<'permissions' | 'find' | 'create' | 'findOne' | 'update' | 'destroy', RouteHandler> {
   const views = (req: RouteRequest, file: PermissionsFile) => roleViews(req.project.contentDir, file.roles);
-  const save = async (req: RouteRequest, file: PermissionsFile) => {
-    await savePermissions(req.project.contentDir, file);
+  /** Saves the roles; the write is told to the project's events (`serve --commit` commits it as the caller's). */
+  const save = async (req: RouteRequest, file: PermissionsFile, action: string) => {
+    const written = await savePermissions(req.project.contentDir, file);
     if (req.access instanceof PermissionsPolicy) req.access.reload();
+    const actor = actorOf(await req.principal());
+    req.project.events.wrote({ actor, subject: 'permissions', action, files: [written] });
   };
   /**
    * A role's name and description. Folio holds names unique and not empty (Strapi takes duplicate and empty
@@ -95,6 +99,8 @@ export function rolesHandlers(
     if (key === undefined && (typeof body.name !== 'string' || !body.name.trim()))
       throw validationError('name is a required field');
     if (body.name !== undefined && typeof body.name !== 'string') throw validationError('name must be a `string` type');
+    if (typeof body.name === 'string' && body.name.length > 255)
+      throw validationError('name must be at most 255 characters');
     if (typeof body.name === 'string' && !body.name.trim()) throw validationError('name cannot be empty');
     if (body.description !== undefined && body.description !== null && typeof body.description !== 'string')
       throw validationError('description must be a `string` type');
@@ -159,7 +165,7 @@ export function rolesHandlers(
         description: (body.description as string | undefined) ?? '',
         permissions: fromTree(body.permissions, known),
       };
-      await save(req, file);
+      await save(req, file, `create role "${key}"`);
       return sendJson(req.event, 200, { ok: true });
     },
     findOne(req) {
@@ -183,7 +189,7 @@ export function rolesHandlers(
         // Granted actions outside the tree (of a type since removed, say) are kept as they are.
         role.permissions = [...role.permissions.filter((a) => !known.has(a)), ...fromTree(body.permissions, known)];
       }
-      await save(req, file);
+      await save(req, file, `update role "${key}"`);
       return sendJson(req.event, 200, { ok: true });
     },
     async destroy(req) {
@@ -196,7 +202,7 @@ export function rolesHandlers(
       if (DEFAULT_ROLES.has(key)) throw applicationError(`Cannot delete ${key} role`);
       freeze();
       delete file.roles[key];
-      await save(req, file);
+      await save(req, file, `delete role "${key}"`);
       // As Strapi: the role's users fall back to the public role.
       for (const u of auth.listUsers().filter((x) => x.role === key)) await auth.saveUser(u.id, { role: 'public' });
       return sendJson(req.event, 200, { ok: true });

@@ -17,6 +17,8 @@ const GROUPS: Array<{ commands: string[]; load: () => Promise<Register> }> = [
   { commands: ['serve'], load: async () => (await import('./commands/serve.js')).registerServe },
   { commands: ['types'], load: async () => (await import('./commands/types.js')).registerTypes },
   { commands: ['docs'], load: async () => (await import('./commands/docs.js')).registerDocs },
+  // After `docs`: it adds the history subcommands to it.
+  { commands: ['docs'], load: async () => (await import('./commands/history.js')).registerHistory },
   { commands: ['media'], load: async () => (await import('./commands/media.js')).registerMedia },
   { commands: ['webhooks'], load: async () => (await import('./commands/webhooks.js')).registerWebhooks },
   { commands: ['locales'], load: async () => (await import('./commands/locales.js')).registerLocales },
@@ -120,11 +122,28 @@ Examples:
   const registers = await Promise.all(groups.map((g) => g.load()));
   for (const register of registers) register(program, globals);
   addExamples(program);
+  const commit = await followWrites(argv, command);
   try {
     await program.parseAsync(argv);
   } catch (err) {
     process.exitCode = await reportError(err, json());
+  } finally {
+    await commit?.();
   }
+}
+
+/**
+ * While a server commits the project's writes (`serve --commit` leaves a mark in `.folio/git/`), the files a
+ * command changes are committed when it ends (see git/cli-commits.ts). Looked for before anything is loaded.
+ */
+async function followWrites(argv: string[], command: string | undefined) {
+  if (command === undefined || ['serve', 'merge-file', 'git'].includes(command)) return undefined;
+  const { existsSync } = await import('node:fs');
+  const { join, resolve } = await import('node:path');
+  const root = resolve(dirOf(argv) ?? process.cwd());
+  if (!existsSync(join(root, '.folio', 'git', 'committing.json'))) return undefined;
+  const { followCliChanges, commandLine } = await import('../git/cli-commits.js');
+  return followCliChanges(root, commandLine(argv));
 }
 
 /** Reports a failure on stderr (as `{"error":{name,message,details}}` with --json) and returns the exit status. */

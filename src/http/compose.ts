@@ -8,6 +8,8 @@ import { PermissionsPolicy } from '../auth/access.js';
 import { accountRoutes, rolesRoutes } from '../auth/routes.js';
 import { uploadRoutes } from '../upload/routes.js';
 import { studioRoutes } from '../studio/routes.js';
+import { gitRoutes } from '../git/routes.js';
+import type { Follower } from '../git/pull.js';
 import {
   apiDocsRoutes,
   contentTypeBuilderRoutes,
@@ -25,7 +27,7 @@ import {
  */
 export async function serverOptions(
   project: Project,
-  opts: { log?: (message: string) => void } = {},
+  opts: { log?: (message: string) => void; git?: { follower?: Follower } } = {},
 ): Promise<AppOptions & { access: PermissionsPolicy }> {
   // Read from the project's current config on each use: a reload of folio.json swaps `project.config`.
   let seen: FolioConfig | undefined;
@@ -51,6 +53,7 @@ export async function serverOptions(
       uidRoutes,
       emailRoutes(log),
       studioRoutes(auth),
+      ...gitRoutes(() => opts.git?.follower),
     ],
   };
 }

@@ -11,10 +11,12 @@ export function EditorHeader(props: {
   present?: string[];
   localeHref(code: string): string;
   listHref?: string;
+  /** The document's history (from git), once it exists. */
+  historyHref?: string;
   /** When the draft on screen was last changed. */
   updatedAt?: string;
 }) {
-  const { model, type, title, locale, present, listHref } = props;
+  const { model, type, title, locale, present, listHref, historyHref } = props;
   return (
     <header class="bar editor-head">
       <div class="titles">
@@ -37,6 +39,11 @@ export function EditorHeader(props: {
           </p>
         )}
       </div>
+      {historyHref && (
+        <Link href={historyHref} class="history-link">
+          History
+        </Link>
+      )}
       {locale && model.locales.length > 1 ? (
         <label class="locale">
           Locale{' '}

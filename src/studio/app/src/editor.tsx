@@ -13,6 +13,7 @@ import { navigate, useLeaveGuard } from './router';
 import type { Doc } from './status';
 import { useDocument } from './use-document';
 import { useEditorForm } from './use-editor-form';
+import { historyHref } from './history';
 
 type Action = 'draft' | 'publish' | 'save';
 
@@ -177,6 +178,22 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
       { error: undefined, what: `delete this ${type.displayName}`, action: `${type.uid}.delete` },
     );
 
+  const savedId = isNew ? undefined : (documentId ?? doc?.documentId);
+  /** "Generate from …": a value no other document holds (the server's), else the slug made here. */
+  const generateUid = async (name: string, slug: string) => {
+    const target = (type.attributes[name] as { targetField?: string }).targetField;
+    try {
+      const { data } = await api<{ data: string }>('POST', `/_folio/uid/generate${query({ locale })}`, {
+        contentTypeUID: type.uid,
+        field: name,
+        data: target ? { [target]: form.form.values[target] ?? '' } : {},
+        documentId: savedId,
+      });
+      form.setValue(name, data);
+    } catch {
+      form.setValue(name, slug);
+    }
+  };
   const localeName = (code: string | undefined) => model.locales.find((l) => l.code === code)?.name ?? code;
   const typeHref = endpoint(type).replace('/api/', '/admin/content/');
   const here = `${typeHref}${isNew ? '/new' : single ? '' : `/${documentId}`}`;
@@ -198,6 +215,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
         present={docState.present}
         localeHref={localeHref}
         listHref={listHref}
+        historyHref={savedId ? historyHref(type, savedId, { locale }) : undefined}
         updatedAt={doc?.updatedAt}
       />
       {docState.changed && (
@@ -251,7 +269,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
             onRelations={form.setRelations}
             onValue={(name, attr, v) => form.setValue(name, v, attr.type === 'uid')}
             onSecret={form.setSecret}
-            onGenerate={(name, v) => form.setValue(name, v)}
+            onGenerate={(name, v) => void generateUid(name, v)}
           />
           <KeptFields kept={kept.map(([n]) => n)} doc={doc} />
         </fieldset>

@@ -140,7 +140,7 @@ export function useLocation(): { path: string; params: URLSearchParams } {
     listeners.add(fn);
     return () => void listeners.delete(fn);
   }, []);
-  return { path: location.pathname.replace(/\/+$/, ''), params: new URLSearchParams(location.search) };
+  return { path: location.pathname.replace(/(?<!\/)\/+$/, ''), params: new URLSearchParams(location.search) };
 }
 
 /** A real link (middle-click and copy work) that navigates in place on a plain click. */
