@@ -26,7 +26,7 @@ async function openLink(browser: Browser, link: string): Promise<{ page: Page; e
   page.setDefaultTimeout(10_000);
   const errors = consoleErrors(page);
   await page.goto(link);
-  await page.getByText('Signed in as owner').waitFor();
+  await page.getByText('Signed in as the project’s owner').waitFor();
   return { page, errors };
 }
 
@@ -105,7 +105,7 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio signed in with one click', 
     await page.getByText('A new link is in the terminal').waitFor();
     await expect.poll(() => lastLink(blog.serve)).not.toBe(before);
     await page.goto(lastLink(blog.serve)!);
-    await page.getByText('Signed in as owner').waitFor();
+    await page.getByText('Signed in as the project’s owner').waitFor();
     expect(errors).toEqual([]);
   });
 });

@@ -68,8 +68,13 @@ function Menu(props: { model: Model | undefined; current: ContentType | undefine
         </>
       )}
       <p class="who">
-        Signed in as {session.user?.username}
-        {model?.owner && <span class="kind"> (the project’s owner)</span>}{' '}
+        {model?.owner ? (
+          <>
+            Signed in as the project’s owner <span class="kind">(every permission)</span>
+          </>
+        ) : (
+          <>Signed in as {session.user?.username}</>
+        )}{' '}
         <button type="button" onClick={() => leave(() => void session.signOut().then(() => navigate('/admin')))}>
           Sign out
         </button>
