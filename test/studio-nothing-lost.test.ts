@@ -20,7 +20,11 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio keeps what you type', () =>
         title: { type: 'string', required: true, maxLength: 10 },
         body: { type: 'text' },
       });
-      addComponent(contentDir, 'link', { label: { type: 'string' }, url: { type: 'string', regex: '^https?://' } });
+      addComponent(contentDir, 'link', {
+        label: { type: 'string' },
+        url: { type: 'string', regex: '^https?://' },
+        note: { type: 'string', private: true },
+      });
     },
     seed: async (s) => {
       const made = await s.api('/api/articles', {
@@ -148,6 +152,8 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio keeps what you type', () =>
     await page().getByRole('button', { name: 'Add Seo' }).click();
     await page().getByRole('button', { name: 'Add an entry to Links' }).click();
     await page().locator('#field-links\\.0\\.url').fill('ftp://not-a-web-address');
+    // A private field inside a component cannot be shown, and the component is written whole: the form says so.
+    expect(await page().locator('#field-links').textContent()).toContain('Note is private');
     await page().getByLabel('Component to add').selectOption({ label: 'quote' });
     await page().getByRole('button', { name: 'Add to Blocks' }).click();
     await page().getByRole('button', { name: 'Publish', exact: true }).click();

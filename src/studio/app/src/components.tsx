@@ -41,6 +41,17 @@ function ItemFields(props: {
             />
           );
         }
+        // The API never answers a private value, and a component is written whole: say so rather than lose it unseen.
+        if (attr.private || attr.type === 'password')
+          return (
+            <p class="field kept-inline">
+              <strong>{labelOf(name, attr)}</strong>{' '}
+              <span class="kind">
+                is private: the API never shows it, so a save after a change to this component clears it (set it with
+                the CLI or in the file).
+              </span>
+            </p>
+          );
         if (attr.type === 'blocks')
           return <BlocksField name={name} path={sub} attr={attr} value={item[name]} error={error} onChange={set} />;
         // Kept as the API read them (populated), so toInput writes what is shown: file ids and `{ set }`.
