@@ -125,6 +125,19 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio keeps what you type', () =>
     expect(await inView()).toBe(true);
   });
 
+  it('offers no save with nothing to save, and saves with Ctrl+S', async () => {
+    await open(page());
+    const bar = page().getByRole('region', { name: 'Save and publish' });
+    await bar.getByText('No unsaved changes').waitFor();
+    expect(await bar.getByRole('button', { name: 'Save draft' }).isDisabled()).toBe(true);
+    await page().locator('#field-description').fill('Saved from the keyboard');
+    expect(await bar.getByRole('button', { name: 'Save draft' }).isEnabled()).toBe(true);
+    await page().keyboard.press('Control+s');
+    await bar.getByText('Draft saved.').waitFor();
+    await expect.poll(() => fileOf().locales.en.draft.description).toBe('Saved from the keyboard');
+    await bar.getByText('No unsaved changes').waitFor();
+  });
+
   it('marks each problem at its own field, in components and zone entries too, before sending', async () => {
     const writes: string[] = [];
     page().on(

@@ -206,6 +206,8 @@ async function startGitWork(project: Project, opts: ServeOptions, log: (m: strin
     if (ms === undefined) throw new CliError('--pull must be an interval of at least 1 s: 30s, 5m, 1h or seconds');
     pull = ms;
   }
+  // A replica's pulls reach its answers through the watcher.
+  if (pull !== null && opts.watch === false) throw new CliError('--pull needs the watcher: drop --no-watch');
   const push = opts.push ?? cfg.push;
   const { startGit } = await import('../../git/serving.js');
   try {
