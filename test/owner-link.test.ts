@@ -63,7 +63,8 @@ describe('the owner sign-in link of folio serve', () => {
     expect(tags.status).toBe(200);
     const perms = await fetch(`${local.base}/_folio/studio/permissions`, {
       headers: { authorization: `Bearer ${jwt}` },
-    }).then((r) => r.json() as Promise<{ data: string[] }>);
+    }).then((r) => r.json() as Promise<{ data: string[]; meta: { owner?: boolean } }>);
+    expect(perms.meta.owner).toBe(true);
     expect(perms.data).toContain('plugin::content-type-builder.content-types.getContentTypes');
     expect(perms.data).toContain('api::article.article.delete');
     // Nobody else gets what the owner may: the same request, anonymously.

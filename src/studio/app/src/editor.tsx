@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, query } from './api';
 import { EDITABLE, endpoint, type Attribute, type ContentType, type Model } from './model';
 import { flash } from './flash';
+import { GrantHint } from './grants';
 import { EditorActions, focusField, type Failure, type Outcome } from './editor-actions';
 import { EditorFields } from './editor-fields';
 import { EditorHeader } from './editor-header';
@@ -234,9 +235,12 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
         />
       )}
       {!mayWrite && !model.readOnly && (
-        <p class="notice info">
-          Your role may read this {type.displayName} but not {isNew ? 'create' : 'change'} it.
-        </p>
+        <div class="notice info">
+          <p>
+            Your role may read this {type.displayName} but not {isNew ? 'create' : 'change'} it.
+          </p>
+          <GrantHint actions={[`${type.uid}.${isNew ? 'create' : 'update'}`]} />
+        </div>
       )}
       <form
         noValidate

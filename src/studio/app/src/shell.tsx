@@ -68,7 +68,8 @@ function Menu(props: { model: Model | undefined; current: ContentType | undefine
         </>
       )}
       <p class="who">
-        Signed in as {session.user?.username}{' '}
+        Signed in as {session.user?.username}
+        {model?.owner && <span class="kind"> (the project’s owner)</span>}{' '}
         <button type="button" onClick={() => leave(() => void session.signOut().then(() => navigate('/admin')))}>
           Sign out
         </button>
