@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import stylistic from '@stylistic/eslint-plugin';
 import globals from 'globals';
+import regexp from 'eslint-plugin-regexp';
 
 // The rooms of src/ in layers, lowest first: a room may not import a room of a higher layer, so every arrow runs
 // down (docs/architecture.md). `project` is src/project.ts and src/project-ahead.ts, the code that opens a project;
@@ -16,13 +17,13 @@ const LAYERS = [
   ['auth', 'upload', 'git'],
   ['studio'],
   ['project'],
-  ['http', 'import', 'validate', 'watch', 'webhooks'],
+  ['http', 'export', 'import', 'validate', 'watch', 'webhooks'],
   ['cli'],
 ];
 const ROOMS = LAYERS.flat();
 const above = (room) => LAYERS.slice(LAYERS.findIndex((layer) => layer.includes(room)) + 1).flat();
 // Arrows refused besides the upward ones: between rooms of one layer, and past a layer a room must go through.
-const FRONT = ['import', 'validate', 'watch', 'webhooks'];
+const FRONT = ['export', 'import', 'validate', 'watch', 'webhooks'];
 const alsoForbidden = {
   query: ['store', 'startup'],
   startup: ['query'],
@@ -92,6 +93,15 @@ export default tseslint.config(
     },
   },
   ...importRules,
+  {
+    // Every regex of src/ may meet user input: none may take more than linear time, however it is called.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': ['error', { report: 'potential' }],
+      'regexp/no-super-linear-move': ['error', { ignoreSticky: false, ignorePartial: false }],
+    },
+  },
   {
     files: ['**/*.mjs', '**/*.js', 'bin/folio'],
     languageOptions: { globals: globals.node },

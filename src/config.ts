@@ -26,6 +26,11 @@ export interface FolioConfig {
     snapshotFrom: number;
     readThreadsFrom: number;
     liveEvents: LiveEventsConfig;
+    /**
+     * How many proxies in front of the server are believed (`true` is one, `false` or 0 none): their
+     * `X-Forwarded-Proto`, `-Host` and `-For` then name the scheme, host and client address of a request.
+     */
+    trustProxy: boolean | number;
   };
   webhooks: WebhookConfig[];
   users: UsersConfig;
@@ -87,7 +92,10 @@ export interface LiveEventsConfig {
   maxPerClient: number;
 }
 
-/** CORS as Strapi's defaults: the request's Origin is echoed when allowed (`'*'` allows every origin). */
+/**
+ * CORS as Strapi's defaults: the request's Origin is echoed when allowed (`'*'` allows every origin). Credentials
+ * (the refresh cookie) only ever go with an origin the list names itself, never through `'*'`.
+ */
 export interface CorsConfig {
   origin: string[];
   credentials: boolean;
@@ -119,6 +127,7 @@ export const DEFAULT_CONFIG: FolioConfig = {
     snapshotFrom: 20000,
     readThreadsFrom: 20000,
     liveEvents: { maxConnections: 200, maxPerClient: 10 },
+    trustProxy: false,
   },
   webhooks: [],
   users: {
@@ -222,7 +231,8 @@ export function loadConfig(contentDir: string): FolioConfig {
         const list = typeof c.origin === 'string' ? c.origin.split(',').map((s) => s.trim()) : c.origin;
         if (!Array.isArray(list) || !list.every((o) => typeof o === 'string'))
           throw new ConfigError(file, `"server.cors.origin" must be a string or an array of strings`);
-        cfg.server.cors.origin = list as string[];
+        // Origins as browsers send them: no trailing slash, scheme and host in lower case.
+        cfg.server.cors.origin = (list as string[]).map((o) => o.replace(/\/$/, '').toLowerCase());
       }
       if (c.credentials !== undefined) {
         if (typeof c.credentials !== 'boolean')
@@ -237,6 +247,12 @@ export function loadConfig(contentDir: string): FolioConfig {
       const live = cfg.server.liveEvents;
       live.maxConnections = num(e, 'maxConnections', 'server.liveEvents', 0) ?? live.maxConnections;
       live.maxPerClient = num(e, 'maxPerClient', 'server.liveEvents', 0) ?? live.maxPerClient;
+    }
+    const trust = raw.server.trustProxy;
+    if (trust !== undefined) {
+      if (typeof trust !== 'boolean' && !(Number.isInteger(trust) && (trust as number) >= 0))
+        throw new ConfigError(file, `"server.trustProxy" must be true, false or a number of proxies`);
+      cfg.server.trustProxy = trust as boolean | number;
     }
     if (raw.server.host !== undefined) {
       if (typeof raw.server.host !== 'string') throw new ConfigError(file, `"server.host" must be a string`);

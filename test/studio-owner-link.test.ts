@@ -70,6 +70,32 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio signed in with one click', 
     expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
 
+    // On a phone-sized screen: an article with its cover, a cover from the library instead, a new title, published.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await nav.getByRole('link', { name: 'Article', exact: true }).click();
+    await page.getByLabel('Search', { exact: true }).fill('container queries');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('link', { name: 'A practical guide to CSS container queries' }).click();
+    const cover = page.locator('#field-cover');
+    await cover.getByRole('img').waitFor();
+    expect(await cover.textContent()).toContain('container-queries.jpg');
+    await cover.getByRole('button', { name: 'Remove container-queries.jpg' }).click();
+    await cover.getByRole('button', { name: /Choose from the library/ }).click();
+    await cover.getByRole('button', { name: /event-loop\.jpg/ }).click();
+    await page.locator('#field-title').fill('Container queries, in practice');
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByRole('region', { name: 'Save and publish' }).getByText('Published.').waitFor();
+    const id = /articles\/([a-z0-9]{24})/.exec(page.url())![1];
+    const published = await fetch(`${blog.serve.base}/api/articles/${id}?populate=cover`).then((r) => r.json());
+    expect(published.data).toMatchObject({
+      title: 'Container queries, in practice',
+      cover: { name: 'event-loop.jpg' },
+    });
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 720 });
+
     // Signed out, the sign-in page says how to get in, and has a new link printed in the terminal.
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'On your own machine' }).waitFor();

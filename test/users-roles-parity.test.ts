@@ -82,6 +82,21 @@ describe('users & roles as Strapi answers them', () => {
       error(res, 400, 'ValidationError', 'Invalid key nope at role');
       expect(res.body.error.details).toMatchObject({ key: 'nope', path: 'role', param: 'populate' });
       error(await s.api('/api/users?populate=nope'), 400, 'ValidationError', 'Invalid key nope');
+      // Where Strapi's validator places each key: nowhere (null) for a nested field name and an unknown relation.
+      for (const [query, message, key, path] of [
+        ['populate[role][fields][0]=nope', 'Invalid key nope', 'nope', null],
+        ['populate[role][fields][0]=users', 'Invalid key users', 'users', 'users'],
+        ['populate[nope]=1', 'Invalid key nope', 'nope', null],
+        ['populate[role]=nope', 'Invalid key nope at role', 'nope', 'role'],
+        ['populate=role.name', 'Invalid key name at role.name', 'name', 'role.name'],
+        ['populate[role][filters][nope]=1', 'Invalid key nope', 'nope', null],
+      ] as const) {
+        const answer = await s.api(`/api/users?${query}`);
+        error(answer, 400, 'ValidationError', message);
+        expect(answer.body.error.details, query).toEqual({ key, path, source: 'query', param: 'populate' });
+      }
+      const password = await s.api('/api/users?fields[0]=password');
+      expect(password.body.error.details).toMatchObject({ key: 'password', path: 'password', param: 'fields' });
     });
   });
 
@@ -234,6 +249,8 @@ describe('users & roles as Strapi answers them', () => {
       ).toEqual([
         'plugin::content-type-builder',
         'plugin::email',
+        // Folio's own actions (the git pull hook's), grantable like any other.
+        'plugin::folio',
         'plugin::i18n',
         'plugin::upload',
         'plugin::users-permissions',

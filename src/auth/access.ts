@@ -12,7 +12,12 @@ export interface AuthPrincipal extends Principal {
   sessionId?: string;
   /** The project's owner (every permission), on a server that takes owner sessions. */
   owner?: boolean;
+  /** When the credentials run out by themselves (a JWT's `exp`, a token's lifespan), in ms since the epoch. */
+  expiresAt?: number;
 }
+
+/** How often a long-lived answer's credentials are checked again for changes made by other processes (the CLI). */
+const RECHECK_MS = 2000;
 
 const unauthorized = (message = 'Missing or invalid credentials') =>
   new FolioError(401, 'UnauthorizedError', message, {});
@@ -58,7 +63,13 @@ export class PermissionsPolicy implements AccessPolicy {
       if (parts.length === 2 && parts[0].toLowerCase() === 'bearer') {
         const value = parts[1];
         const token = this.auth.findToken(value);
-        if (token) return { kind: 'token', id: token.id, token };
+        if (token)
+          return {
+            kind: 'token',
+            id: token.id,
+            token,
+            expiresAt: token.expiresAt ? Date.parse(token.expiresAt) : undefined,
+          };
         const found = await this.auth.verifyJwt(value);
         if (found)
           return {
@@ -68,6 +79,7 @@ export class PermissionsPolicy implements AccessPolicy {
             role: found.user.role,
             sessionId: found.sessionId,
             ...(this.auth.isOwner(found.user.id) ? { owner: true } : {}),
+            expiresAt: found.expiresAt,
           };
         throw unauthorized();
       }
@@ -75,6 +87,42 @@ export class PermissionsPolicy implements AccessPolicy {
     }
     if (!this.grants.get('public')?.size) throw unauthorized();
     return { kind: 'public', role: 'public' };
+  }
+
+  /**
+   * Ends a long-lived answer (an event stream) once the credentials it was opened with stop holding: signed out,
+   * session revoked, password changed, user blocked, deleted or given another role, token revoked, JWT or token
+   * expired. Checked again on every write of users, sessions or tokens by this server, every two seconds for the
+   * writes of other processes, and when the credentials expire.
+   */
+  watch(req: IncomingMessage, principal: Principal, ended: () => void): () => void {
+    const p = principal as AuthPrincipal;
+    if (p.kind === 'public') return () => undefined;
+    let done = false;
+    const stop = () => {
+      done = true;
+      offWrite();
+      clearInterval(poll);
+      clearTimeout(expiry);
+    };
+    const end = () => {
+      if (done) return;
+      stop();
+      ended();
+    };
+    const check = () => {
+      if (done) return;
+      this.authenticate(req).then((again) => {
+        if (again.kind !== p.kind || again.id !== p.id || again.sessionId !== p.sessionId || again.role !== p.role)
+          end();
+      }, end);
+    };
+    const offWrite = this.auth.state.onWrite(check);
+    const poll = setInterval(check, RECHECK_MS).unref();
+    // Timers take at most 2^31-1 ms; a later expiry is caught by a check before then.
+    const left = p.expiresAt === undefined ? undefined : Math.max(p.expiresAt - Date.now(), 0);
+    const expiry = left === undefined || left > 2 ** 31 - 1 ? undefined : setTimeout(end, left + 1).unref();
+    return stop;
   }
 
   can(principal: Principal, action: string): boolean {

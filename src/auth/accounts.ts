@@ -4,7 +4,7 @@ import { hashPassword, randomKey, verifyPassword } from './crypto.js';
 import type { UserRecord } from './state.js';
 import { typeMessage } from '../documents/values.js';
 import { AuthBase, USER_IDS, unauthorized } from './auth-base.js';
-import { EMAIL } from './user-view.js';
+import { isEmail } from './email-address.js';
 
 let guardHash: Promise<string> | undefined;
 const timingGuardHash = () => (guardHash ??= hashPassword(randomKey(16)));
@@ -23,7 +23,7 @@ export class AuthAccounts extends AuthBase {
     const problems: Array<{ path: string[]; message: string; value: unknown }> = [];
     if (!username || username.length < 3)
       problems.push({ path: ['username'], message: 'username must be at least 3 characters', value: input.username });
-    if (!email || !EMAIL.test(email))
+    if (!email || !isEmail(email))
       problems.push({ path: ['email'], message: 'email must be a valid email', value: input.email });
     if (typeof input.password !== 'string' || input.password.length < 6)
       problems.push({ path: ['password'], message: 'password must be at least 6 characters', value: input.password });

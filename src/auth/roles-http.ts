@@ -73,7 +73,7 @@ const typeOf = (name: string) =>
     .toLowerCase()
     .trim()
     .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
+    .replace(/^_|_$/g, '');
 
 /**
  * The handlers of the roles routes of users-permissions (`/api/users-permissions/roles`, `/permissions`; see
@@ -99,6 +99,8 @@ export function rolesHandlers(
     if (key === undefined && (typeof body.name !== 'string' || !body.name.trim()))
       throw validationError('name is a required field');
     if (body.name !== undefined && typeof body.name !== 'string') throw validationError('name must be a `string` type');
+    if (typeof body.name === 'string' && body.name.length > 255)
+      throw validationError('name must be at most 255 characters');
     if (typeof body.name === 'string' && !body.name.trim()) throw validationError('name cannot be empty');
     if (body.description !== undefined && body.description !== null && typeof body.description !== 'string')
       throw validationError('description must be a `string` type');

@@ -53,7 +53,7 @@ export class AuthSessions extends AuthAccountCodes {
    * does for a token it cannot verify) when the JWT is malformed, badly signed or expired, or, in refresh
    * mode, is not an access token of a live session; 401 `Invalid credentials` when its user is gone or blocked.
    */
-  async verifyJwt(token: string): Promise<{ user: UserRecord; sessionId?: string } | undefined> {
+  async verifyJwt(token: string): Promise<{ user: UserRecord; sessionId?: string; expiresAt?: number } | undefined> {
     let payload: Record<string, unknown>;
     try {
       const { jwtVerify } = await jose();
@@ -77,7 +77,7 @@ export class AuthSessions extends AuthAccountCodes {
     // The owner's tokens count only where owner sessions are taken (a server on the user's own machine).
     if (!this.ownerSignIn && this.isOwner(payload.id)) return undefined;
     if (!user) throw unauthorized('Invalid credentials');
-    return { user, sessionId };
+    return { user, sessionId, expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : undefined };
   }
 
   /** Exchanges a refresh token for a new access JWT (and rotates the refresh token). */

@@ -31,6 +31,8 @@ const ROLE_FIELDS: Record<string, string> = {
   updatedAt: 'datetime',
   publishedAt: 'datetime',
 };
+/** The user's private fields: never selected, and named at their own path when asked for (as Strapi does). */
+const PRIVATE_FIELDS = ['password', 'resetPasswordToken', 'confirmationToken', 'role'];
 /** The fields `_q` searches: the user's public text (Strapi's search also reads the password hash and tokens). */
 const SEARCHED = ['username', 'email', 'provider'] as const;
 
@@ -171,6 +173,7 @@ function parseFields(raw: unknown): string[] | undefined {
   list = list.map((s) => s.trim()).filter(Boolean);
   if (list.includes('*')) return undefined;
   for (const f of list)
-    if (!Object.hasOwn(USER_FIELDS, f)) throw invalidKey(f, { path: null, source: 'query', param: 'fields' });
+    if (!Object.hasOwn(USER_FIELDS, f))
+      throw invalidKey(f, { path: PRIVATE_FIELDS.includes(f) ? f : null, source: 'query', param: 'fields' });
   return list;
 }

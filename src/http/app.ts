@@ -3,11 +3,14 @@ import { FolioError, notFound } from '../errors.js';
 import type { Project } from '../project.js';
 import { type AccessPolicy, OpenAccess, type Principal } from '../http-kit/access.js';
 import { parseBody } from '../http-kit/body.js';
+import { closeAfterAnswer } from '../http-kit/linger.js';
 import { sendEmpty, sendError } from '../http-kit/respond.js';
 import type { RouteModule, RouteRequest } from '../http-kit/route.js';
 import { contentRoutes } from './content-api.js';
 import { applyCors, finishResponse } from './http-basics.js';
 import { moduleRouter } from './router.js';
+import { isHttps } from '../http-kit/client.js';
+import { setSecurityHeaders } from '../http-kit/security-headers.js';
 import { landingRoutes, localesRoutes } from './routes.js';
 
 /**
@@ -77,6 +80,7 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
           log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
         });
       }
+      setSecurityHeaders(res, isHttps(req, project.config.server));
       if (applyCors(event, project.config.server.cors)) return sendEmpty(event, 204);
       let answer: unknown;
       try {
@@ -97,8 +101,7 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
       // with the answer, so a client cannot keep it busy with more of the body.
       if (!req.complete && !res.headersSent) {
         res.setHeader('connection', 'close');
-        req.on('error', () => undefined);
-        req.resume();
+        closeAfterAnswer(req);
       }
       return finishResponse(event, answer);
     }),

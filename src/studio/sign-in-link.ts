@@ -3,6 +3,7 @@ import { applicationError, notFound, validationError } from '../errors.js';
 import { sanitizeUser, type AuthService } from '../auth/service.js';
 import type { UserRecord } from '../auth/state.js';
 import type { RouteHandler } from '../http-kit/route.js';
+import { cookieSessionAllowed, crossOriginCookie, setRefreshCookie } from '../auth/refresh-cookie.js';
 import { sendJson } from '../http-kit/respond.js';
 
 /** Where the Studio exchanges a one-time code for a session (as written). */
@@ -59,10 +60,12 @@ export function studioUser(auth: AuthService, who: string): UserRecord {
 /**
  * `POST /_folio/studio/sign-in` with `{ "code": "…" }`: the one-time code of a sign-in link exchanged for a
  * session, answered as `POST /api/auth/local` answers a sign-in with the refresh token in its httpOnly cookie.
+ * Only a page of this server (or of an origin server.cors lists) may open a cookie session.
  */
 export function signInLinkHandlers(auth: AuthService): Record<'signIn', RouteHandler> {
   return {
     async signIn({ event, body, project }) {
+      if (!cookieSessionAllowed(event, project.config.server)) throw crossOriginCookie();
       const code = (body as { code?: unknown } | undefined)?.code;
       if (typeof code !== 'string' || !code) throw validationError('code is a required field');
       const userId = signInCodes(project.root).take(code);
@@ -71,13 +74,9 @@ export function signInLinkHandlers(auth: AuthService): Record<'signIn', RouteHan
       if (!user || user.blocked || !user.confirmed || (!auth.ownerSignIn && auth.isOwner(user.id)))
         throw applicationError('This sign-in link has expired or was used already: ask for a new one');
       const issued = await auth.issue(user, String(event.node.req.headers['user-agent'] ?? '') || null);
-      if (issued.refreshToken) {
-        // The cookie of POST /api/auth/local in httpOnly mode (auth/http.ts), which the refresh route reads.
-        const secure = (event.node.req.socket as { encrypted?: boolean }).encrypted ? '; Secure' : '';
-        const maxAge = auth.config.refreshTtlDays * 86400;
-        const flags = `Path=/api/auth; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
-        event.node.res.setHeader('set-cookie', `strapi_up_refresh=${issued.refreshToken}; ${flags}`);
-      }
+      // The cookie of POST /api/auth/local in httpOnly mode (auth/http.ts), which the refresh route reads.
+      if (issued.refreshToken)
+        setRefreshCookie(event, project.config.server, issued.refreshToken, auth.config.refreshTtlDays * 86400);
       return sendJson(event, 200, { jwt: issued.jwt, user: sanitizeUser(user) });
     },
   };

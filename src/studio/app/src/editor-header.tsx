@@ -13,6 +13,8 @@ export function EditorHeader(props: {
   listHref?: string;
   /** The document's history (from git), once it exists. */
   historyHref?: string;
+  /** When the draft on screen was last changed. */
+  updatedAt?: string;
 }) {
   const { model, type, title, locale, present, listHref, historyHref } = props;
   return (
@@ -28,6 +30,14 @@ export function EditorHeader(props: {
           <span class="crumb">Single type</span>
         )}
         <h1 id="editor-title">{title}</h1>
+        {props.updatedAt && (
+          <p class="meta">
+            Last changed{' '}
+            <time dateTime={props.updatedAt}>
+              {new Date(props.updatedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
+            </time>
+          </p>
+        )}
       </div>
       {historyHref && (
         <Link href={historyHref} class="history-link">

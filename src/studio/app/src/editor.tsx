@@ -71,7 +71,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   }, [title]);
 
   useLeaveGuard(() =>
-    form.dirty && !saving.current
+    form.isDirty() && !saving.current
       ? `Your changes to ${single || isNew ? `this ${type.displayName}` : `“${title}”`} are not saved.`
       : undefined,
   );
@@ -89,7 +89,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
     const editsAtSave = form.edits.current;
     const publish = action !== 'draft';
     const checked = form.checkAll(publish);
-    const { data, problems } = payloadOf(type, model, form.touched, form.form);
+    const { data, problems } = payloadOf(type, model, form.touchedNow(), form.formNow());
     Object.assign(checked, problems);
     if (Object.keys(checked).length) return refuse(checked);
     const status = action === 'draft' ? 'draft' : undefined;
@@ -178,6 +178,21 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
     );
 
   const savedId = isNew ? undefined : (documentId ?? doc?.documentId);
+  /** "Generate from …": a value no other document holds (the server's), else the slug made here. */
+  const generateUid = async (name: string, slug: string) => {
+    const target = (type.attributes[name] as { targetField?: string }).targetField;
+    try {
+      const { data } = await api<{ data: string }>('POST', `/_folio/uid/generate${query({ locale })}`, {
+        contentTypeUID: type.uid,
+        field: name,
+        data: target ? { [target]: form.form.values[target] ?? '' } : {},
+        documentId: savedId,
+      });
+      form.setValue(name, data);
+    } catch {
+      form.setValue(name, slug);
+    }
+  };
   const localeName = (code: string | undefined) => model.locales.find((l) => l.code === code)?.name ?? code;
   const typeHref = endpoint(type).replace('/api/', '/admin/content/');
   const here = `${typeHref}${isNew ? '/new' : single ? '' : `/${documentId}`}`;
@@ -200,6 +215,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
         localeHref={localeHref}
         listHref={listHref}
         historyHref={savedId ? historyHref(type, savedId, { locale }) : undefined}
+        updatedAt={doc?.updatedAt}
       />
       {docState.changed && (
         <ChangedNotice
@@ -228,6 +244,12 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
           e.preventDefault();
           if (mayWrite) void save(type.draftAndPublish ? 'draft' : 'save');
         }}
+        onKeyDown={(e) => {
+          // Ctrl+S (Cmd+S) saves, as in a desktop editor, rather than saving the page as a file.
+          if (e.key.toLowerCase() !== 's' || !(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+          e.preventDefault();
+          if (mayWrite && !busy && (isNew || form.isDirty())) void save(type.draftAndPublish ? 'draft' : 'save');
+        }}
       >
         <fieldset class="plain" disabled={!mayWrite}>
           <EditorFields
@@ -243,7 +265,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
             onRelations={form.setRelations}
             onValue={(name, attr, v) => form.setValue(name, v, attr.type === 'uid')}
             onSecret={form.setSecret}
-            onGenerate={(name, v) => form.setValue(name, v)}
+            onGenerate={(name, v) => void generateUid(name, v)}
           />
           <KeptFields kept={kept.map(([n]) => n)} doc={doc} />
         </fieldset>
