@@ -6,6 +6,7 @@ import { CommitQueue } from './commit-queue.js';
 import { Follower } from './pull.js';
 import { Pusher, pushTarget } from './push.js';
 import { Repository } from './repository.js';
+import { useGitRunner } from './git-runner.js';
 
 /** What `folio serve` does with git: commit its writes, push them, or follow a remote (a replica). */
 export interface GitServeOptions {
@@ -44,6 +45,7 @@ export async function startGit(project: ServedProject, opts: GitServeOptions): P
     throw new Error('--pull is for read-only replicas, which follow a remote: add --read-only');
   if (opts.pull !== null && commit) throw new Error('a replica (--pull) makes no commits: drop --commit and --push');
   if (commit && opts.readOnly) throw new Error('a read-only server makes no writes to commit: drop --read-only');
+  useGitRunner();
   const repo = await Repository.open(project.root);
   if (!repo) throw new Error(`${project.root} is not in a git repository ("git init", or "folio init")`);
   if (opts.pull !== null) {
