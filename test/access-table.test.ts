@@ -157,7 +157,7 @@ describe('a project whose permissions.json has no public role', () => {
     made.cleanup();
   });
 
-  it("gives callers without credentials a fresh Strapi's public grants: no content (403), the sign-in flows", async () => {
+  it("gives anonymous callers a fresh Strapi's public grants: no content (403), the sign-in flows", async () => {
     const anonymous = await s.api('/api/articles', { as: 'anonymous' });
     expect([anonymous.status, anonymous.body.error.name]).toEqual([403, 'ForbiddenError']);
     const signIn = await s.api('/api/auth/local', {
