@@ -25,6 +25,7 @@ export default defineConfig({
       'test/parity-relations-filters.test.ts',
       'test/hostile-input.test.ts',
       'test/dev-server.test.ts',
+      'test/live-events-end.test.ts',
     ],
     globalSetup: ['test/helpers/temp-in-memory.ts'],
     testTimeout: 30_000,
