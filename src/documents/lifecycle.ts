@@ -6,6 +6,7 @@ import { publishedCopy, syncSharedFields } from './locale-versions.js';
 import { type DocumentRecord, type Slot, type Version, copyVersion } from './model.js';
 import { checkPublishable } from './publish-checks.js';
 import type { UniqueValues } from './unique-values.js';
+import type { WriteNote } from './write-record.js';
 
 /** One step of a locale's draft & publish lifecycle, on a working copy: the event and version it makes, if any. */
 export type LifecycleStep = (
@@ -26,8 +27,10 @@ export function runLifecycle(
   documentId: string,
   key: string,
   step: LifecycleStep,
+  note?: WriteNote,
 ): Promise<Version | undefined> {
   return writes.writing(ct, documentId, async () => {
+    if (note) writes.describe(note);
     const current = writes.current(ct, documentId);
     if (!current) throw notFound();
     const doc = cloneDocument(current);

@@ -26,6 +26,7 @@ import {
 } from './model.js';
 import { EventBus } from './events.js';
 import { UniqueValues } from './unique-values.js';
+import type { Actor } from './write-record.js';
 import { valuesProblem } from './stored-values.js';
 import {
   type LocalesChange,
@@ -43,10 +44,18 @@ export type { RenumberedVersion } from './renumbering.js';
 export interface WriteOptions {
   status?: Status;
   locale?: string;
+  /** Who makes the write (the author of its commit under `folio serve --commit`), and what it is called there. */
+  actor?: Actor;
+  action?: string;
 }
 export interface DeleteOptions {
   locale?: string;
+  actor?: Actor;
 }
+
+/** How a write is named in its record: its verb, and whether it also publishes on a type with draft & publish. */
+const writeAction = (ct: ContentType, verb: string, publishing: boolean) =>
+  !ct.draftAndPublish ? verb : publishing ? `${verb} and publish` : `${verb} draft`;
 
 /**
  * The document service: the rules of versions, locales, relations and components over the store and its
@@ -71,7 +80,7 @@ export class DocumentService {
     /** Shared with the project so listeners survive a reload of schemas. */
     readonly events: EventBus = new EventBus(),
   ) {
-    this.writes = new DocumentWrites(store, this.index, (uid) => this.contentType(uid), this.checkValues);
+    this.writes = new DocumentWrites(store, this.index, (uid) => this.contentType(uid), this.checkValues, events);
     this.linking = new Linking(schemas, config, this.index, this.writes, media, (name) => this.contentType(name));
     this.reloads = {
       store,
@@ -159,7 +168,9 @@ export class DocumentService {
     const locale = this.writeLocale(ct, opts.locale);
     const input = await this.parse(ct, data, locale);
     const documentId = newDocumentId();
+    const publishing = !ct.draftAndPublish || opts.status !== 'draft';
     return this.writes.writing(ct, documentId, async () => {
+      this.writes.describe({ actor: opts.actor, action: opts.action ?? writeAction(ct, 'create', publishing), locale });
       this.writes.expectAbsent(ct, documentId);
       const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new SlotMap() };
       const slot: Slot = {};
@@ -167,7 +178,6 @@ export class DocumentService {
       const draft = firstVersion(ct, documentId, locale, now());
       const touched = workingSet(doc);
       this.linking.applyInput(ct, doc, draft, input, touched);
-      const publishing = !ct.draftAndPublish || opts.status !== 'draft';
       if (publishing) checkPublishable(this.schemas, this.unique, ct, draft, input, true);
       if (ct.draftAndPublish) {
         slot.draft = draft;
@@ -198,6 +208,7 @@ export class DocumentService {
     const ct = this.contentType(ctName);
     const locale = this.writeLocale(ct, opts.locale);
     const input = await this.parse(ct, data, locale);
+    const publishing = !ct.draftAndPublish || opts.status !== 'draft';
     return this.writes.writing(ct, documentId, async () => {
       const current = this.writes.current(ct, documentId);
       if (!current) return undefined;
@@ -215,11 +226,12 @@ export class DocumentService {
         if (ct.draftAndPublish) slot.draft = v;
         else slot.published = v;
       }
+      const action = opts.action ?? writeAction(ct, created ? 'create' : 'update', publishing);
+      this.writes.describe({ actor: opts.actor, action, locale });
       const target = ct.draftAndPublish ? slot.draft! : slot.published!;
       const touched = workingSet(doc);
       this.linking.applyInput(ct, doc, target, input, touched);
       target.updatedAt = t;
-      const publishing = !ct.draftAndPublish || opts.status !== 'draft';
       if (publishing) checkPublishable(this.schemas, this.unique, ct, target, input, created);
       if (!ct.draftAndPublish) target.publishedAt = t;
       else if (publishing) slot.published = publishedCopy(target);
@@ -242,6 +254,7 @@ export class DocumentService {
     const ct = this.contentType(ctName);
     const locale = ct.localized ? (opts.locale ?? this.config.defaultLocale) : null;
     return this.writes.writing(ct, documentId, async () => {
+      this.writes.describe({ actor: opts.actor, action: 'delete', locale: locale === '*' ? null : locale });
       const current = this.writes.current(ct, documentId);
       if (!current) return 0;
       const doc = cloneDocument(current);
@@ -270,24 +283,25 @@ export class DocumentService {
 
   /** Publishes the draft of a locale (the document service's `publish`; over REST a PUT does this). */
   async publish(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
-    return this.lifecycle(ctName, documentId, opts.locale, publishStep(this.schemas, this.unique));
+    return this.lifecycle(ctName, documentId, opts, 'publish', publishStep(this.schemas, this.unique));
   }
 
   /** Removes the published version of a locale, keeping the draft. */
   async unpublish(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
-    return this.lifecycle(ctName, documentId, opts.locale, unpublishStep);
+    return this.lifecycle(ctName, documentId, opts, 'unpublish', unpublishStep);
   }
 
   /** Replaces the draft of a locale with a copy of its published version. */
   async discardDraft(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
-    return this.lifecycle(ctName, documentId, opts.locale, discardStep);
+    return this.lifecycle(ctName, documentId, opts, 'discard draft', discardStep);
   }
 
-  private lifecycle(ctName: string, documentId: string, locale: string | undefined, step: LifecycleStep) {
+  private lifecycle(ctName: string, documentId: string, opts: DeleteOptions, action: string, step: LifecycleStep) {
     const ct = this.contentType(ctName);
     if (!ct.draftAndPublish) throw validationError(`${ct.uid} does not use draft & publish`);
-    const key = this.writeLocale(ct, locale) ?? NO_LOCALE;
-    return runLifecycle(this.writes, (e, t, v) => this.emit(e, t, v), ct, documentId, key, step);
+    const locale = this.writeLocale(ct, opts.locale);
+    const note = { actor: opts.actor, action, locale };
+    return runLifecycle(this.writes, (e, t, v) => this.emit(e, t, v), ct, documentId, locale ?? NO_LOCALE, step, note);
   }
 
   // ---------------------------------------------------------------- media links
@@ -296,13 +310,13 @@ export class DocumentService {
    * Appends a media file to a media field of the version with numeric `id` (the upload plugin's
    * `ref` / `refId` / `field`); a single media field is replaced. Returns false when there is no such version.
    */
-  linkMedia(ctName: string, versionId: number, field: string, fileDocumentId: string): Promise<boolean> {
-    return linkMedia(this.mediaLinks, this.contentType(ctName), versionId, field, fileDocumentId);
+  linkMedia(ctName: string, versionId: number, field: string, fileDocumentId: string, actor?: Actor) {
+    return linkMedia(this.mediaLinks, this.contentType(ctName), versionId, field, fileDocumentId, actor);
   }
 
   /** Removes a deleted media file from every media field (also inside components and zones) that used it. */
-  detachMedia(fileDocumentId: string): Promise<number> {
-    return detachMedia(this.mediaLinks, fileDocumentId);
+  detachMedia(fileDocumentId: string, actor?: Actor): Promise<number> {
+    return detachMedia(this.mediaLinks, fileDocumentId, actor);
   }
 
   // ---------------------------------------------------------------- locales
@@ -323,9 +337,13 @@ export class DocumentService {
    * version are removed. `save` writes the new settings first and answers how to put them back, which is done
    * when the documents cannot all be written.
    */
-  async changeLocales(next: LocalesChange, save: () => Promise<() => Promise<void>>): Promise<LocalesChangeResult> {
+  async changeLocales(
+    next: LocalesChange,
+    save: () => Promise<() => Promise<void>>,
+    actor?: Actor,
+  ): Promise<LocalesChangeResult> {
     const emit = (event: string, ct: ContentType, v: Version) => this.emit(event, ct, v);
-    return commitLocalesChange(this.schemas, this.config, this.index, this.writes, emit, next, save);
+    return commitLocalesChange(this.schemas, this.config, this.index, this.writes, emit, next, save, actor);
   }
 
   // ---------------------------------------------------------------- id clashes

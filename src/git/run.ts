@@ -27,12 +27,25 @@ export interface GitOptions {
   timeoutMs?: number;
 }
 
+/** Where git commands go instead of being started here (`git-runner.ts`: a small process of its own). */
+let runner: ((cwd: string, args: readonly string[], opts: GitOptions) => Promise<GitResult>) | undefined;
+
+/** Sends every git command to `run` from now on (undefined: starts them in this process again). */
+export function routeGit(run: typeof runner) {
+  runner = run;
+}
+
 /**
  * Runs git with an argument list, never through a shell, so nothing in an argument is read as shell syntax.
  * Prompts are off (a remote asking for a password fails instead of waiting), and git's messages are in
  * English so the callers can read them. Resolves with the exit code; `gitOk` throws on a failure.
  */
 export function runGit(cwd: string, args: readonly string[], opts: GitOptions = {}): Promise<GitResult> {
+  return runner ? runner(cwd, args, opts) : spawnGit(cwd, args, opts);
+}
+
+/** Starts git in this process (what `runGit` does unless its commands are routed to the runner). */
+export function spawnGit(cwd: string, args: readonly string[], opts: GitOptions = {}): Promise<GitResult> {
   return new Promise((resolve) => {
     const env: NodeJS.ProcessEnv = {
       ...process.env,

@@ -90,3 +90,10 @@ export const uidRoutes = defineRoutes({
   ],
   load: async () => (await import('./uid-availability.js')).uidHandlers,
 });
+
+/** `POST /api/email`: the e-mail plugin's send, written to the server's log (Folio sends no e-mail). */
+export const emailRoutes = (log: (message: string) => void) =>
+  defineRoutes({
+    routes: [{ method: 'POST', path: '/api/email', handler: 'send', action: 'plugin::email.email.send' }],
+    load: async () => (await import('./email.js')).emailHandlers(log),
+  });

@@ -48,7 +48,7 @@ export interface MediaSink {
 
 /** The REST client of the source Strapi: every request with the token, errors made plain. */
 function client(base: string, token: string) {
-  const root = base.replace(/\/+$/, '');
+  const root = base.replace(/(?<!\/)\/+$/, '');
   const get = async (path: string, query?: Json): Promise<Response> => {
     const url = `${root}${path}${query ? `?${qs.stringify(query, { encodeValuesOnly: true })}` : ''}`;
     let res: Response;

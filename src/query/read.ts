@@ -10,6 +10,7 @@ import { parseFields } from './fields.js';
 import { compileFilters, type Predicate } from './filters.js';
 import { type Pagination, paginate, parsePagination } from './pagination.js';
 import { parsePopulate } from './populate.js';
+import { checkPopulate } from './populate-check.js';
 import { ReadBudget } from './bounds.js';
 import { documentScope } from './scope.js';
 import { compileSort, parseSort } from './sort.js';
@@ -112,6 +113,7 @@ export function parseReadQuery(
   if (kind === 'find') query.sort = compileSort(scope, parseSort(q.sort));
   else if (q.sort !== undefined) compileSort(scope, parseSort(q.sort));
   query.selection.fields = parseFields(ct, q.fields);
+  checkPopulate(context, ct, q.populate);
   query.selection.populate = parsePopulate(context, { kind: 'document', ct }, q.populate);
 
   if (ct.localized && q.locale !== undefined) {

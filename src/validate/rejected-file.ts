@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import type { Project } from '../project.js';
 import { storedAttributes, type Status } from '../documents/model.js';
 import type { ContentType } from '../schema/types.js';
-import { jsonSyntaxErrors } from './json-syntax.js';
+import { jsonSyntaxErrors } from '../store/json-syntax.js';
 import { conflictProblems } from '../git/merge-state.js';
 
 /** A problem found in a file the loader turned away: where in the file (a key path or `line:column`) and what. */

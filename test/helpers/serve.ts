@@ -32,7 +32,8 @@ export async function spawnServe(dir: string, args: string[] = [], env: NodeJS.P
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 20000);
     const look = () => {
-      const m = /(http:\/\/127\.0\.0\.1:\d+)\/api/.exec(out);
+      // `localhost` stands for an address of every interface (0.0.0.0) in what serve prints.
+      const m = /(http:\/\/(?:127\.0\.0\.1|localhost):\d+)\/api/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]);

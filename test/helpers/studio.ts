@@ -190,3 +190,11 @@ export function studioSession(
   });
   return session;
 }
+
+/** Collects what the page logs as errors (console errors, failed loads, uncaught exceptions), for "none" checks. */
+export function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(`${m.text()} (${m.location().url})`));
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}

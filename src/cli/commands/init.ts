@@ -84,7 +84,7 @@ Examples:
       mkdirSync(join(content, 'components'), { recursive: true });
       if (o.example === 'blog') {
         const source = join(PACKAGE_ROOT, 'content');
-        for (const part of ['types', 'components', 'documents', 'folio.json', 'permissions.json']) {
+        for (const part of ['types', 'components', 'documents', 'uploads', 'folio.json', 'permissions.json']) {
           if (existsSync(join(source, part))) cpSync(join(source, part), join(content, part), { recursive: true });
         }
       } else {

@@ -80,6 +80,21 @@ class Session {
     this.set(body.jwt, body.user);
   }
 
+  /** Whether this server offers the owner's one-click sign-in link (a server on the user's own machine). */
+  async ownerLinkAvailable(): Promise<boolean> {
+    try {
+      const res = await send('GET', '/_folio/studio/owner-link');
+      return ((await res.json()) as { data?: { available?: boolean } }).data?.available === true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Has the server print a new owner sign-in link in its terminal (only there: the answer does not hold it). */
+  async printOwnerLink(): Promise<void> {
+    await send('POST', '/_folio/studio/owner-link', {});
+  }
+
   /** A new access token from the refresh cookie: false when there is no session to renew. */
   renew(): Promise<boolean> {
     this.renewing ??= (async () => {

@@ -45,6 +45,8 @@ export function EditorActions(props: {
   onDelete(): void;
 }) {
   const { type, mayWrite, busy, status, deleting, outcome, failure } = props;
+  // As in Strapi and Keystatic: nothing to save, no save; published and unchanged, no publish.
+  const unchanged = !props.isNew && !props.dirty;
   return (
     <div class="action-bar" role="region" aria-label="Save and publish">
       <p class="state">
@@ -53,7 +55,8 @@ export function EditorActions(props: {
         ) : (
           type.draftAndPublish && status && <span class={`status ${status}`}>{STATUS_TEXT[status]}</span>
         )}
-        {props.dirty && !props.isNew && <span class="unsaved">Unsaved changes</span>}
+        {!props.isNew &&
+          (props.dirty ? <span class="unsaved">Unsaved changes</span> : <span class="saved">No unsaved changes</span>)}
       </p>
       <div class="outcome" role="status" aria-live="polite">
         {outcome && (
@@ -71,10 +74,15 @@ export function EditorActions(props: {
       <div class="buttons">
         {!mayWrite ? null : type.draftAndPublish ? (
           <>
-            <button type="submit" disabled={busy}>
+            <button type="submit" disabled={busy || unchanged} aria-keyshortcuts="Control+S Meta+S">
               Save draft
             </button>
-            <button type="button" class="primary" disabled={busy} onClick={props.onPublish}>
+            <button
+              type="button"
+              class="primary"
+              disabled={busy || (unchanged && status === 'published')}
+              onClick={props.onPublish}
+            >
               Publish
             </button>
             {(status === 'published' || status === 'modified') && (
@@ -89,7 +97,7 @@ export function EditorActions(props: {
             )}
           </>
         ) : (
-          <button type="submit" class="primary" disabled={busy}>
+          <button type="submit" class="primary" disabled={busy || unchanged} aria-keyshortcuts="Control+S Meta+S">
             Save
           </button>
         )}

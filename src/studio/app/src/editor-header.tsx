@@ -11,8 +11,12 @@ export function EditorHeader(props: {
   present?: string[];
   localeHref(code: string): string;
   listHref?: string;
+  /** The document's history (from git), once it exists. */
+  historyHref?: string;
+  /** When the draft on screen was last changed. */
+  updatedAt?: string;
 }) {
-  const { model, type, title, locale, present, listHref } = props;
+  const { model, type, title, locale, present, listHref, historyHref } = props;
   return (
     <header class="bar editor-head">
       <div class="titles">
@@ -26,7 +30,20 @@ export function EditorHeader(props: {
           <span class="crumb">Single type</span>
         )}
         <h1 id="editor-title">{title}</h1>
+        {props.updatedAt && (
+          <p class="meta">
+            Last changed{' '}
+            <time dateTime={props.updatedAt}>
+              {new Date(props.updatedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
+            </time>
+          </p>
+        )}
       </div>
+      {historyHref && (
+        <Link href={historyHref} class="history-link">
+          History
+        </Link>
+      )}
       {locale && model.locales.length > 1 ? (
         <label class="locale">
           Locale{' '}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, query } from './api';
 import { EDITABLE, endpoint, type Attribute, type ContentType, type Model } from './model';
 import { flash } from './flash';
+import { GrantHint } from './grants';
 import { EditorActions, focusField, type Failure, type Outcome } from './editor-actions';
 import { EditorFields } from './editor-fields';
 import { EditorHeader } from './editor-header';
@@ -12,6 +13,7 @@ import { navigate, useLeaveGuard } from './router';
 import type { Doc } from './status';
 import { useDocument } from './use-document';
 import { useEditorForm } from './use-editor-form';
+import { historyHref } from './history';
 
 type Action = 'draft' | 'publish' | 'save';
 
@@ -70,7 +72,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   }, [title]);
 
   useLeaveGuard(() =>
-    form.dirty && !saving.current
+    form.isDirty() && !saving.current
       ? `Your changes to ${single || isNew ? `this ${type.displayName}` : `“${title}”`} are not saved.`
       : undefined,
   );
@@ -88,7 +90,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
     const editsAtSave = form.edits.current;
     const publish = action !== 'draft';
     const checked = form.checkAll(publish);
-    const { data, problems } = payloadOf(type, model, form.touched, form.form);
+    const { data, problems } = payloadOf(type, model, form.touchedNow(), form.formNow());
     Object.assign(checked, problems);
     if (Object.keys(checked).length) return refuse(checked);
     const status = action === 'draft' ? 'draft' : undefined;
@@ -176,6 +178,22 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
       { error: undefined, what: `delete this ${type.displayName}`, action: `${type.uid}.delete` },
     );
 
+  const savedId = isNew ? undefined : (documentId ?? doc?.documentId);
+  /** "Generate from …": a value no other document holds (the server's), else the slug made here. */
+  const generateUid = async (name: string, slug: string) => {
+    const target = (type.attributes[name] as { targetField?: string }).targetField;
+    try {
+      const { data } = await api<{ data: string }>('POST', `/_folio/uid/generate${query({ locale })}`, {
+        contentTypeUID: type.uid,
+        field: name,
+        data: target ? { [target]: form.form.values[target] ?? '' } : {},
+        documentId: savedId,
+      });
+      form.setValue(name, data);
+    } catch {
+      form.setValue(name, slug);
+    }
+  };
   const localeName = (code: string | undefined) => model.locales.find((l) => l.code === code)?.name ?? code;
   const typeHref = endpoint(type).replace('/api/', '/admin/content/');
   const here = `${typeHref}${isNew ? '/new' : single ? '' : `/${documentId}`}`;
@@ -197,6 +215,8 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
         present={docState.present}
         localeHref={localeHref}
         listHref={listHref}
+        historyHref={savedId ? historyHref(type, savedId, { locale }) : undefined}
+        updatedAt={doc?.updatedAt}
       />
       {docState.changed && (
         <ChangedNotice
@@ -215,15 +235,24 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
         />
       )}
       {!mayWrite && !model.readOnly && (
-        <p class="notice info">
-          Your role may read this {type.displayName} but not {isNew ? 'create' : 'change'} it.
-        </p>
+        <div class="notice info">
+          <p>
+            Your role may read this {type.displayName} but not {isNew ? 'create' : 'change'} it.
+          </p>
+          <GrantHint actions={[`${type.uid}.${isNew ? 'create' : 'update'}`]} />
+        </div>
       )}
       <form
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
           if (mayWrite) void save(type.draftAndPublish ? 'draft' : 'save');
+        }}
+        onKeyDown={(e) => {
+          // Ctrl+S (Cmd+S) saves, as in a desktop editor, rather than saving the page as a file.
+          if (e.key.toLowerCase() !== 's' || !(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+          e.preventDefault();
+          if (mayWrite && !busy && (isNew || form.isDirty())) void save(type.draftAndPublish ? 'draft' : 'save');
         }}
       >
         <fieldset class="plain" disabled={!mayWrite}>
@@ -240,7 +269,7 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
             onRelations={form.setRelations}
             onValue={(name, attr, v) => form.setValue(name, v, attr.type === 'uid')}
             onSecret={form.setSecret}
-            onGenerate={(name, v) => form.setValue(name, v)}
+            onGenerate={(name, v) => void generateUid(name, v)}
           />
           <KeptFields kept={kept.map(([n]) => n)} doc={doc} />
         </fieldset>

@@ -80,7 +80,7 @@ export const slugify = (text: string) =>
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+    .replace(/^-|-$/g, '');
 
 /** One labelled field of the editor, its error beside it (announced, and linked with aria-describedby). */
 export function Field(props: {

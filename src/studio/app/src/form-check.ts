@@ -27,7 +27,7 @@ export function checkValue(attr: Attribute, value: unknown, publish: boolean): s
     if (attr.minLength !== undefined && value.length < attr.minLength)
       return `At least ${attr.minLength} characters to publish (now ${value.length}).`;
     // The value is bounded by the maximum above, so the schema's pattern runs on a bounded input.
-    if (attr.regex && !safeTest(attr.regex, value)) return `Must match the pattern /${attr.regex}/ to publish.`;
+    if (attr.regex && !safeTest(attr.regex, value)) return `Must match the pattern “${attr.regex}” to publish.`;
     if (attr.type === 'email' && !EMAIL.test(value)) return 'An e-mail address, like name@example.com.';
     if (attr.type === 'uid' && !attr.regex && !UID_FORMAT.test(value))
       return 'Only letters, digits and - _ . ~ (no spaces).';

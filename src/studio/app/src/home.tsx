@@ -4,7 +4,7 @@ import { GrantHint } from './grants';
 import { endpoint, MODEL_PERMISSIONS, NoModelAccess, type ContentType, type Model } from './model';
 import { mainField } from './relation-field';
 import { Link } from './router';
-import type { Doc } from './status';
+import { readDocumentState, type Doc } from './status';
 
 /** What the home page shows of one type: how many entries it has and its latest changed ones. */
 interface TypeSummary {
@@ -22,6 +22,29 @@ const LATEST = 5;
 
 /** A type's entries counted, and its latest changed ones (drafts: every document has one), in one request. */
 async function summarize(type: ContentType): Promise<TypeSummary> {
+  // A single type's document may not exist: its state says so where a read would answer a 404.
+  if (type.kind === 'singleType')
+    try {
+      const state = await readDocumentState(type, undefined);
+      const versions = Object.entries(state.locales).map(([locale, v]) => ({
+        locale,
+        updatedAt: v.draft ?? v.published,
+      }));
+      const latest = versions
+        .filter((v): v is { locale: string; updatedAt: string } => v.updatedAt !== null)
+        .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+        .slice(0, 1)
+        .map((v) => ({
+          id: 0,
+          documentId: '',
+          publishedAt: null,
+          updatedAt: v.updatedAt,
+          locale: v.locale || undefined,
+        }));
+      return { type, total: latest.length, latest };
+    } catch {
+      return { type, total: undefined, latest: [] };
+    }
   const name = mainField(type);
   const params: Record<string, string | number | undefined> = {
     status: type.draftAndPublish ? 'draft' : undefined,

@@ -4,7 +4,7 @@ import type { Attribute, Model } from './model';
 export function readable(name: string): string {
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/(?<=[A-Z])(?=[A-Z][a-z])/g, ' ')
     .split(/[\s_.-]+/)
     .filter(Boolean);
   if (!words.length) return name;

@@ -6,6 +6,7 @@ import { SignIn } from './sign-in';
 import './styles/base.css';
 import './styles/lists.css';
 import './styles/editor.css';
+import './styles/history.css';
 // Last: its narrow-screen rules override the others.
 import './styles/layout.css';
 

@@ -61,6 +61,8 @@ export interface Model {
   locales: Locale[];
   /** The signed-in user's role, as permissions.json names it (for the grant lines the Studio suggests). */
   role?: string;
+  /** Signed in as the project's owner: every permission, on the user's own machine. */
+  owner?: boolean;
 }
 
 /** The permissions the Studio needs to read the model, named as in content/permissions.json. */
@@ -98,10 +100,10 @@ export class NoModelAccess extends Error {
  * sidebar and the buttons show what the role allows and nothing the API would refuse.
  */
 export async function loadModel(): Promise<Model> {
-  const { data: granted, meta } = await api<{ data: string[]; meta?: { readOnly?: boolean; role?: string | null } }>(
-    'GET',
-    '/_folio/studio/permissions',
-  );
+  const { data: granted, meta } = await api<{
+    data: string[];
+    meta?: { readOnly?: boolean; role?: string | null; owner?: boolean };
+  }>('GET', '/_folio/studio/permissions');
   setRole(meta?.role ?? undefined);
   const can = (action: string) => granted.includes(action);
   const lacking = MODEL_PERMISSIONS.filter((p) => !can(p));
@@ -138,6 +140,7 @@ export async function loadModel(): Promise<Model> {
     readOnly: meta?.readOnly === true,
     locales,
     role: meta?.role ?? undefined,
+    owner: meta?.owner === true,
   };
 }
 

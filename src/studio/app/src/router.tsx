@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 const listeners = new Set<() => void>();
 
@@ -101,11 +101,14 @@ export function navigate(to: string, opts: { replace?: boolean; force?: boolean 
  * the app's dialog, and a reload or a closed tab in the browser's own (`beforeunload`).
  */
 export function useLeaveGuard(question: () => string | undefined) {
+  // The question of the latest render, asked when a way out is taken: a change made the moment before counts.
+  const latest = useRef(question);
+  latest.current = question;
   useEffect(() => {
-    const mine = () => question();
+    const mine = () => latest.current();
     guard = mine;
     const unload = (e: BeforeUnloadEvent) => {
-      if (!question()) return;
+      if (!mine()) return;
       e.preventDefault();
       // Older browsers show the prompt only when returnValue is set.
       e.returnValue = '';
@@ -115,7 +118,7 @@ export function useLeaveGuard(question: () => string | undefined) {
       if (guard === mine) guard = undefined;
       removeEventListener('beforeunload', unload);
     };
-  });
+  }, []);
 }
 
 /** The way out waiting for the user's answer, if any. */
@@ -137,7 +140,7 @@ export function useLocation(): { path: string; params: URLSearchParams } {
     listeners.add(fn);
     return () => void listeners.delete(fn);
   }, []);
-  return { path: location.pathname.replace(/\/+$/, ''), params: new URLSearchParams(location.search) };
+  return { path: location.pathname.replace(/(?<!\/)\/+$/, ''), params: new URLSearchParams(location.search) };
 }
 
 /** A real link (middle-click and copy work) that navigates in place on a plain click. */

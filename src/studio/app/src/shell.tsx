@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { session } from './api';
 import { Editor } from './editor';
+import { History } from './history';
 import { Home, NoModelNotice } from './home';
 import { LeaveDialog } from './leave-dialog';
 import { MediaLibrary } from './media-library';
@@ -67,7 +68,8 @@ function Menu(props: { model: Model | undefined; current: ContentType | undefine
         </>
       )}
       <p class="who">
-        Signed in as {session.user?.username}{' '}
+        Signed in as {session.user?.username}
+        {model?.owner && <span class="kind"> (the project’s owner)</span>}{' '}
         <button type="button" onClick={() => leave(() => void session.signOut().then(() => navigate('/admin')))}>
           Sign out
         </button>
@@ -86,7 +88,7 @@ export function Studio() {
     loadModel().then(setModel, setError);
   }, []);
 
-  const [, , slug, id] = path.split('/').slice(1);
+  const [, section, slug, id] = path.split('/').slice(1);
   const type = model?.readable.find((t) => (t.kind === 'singleType' ? t.singularName : t.pluralName) === slug);
   let screen;
   if (error) screen = <NoModelNotice error={error} />;
@@ -99,6 +101,7 @@ export function Studio() {
         There is no type “{slug}” that your role may read. <Link href="/admin">Home</Link> lists those it may.
       </p>
     );
+  else if (section === 'history' && id) screen = <History type={type} model={model} documentId={id} params={params} />;
   else if (type.kind === 'singleType') screen = <Editor type={type} model={model} params={params} />;
   else if (id === undefined) screen = <CollectionList type={type} model={model} params={params} />;
   else screen = <Editor type={type} model={model} documentId={id === 'new' ? undefined : id} params={params} />;

@@ -10,12 +10,38 @@ export function SignIn({ notice }: { notice: string }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState(notice);
   const [busy, setBusy] = useState(false);
+  const [ownerLink, setOwnerLink] = useState(false);
+  const [printed, setPrinted] = useState('');
   useEffect(() => {
     document.title = 'Sign in · Folio Studio';
+    void session.ownerLinkAvailable().then(setOwnerLink);
   }, []);
   return (
     <main class="signin">
       <h1>Folio Studio</h1>
+      {ownerLink && (
+        <section class="owner-link" aria-labelledby="owner-title">
+          <h2 id="owner-title">On your own machine</h2>
+          <p>
+            Open the sign-in link <code>folio serve</code> printed in its terminal: it signs you in as the project’s
+            owner, once, within 5 minutes.
+          </p>
+          <button
+            type="button"
+            onClick={async () => {
+              try {
+                await session.printOwnerLink();
+                setPrinted('A new link is in the terminal where folio serve runs.');
+              } catch (err) {
+                setPrinted(err instanceof Error ? err.message : String(err));
+              }
+            }}
+          >
+            Print a new link in the terminal
+          </button>
+          <p role="status">{printed}</p>
+        </section>
+      )}
       <form
         aria-labelledby="password-title"
         onSubmit={async (e) => {

@@ -1,15 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, query } from './api';
 import type { Failure } from './editor-actions';
-import { isSecret } from './editor-payload';
 import { onLiveEvent } from './live';
 import { endpoint, populateParams, type ContentType, type Model } from './model';
-import { statusesOf, type Doc, type Status } from './status';
+import { readDocumentState, statusIn, type Doc, type Status } from './status';
 import type { useEditorForm } from './use-editor-form';
-
-/** The locales of a document's other versions, from its populated `localizations`. */
-const localesOf = (d: Doc): string[] =>
-  Array.isArray(d.localizations) ? d.localizations.map((l: { locale: string }) => l.locale) : [];
 
 /**
  * The document an editor shows: read as a draft (with its status, the locales it has, a version in another locale
@@ -64,22 +59,6 @@ export function useDocument(opts: {
     }
   };
 
-  /** Which private fields hold a value: asked only of a stored document, by a role that may change it. */
-  const readPrivate = async (d: Doc | undefined) => {
-    const secrets = Object.values(type.attributes).some(isSecret);
-    if (!d || !secrets || !model.can(`${type.uid}.update`)) return form.setPrivateSet({});
-    const route = single ? type.singularName : `${type.pluralName}/${d.documentId}`;
-    try {
-      const { data } = await api<{ data: Record<string, boolean> }>(
-        'GET',
-        `/_folio/studio/private/${route}${query({ locale })}`,
-      );
-      form.setPrivateSet(data);
-    } catch {
-      form.setPrivateSet({});
-    }
-  };
-
   const sharedOnly = (d: Doc): Doc => {
     const out = { ...d };
     for (const n of localizedNames) delete out[n];
@@ -92,15 +71,15 @@ export function useDocument(opts: {
    */
   const load = async (editsAtSave?: number) => {
     try {
-      const d = await readDraft();
+      // What the document has is asked first: a version missing in this locale is then never asked for (a 404).
+      const state = await readDocumentState(type, documentId, locale);
+      const d = state.locales[locale ?? ''] ? await readDraft() : undefined;
       // A document missing in this locale may exist in another: the form then creates this locale's version.
-      let other: Doc | undefined;
-      if (!d && type.localized)
-        for (const l of model.locales) if (l.code !== locale && (other = await readDraft(l.code))) break;
+      const otherCode = d ? undefined : model.locales.map((l) => l.code).find((c) => c !== locale && state.locales[c]);
+      const other = otherCode ? await readDraft(otherCode) : undefined;
       setMissing(!d && !other && !single);
       setSource(other);
-      const found = d ?? other;
-      setPresent(found ? [String(found.locale), ...localesOf(found)] : undefined);
+      setPresent(type.localized && state.exists ? Object.keys(state.locales) : undefined);
       if (d && editsAtSave !== undefined && form.edits.current !== editsAtSave) {
         setDoc(d);
         loadedAt.current = d.updatedAt;
@@ -108,8 +87,8 @@ export function useDocument(opts: {
         fill(d ?? (other && sharedOnly(other)));
         if (!d) loadedAt.current = undefined;
       }
-      await readPrivate(d);
-      setStatus(d ? (await statusesOf(type, [d], locale)).get(d.documentId) : undefined);
+      form.setPrivateSet(d ? (state.private ?? {}) : {});
+      setStatus(d ? statusIn(type, state, locale) : undefined);
       onFailure(undefined);
     } catch (err) {
       onFailure({
@@ -137,10 +116,11 @@ export function useDocument(opts: {
         if (!single && e.documentId !== documentId) return;
         if (locale && e.locale && e.locale !== locale) return;
         if (e.event === 'entry.delete' && !single) return setChanged('deleted');
-        const current = await readDraft().catch(() => undefined);
-        if (saving.current) return;
-        if (!current) setChanged('deleted');
-        else if (current.updatedAt !== loadedAt.current) setChanged('updated');
+        const state = await readDocumentState(type, documentId, locale).catch(() => undefined);
+        if (saving.current || !state) return;
+        const draft = state.locales[locale ?? '']?.draft;
+        if (!draft) setChanged('deleted');
+        else if (draft !== loadedAt.current) setChanged('updated');
       }),
     [type.uid, documentId, locale],
   );

@@ -21,12 +21,17 @@ export function useEditorForm(opts: {
   const [form, setFormState] = useState<FormState>(EMPTY);
   // The latest state, also between a change and the render it brings (two changes in one event both count).
   const latest = useRef(form);
-  latest.current = form;
   const setForm = (next: FormState) => {
     latest.current = next;
     setFormState(next);
   };
-  const [touched, setTouched] = useState<Set<string>>(new Set());
+  const [touched, setTouchedState] = useState<Set<string>>(new Set());
+  // As `latest` for the form: the guard and a save read what was typed the moment before, rendered or not.
+  const touchedNow = useRef(touched);
+  const setTouched = (next: Set<string>) => {
+    touchedNow.current = next;
+    setTouchedState(next);
+  };
   const [errors, setErrors] = useState<Record<string, string>>({});
   /** Which private fields the stored document holds a value in. */
   const [privateSet, setPrivateSet] = useState<Record<string, boolean>>({});
@@ -48,7 +53,7 @@ export function useEditorForm(opts: {
   /** Records a change of field `name` (from `before` to `after` in `next`) and checks it again when due. */
   const changed = (name: string, before: FormState, next: FormState) => {
     edits.current++;
-    setTouched((t) => new Set(t).add(name));
+    setTouched(new Set(touchedNow.current).add(name));
     setErrors((was) => {
       const out: Record<string, string> = {};
       for (const [key, message] of Object.entries(was)) {
@@ -85,7 +90,10 @@ export function useEditorForm(opts: {
 
   return {
     form,
-    touched,
+    /** The fields changed, and the form's values, as they are now (not as last rendered). */
+    touchedNow: () => touchedNow.current,
+    formNow: () => latest.current,
+    isDirty: () => touchedNow.current.size > 0,
     errors,
     privateSet,
     edits,
