@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { openProject, type Project } from '../src/project.js';
 import { encodeDocument } from '../src/documents/file-format.js';
+import { mergeDocumentFile } from '../src/git/merge/driver.js';
 import { serialize } from '../src/store/serialize.js';
 import { spawnFolio } from './helpers/cli.js';
 import { gitStatus, gitWith, makeGitProject } from './helpers/git.js';
@@ -186,5 +187,18 @@ describe('git merge of document files with the Folio driver', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(existsSync(pwned)).toBe(false);
     expect(read('articles', b.id).locales.en.draft).toMatchObject({ title: 'Safe A', views: 5 });
+  });
+
+  it("leaves a file that is not document JSON (one holding markers already) to git's line merge", async () => {
+    const dir = join(repo.dir, '.folio');
+    mkdirSync(dir, { recursive: true });
+    const [base, ours, theirs] = ['base', 'ours', 'theirs'].map((n) => join(dir, `${n}.json`));
+    const middle = '  "c": 1,\n  "d": 1,\n  "e": 1,\n';
+    writeFileSync(base, `{\n  "a": 1,\n${middle}  "b": 1\n}\n`);
+    writeFileSync(ours, `{\n<<<<<<< x\n  "a": 2,\n=======\n  "a": 3,\n>>>>>>> y\n${middle}  "b": 1\n}\n`);
+    writeFileSync(theirs, `{\n  "a": 1,\n${middle}  "b": 4\n}\n`);
+    const r = await mergeDocumentFile({ base, ours, theirs, cwd: repo.dir });
+    expect(r).toEqual({ conflicts: [], lineMerge: 0 });
+    expect(readFileSync(ours, 'utf8')).toContain('"b": 4');
   });
 });

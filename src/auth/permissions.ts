@@ -105,13 +105,9 @@ export const PLUGIN_ACTIONS: readonly string[] = [
   'plugin::email.email.send',
   ...['content-types.getContentTypes', 'content-types.getContentType'].map((a) => `plugin::content-type-builder.${a}`),
   ...['components.getComponents', 'components.getComponent'].map((a) => `plugin::content-type-builder.${a}`),
+  // Folio's own: a replica's pull from its remote (POST /_folio/git/pull), for a push hook's token.
+  'plugin::folio.git.pull',
 ];
-
-/**
- * Folio's own actions, which Strapi has not: a replica's pull from its remote (`POST /_folio/git/pull`), for a push
- * hook's token. Granted and checked like the others, but not listed in the roles' permission tree, which is Strapi's.
- */
-export const FOLIO_ACTIONS: readonly string[] = ['plugin::folio.git.pull'];
 
 export const CONTENT_ACTIONS = ['find', 'findOne', 'create', 'update', 'delete'] as const;
 export const SINGLE_TYPE_ACTIONS = ['find', 'update', 'delete'] as const;
@@ -198,10 +194,8 @@ export function expandAction(input: string, types: Map<string, TypeRef>): string
   const uids = new Map([...types.values()].map((t) => [t.uid, t]));
   const verbsOf = (t: TypeRef): readonly string[] => (t.single ? SINGLE_TYPE_ACTIONS : CONTENT_ACTIONS);
   if (input.startsWith('plugin::')) {
-    if (!PLUGIN_ACTIONS.includes(input) && !FOLIO_ACTIONS.includes(input))
-      throw new PermissionsError(
-        `"${input}" is not a plugin action Folio knows (${[...PLUGIN_ACTIONS, ...FOLIO_ACTIONS].join(', ')})`,
-      );
+    if (!PLUGIN_ACTIONS.includes(input))
+      throw new PermissionsError(`"${input}" is not a plugin action Folio knows (${PLUGIN_ACTIONS.join(', ')})`);
     return [input];
   }
   if (input.startsWith('api::')) {
