@@ -48,8 +48,8 @@ function checkWriteLocale(read: RouteInput['read'], ct: ContentType, query: Reco
 export class ContentRoutes {
   constructor(private docs: DocumentService) {}
 
-  find({ ct, query, read }: RouteInput): RouteResult {
-    return { status: 200, body: read.prepare(ct, query, 'find').find() };
+  async find({ ct, query, read }: RouteInput): Promise<RouteResult> {
+    return { status: 200, body: await read.prepare(ct, query, 'find').findLater() };
   }
 
   findOne({ ct, documentId, query, read }: RouteInput): RouteResult {

@@ -7,7 +7,7 @@ import type { ReadContext } from './context.js';
 import { ReadBudget } from './bounds.js';
 import { shapeDocument } from './output.js';
 import { parsePopulate } from './populate.js';
-import { type ReadQuery, type RouteKind, parseReadQuery, runFind, shapeOne } from './read.js';
+import { type ReadQuery, type RouteKind, parseReadQuery, runFind, runFindLater, shapeOne } from './read.js';
 
 /** What a read needs of an open project (a `Project` is one). */
 export interface ReadSource {
@@ -95,6 +95,11 @@ export class PreparedRead {
   /** The page the query asks for, as `{ data, meta }`. */
   find() {
     return runFind(this.run(), this.ct, this.query);
+  }
+
+  /** `find` without holding the event loop: long work (building an index, a scan) runs in slices. */
+  findLater() {
+    return runFindLater(this.run(), this.ct, this.query);
   }
 
   /** One document in the query's status and locale, shaped; undefined when it has no such version or is filtered. */

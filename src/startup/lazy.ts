@@ -302,4 +302,5 @@ export const undecodedHook: UndecodedHook = {
     const src = lazySourceOf(doc);
     if (src) src.linkPending = pending;
   },
+  decode: (doc) => lazySourceOf(doc)?.load(),
 };

@@ -1,0 +1,66 @@
+import type { Work } from './sliced-work.js';
+
+/** Runs sorted at once before they are merged: small enough to sort within a slice. */
+const RUN = 1024;
+/** How many rows a merge moves between pauses. */
+const MERGE_STEP = 8192;
+
+type Compare = (a: number, b: number) => number;
+
+/**
+ * Merges `src[a, mid)` and `src[b, hi)` into `dst` from `out` on, for up to `count` rows; answers the new
+ * `a`, `b` and `out` (a plain loop, kept out of the generator below, which optimises less well).
+ */
+function merge(
+  src: Int32Array,
+  dst: Int32Array,
+  compare: Compare,
+  state: Int32Array,
+  mid: number,
+  hi: number,
+  count: number,
+) {
+  let a = state[0];
+  let b = state[1];
+  let out = state[2];
+  const stop = Math.min(hi, out + count);
+  while (out < stop) {
+    if (b >= hi || (a < mid && compare(src[a], src[b]) <= 0)) dst[out++] = src[a++];
+    else dst[out++] = src[b++];
+  }
+  state[0] = a;
+  state[1] = b;
+  state[2] = out;
+}
+
+/**
+ * Sorts `ids` in place by `compare` (a total order: it never answers 0 for two different ids), pausing every few
+ * thousand rows, so a large collection is sorted a slice at a time (see sliced-work.ts): runs sorted at once,
+ * then merged pairwise.
+ */
+export function* sortIds(ids: Int32Array, compare: Compare): Work {
+  const n = ids.length;
+  for (let i = 0; i < n; i += RUN) {
+    ids.subarray(i, Math.min(n, i + RUN)).sort(compare);
+    yield;
+  }
+  if (n <= RUN) return;
+  let src: Int32Array = ids;
+  let dst: Int32Array = new Int32Array(n);
+  const state = new Int32Array(3);
+  for (let width = RUN; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width);
+      const hi = Math.min(n, lo + 2 * width);
+      state[0] = lo;
+      state[1] = mid;
+      state[2] = lo;
+      while (state[2] < hi) {
+        merge(src, dst, compare, state, mid, hi, MERGE_STEP);
+        yield;
+      }
+    }
+    [src, dst] = [dst, src];
+  }
+  if (src !== ids) ids.set(src);
+}
