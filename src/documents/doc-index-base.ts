@@ -56,6 +56,7 @@ export class IndexBase {
       renumbered: new Map(),
       waitingFor: new Map(),
       rows: new Map(),
+      rowIds: new Map(),
       reverse,
       unlinked: [],
       decoded: true,
@@ -202,7 +203,14 @@ export class IndexBase {
       if (published >= 0) t.ids.await(published, locale, 'published', position);
       t.nextId = Math.max(t.nextId, draft + 1, published + 1);
     }
+    this.changed(t);
+  }
+
+  /** After any change of a type: its cached row lists go, and the index moves to a new generation. */
+  protected changed(t: TypeIndex) {
+    // Clearing a Map allocates it a new table even when empty: 100,000 of them at start.
     if (t.rows.size) t.rows.clear();
+    if (t.rowIds.size) t.rowIds.clear();
     this.generation++;
   }
 
@@ -222,9 +230,7 @@ export class IndexBase {
     if (this.deferLink(t, doc)) {
       if (!loaded) t.unlinked.push(doc);
     } else linkRelations(t, doc);
-    // Clearing a Map allocates it a new table even when empty: 100,000 of them at start.
-    if (t.rows.size) t.rows.clear();
-    this.generation++;
+    this.changed(t);
   }
 
   /** Links the relations of up to `count` more documents whose links wait; answers whether none waits. */

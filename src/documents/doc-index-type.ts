@@ -73,6 +73,8 @@ export interface TypeIndex {
   waitingFor: Map<number, Set<Version>>;
   /** Rows per (status, locale), sorted by id, rebuilt lazily after a write. */
   rows: Map<string, RowList>;
+  /** The ids of the same rows (by row set key, see DocumentIndex.rowSet), cached the same way. */
+  rowIds: Map<string, Int32Array>;
   /** For each owning relation attribute: target documentId -> source documentIds. */
   reverse: Map<string, Map<string, Set<string>>>;
   /**
@@ -88,6 +90,8 @@ export interface TypeIndex {
   decoded: boolean;
   decodedEpoch: number;
   preparing: Job | undefined;
+  /** The job filling the documentId map (see DocumentIndex.mapping). */
+  mapping?: Job;
   /** The query indexes (sorted orders, columns, inverse links), once a query asked for them. */
   fields?: FieldIndexes;
 }

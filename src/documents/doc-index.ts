@@ -41,6 +41,21 @@ export class DocumentIndex extends IndexBase {
     return t.preparing;
   }
 
+  /**
+   * The job putting every document of the type in the documentId map (made first, not decoded), or undefined
+   * when they all are: what looking a document up by documentId needs, a slice at a time.
+   */
+  mapping(uid: string): Job | undefined {
+    const t = this.t(uid);
+    if (!t.waiting && t.mapped === t.loaded.length) return undefined;
+    if (!t.mapping || t.mapping.done) t.mapping = new Job(this.mapWork(t));
+    return t.mapping;
+  }
+
+  private *mapWork(t: TypeIndex): Work {
+    while (!this.mapSome(t, 1024)) yield;
+  }
+
   /** Prepares `uid` now, on this turn of the event loop (for a command, which has nothing else to answer). */
   prepareNow(uid: string) {
     this.preparing(uid)?.finishNow();
@@ -120,8 +135,7 @@ export class DocumentIndex extends IndexBase {
     if (!old) return;
     this.unlink(t, old);
     docs.delete(documentId);
-    if (t.rows.size) t.rows.clear();
-    this.generation++;
+    this.changed(t);
   }
 
   private unlink(t: TypeIndex, doc: DocumentRecord) {
@@ -148,7 +162,10 @@ export class DocumentIndex extends IndexBase {
 
   /** The ids of the versions a read of `rows` sees, in id order. */
   rowIds(uid: string, rows: RowSet): Int32Array {
-    return this.t(uid).ids.idsInOrder(Infinity, rows.status, rows.locale);
+    const t = this.t(uid);
+    let ids = t.rowIds.get(rows.key);
+    if (!ids) t.rowIds.set(rows.key, (ids = t.ids.idsInOrder(Infinity, rows.status, rows.locale)));
+    return ids;
   }
 
   /** The query indexes of a type (see field-indexes.ts), made on first use. */

@@ -247,10 +247,42 @@ export function decodeDocument(ct: ContentType, documentId: string, body: Record
         };
       else if (draft) slot.draft = draft;
       if (published) slot.published = published;
+      if (draft && published) shareEqualValues(draft, published);
       doc.slots.set(locale, slot);
     },
   );
   return doc;
+}
+
+/** Whether two decoded JSON values are equal (same keys in the same order, same values). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i]) return false;
+    if (!sameJson((a as Record<string, unknown>)[ka[i]], (b as Record<string, unknown>)[kb[i]])) return false;
+  }
+  return true;
+}
+
+/**
+ * A published version whose values and timestamps equal its draft's (most do: a draft is published as it is)
+ * holds the draft's, not a copy: half the memory of a large index. Safe because versions in the index are never
+ * changed in place: a write works on a copy of the document (see document-writes.ts `cloneDocument`).
+ */
+function shareEqualValues(draft: Version, published: Version) {
+  if (sameJson(draft.data, published.data)) published.data = draft.data;
+  if (draft.createdAt === published.createdAt) published.createdAt = draft.createdAt;
+  if (draft.updatedAt === published.updatedAt) published.updatedAt = draft.updatedAt;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type Column, compareKindValues } from './column.js';
 import type { Work } from './sliced-work.js';
-import { sortIds } from './sort-ids.js';
+import { sortByKeys } from './sort-ids.js';
 
 /**
  * The ids of one row set (a type's versions of one status and locale) sorted by one column's value, ties by
@@ -21,10 +21,24 @@ export class SortedOrder {
     this.length = rowIds.length;
   }
 
-  /** Sorts the ids given at construction, a slice at a time. */
+  /** Sorts the ids given at construction, a slice at a time: nulls first (in id order), then by value. */
   *build(): Work {
     const col = this.column;
-    yield* sortIds(this.ids.subarray(0, this.length), (a, b) => compareKindValues(col.value(a), col.value(b)) || a - b);
+    const ids = this.ids.subarray(0, this.length);
+    const nulls: number[] = [];
+    const rest: number[] = [];
+    for (let i = 0; i < ids.length; i++) (col.value(ids[i]) === null ? nulls : rest).push(ids[i]);
+    yield;
+    ids.set(nulls);
+    const sorted = ids.subarray(nulls.length);
+    sorted.set(rest);
+    const kind = col.kind;
+    const keys =
+      kind === 'string'
+        ? rest.map((id) => col.value(id) as string)
+        : Float64Array.from(rest, (id) => Number(col.value(id)));
+    yield;
+    yield* sortByKeys(keys, sorted);
   }
 
   /** The position of (`value`, `id`) in the order, or where it would go. */

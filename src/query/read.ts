@@ -9,6 +9,7 @@ import { parseFields } from './fields.js';
 import { compileFilters, type Predicate } from './filters.js';
 import { type Pagination, parsePagination } from './pagination.js';
 import { type FoundPage, findLater, findNow } from './find.js';
+import { finish, shapingJobs } from './ready.js';
 import { parsePopulate } from './populate.js';
 import { ReadBudget } from './bounds.js';
 import { documentScope } from './scope.js';
@@ -238,7 +239,9 @@ export function runFind(ctx: ReadContext, ct: ContentType, query: ReadQuery) {
 
 /** `runFind` without holding the event loop (see `findLater`). */
 export async function runFindLater(ctx: ReadContext, ct: ContentType, query: ReadQuery) {
-  return shapePage(ctx, ct, query, await findLater(ctx, ct, query));
+  const found = await findLater(ctx, ct, query);
+  await finish(ctx, shapingJobs(ctx, ct, query.selection.populate, false));
+  return shapePage(ctx, ct, query, found);
 }
 
 function shapePage(ctx: ReadContext, ct: ContentType, query: ReadQuery, { page, meta }: FoundPage) {
