@@ -56,6 +56,20 @@ export class DocumentIndex extends IndexBase {
     while (!this.mapSome(t, 1024)) yield;
   }
 
+  /** Resolves once every type is prepared (see `prepared`), the work done in slices meanwhile. */
+  async whenPrepared(): Promise<void> {
+    for (const uid of this.types.keys()) {
+      const job = this.preparing(uid);
+      if (job) await this.work.wait(job);
+    }
+  }
+
+  /** Resolves once the type's documentId map is filled (see `mapping`). */
+  async whenMapped(uid: string): Promise<void> {
+    const job = this.mapping(uid);
+    if (job) await this.work.wait(job);
+  }
+
   /** Prepares `uid` now, on this turn of the event loop (for a command, which has nothing else to answer). */
   prepareNow(uid: string) {
     this.preparing(uid)?.finishNow();

@@ -40,6 +40,9 @@ export interface FieldIndexHost {
   nearLimit: number;
 }
 
+/** Logs at most this long are applied when a query asks; longer ones by the job, a slice at a time. */
+const CATCH_UP_AT_ONCE = 2048;
+
 const isMember = (rows: RowSet, v: Version) =>
   (rows.status === undefined || v.status === rows.status) && (rows.locale === undefined || v.locale === rows.locale);
 
@@ -72,8 +75,13 @@ export class FieldIndexes {
    */
   need(needs: IndexNeeds): Job | undefined {
     const running = this.job && !this.job.done;
-    // Between jobs the log is applied first: a long one drops the indexes, and those needed are built again.
-    if (!running) this.catchUp();
+    // Between jobs the log is applied first (a long one by the job, a slice at a time); a very long one drops
+    // the indexes instead, and those needed are built again.
+    if (!running) {
+      const log = this.host.ids.changes!;
+      if (log.length > 4096 && log.length > this.host.ids.size / 8) this.dropAll();
+      else if (log.length <= CATCH_UP_AT_ONCE) this.catchUp();
+    }
     for (const f of needs.columns ?? []) this.columnEntry(f);
     for (const t of needs.texts ?? []) {
       const key = `${t.field.key}|${t.rows.key}`;
@@ -99,7 +107,7 @@ export class FieldIndexes {
       this.enqueue(() => entry.links.build(col.column, this.host.allIds(), () => (entry.ready = true)));
     }
     if (running) return this.job;
-    if (!this.queue.length && !this.host.preparing()) return undefined;
+    if (!this.queue.length && !this.host.preparing() && !this.host.ids.changes!.length) return undefined;
     this.job = new Job(this.run());
     return this.job;
   }
@@ -123,9 +131,9 @@ export class FieldIndexes {
     const preparing = this.host.preparing();
     while (preparing && !preparing.step(4)) yield;
     // The log holds what changed while the type was prepared: the indexes built below read it as it is now.
-    this.catchUp();
+    yield* this.catchUpSliced();
     while (this.queue.length) yield* this.queue.shift()!();
-    this.catchUp();
+    yield* this.catchUpSliced();
   }
 
   private *columnWork(entry: { column: Column; ready: boolean }): Work {
@@ -153,23 +161,27 @@ export class FieldIndexes {
     entry.ready = true;
   }
 
-  /** Applies the changes logged since the last time to every index; drops them all when there are many. */
-  catchUp() {
+  private dropAll() {
+    this.columns.clear();
+    this.orders.clear();
+    this.links.clear();
+    this.texts.clear();
+    this.host.ids.changes!.length = 0;
+  }
+
+  /** Applies the changes logged since the last time to every index. */
+  private catchUp() {
     const log = this.host.ids.changes!;
-    if (!log.length) return;
-    if (log.length > 4096 && log.length > this.host.ids.size / 8) {
-      this.columns.clear();
-      this.orders.clear();
-      this.links.clear();
-      this.texts.clear();
-      log.length = 0;
-      return;
-    }
-    const seen = new Set<number>();
-    for (const id of log) {
-      if (seen.has(id)) continue;
-      seen.add(id);
-      this.apply(id);
+    for (let i = 0; i < log.length; i++) this.apply(log[i]);
+    log.length = 0;
+  }
+
+  /** `catchUp` a slice at a time (changes logged meanwhile are applied too). */
+  private *catchUpSliced(): Work {
+    const log = this.host.ids.changes!;
+    for (let i = 0; i < log.length; i++) {
+      this.apply(log[i]);
+      if ((i & 511) === 511) yield;
     }
     log.length = 0;
   }

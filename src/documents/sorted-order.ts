@@ -2,6 +2,31 @@ import { type Column, compareKindValues } from './column.js';
 import type { Work } from './sliced-work.js';
 import { sortByKeys } from './sort-ids.js';
 
+/** Rows read between pauses while an order is built. */
+const STEP = 8192;
+
+/** Splits `ids[from, to)` into those whose value is null and the others, in order (`count`: how many of each). */
+function partition(
+  col: Column,
+  ids: Int32Array,
+  from: number,
+  to: number,
+  nulls: Int32Array,
+  rest: Int32Array,
+  count: Int32Array,
+) {
+  for (let i = from; i < to; i++) {
+    if (col.value(ids[i]) === null) nulls[count[0]++] = ids[i];
+    else rest[count[1]++] = ids[i];
+  }
+}
+
+/** The sort keys of `ids[from, to)`: their values, as numbers (booleans as 0 and 1) unless text. */
+function keysOf(col: Column, ids: Int32Array, from: number, to: number, keys: string[] | Float64Array) {
+  if (Array.isArray(keys)) for (let i = from; i < to; i++) keys[i] = col.value(ids[i]) as string;
+  else for (let i = from; i < to; i++) keys[i] = Number(col.value(ids[i]));
+}
+
 /**
  * The ids of one row set (a type's versions of one status and locale) sorted by one column's value, ties by
  * id: what a sort walks to fill a page, and where a range of values is found by binary search (and counted by
@@ -24,20 +49,24 @@ export class SortedOrder {
   /** Sorts the ids given at construction, a slice at a time: nulls first (in id order), then by value. */
   *build(): Work {
     const col = this.column;
-    const ids = this.ids.subarray(0, this.length);
-    const nulls: number[] = [];
-    const rest: number[] = [];
-    for (let i = 0; i < ids.length; i++) (col.value(ids[i]) === null ? nulls : rest).push(ids[i]);
-    yield;
-    ids.set(nulls);
-    const sorted = ids.subarray(nulls.length);
-    sorted.set(rest);
-    const kind = col.kind;
-    const keys =
-      kind === 'string'
-        ? rest.map((id) => col.value(id) as string)
-        : Float64Array.from(rest, (id) => Number(col.value(id)));
-    yield;
+    const n = this.length;
+    const ids = this.ids.subarray(0, n);
+    const nulls = new Int32Array(n);
+    const rest = new Int32Array(n);
+    const count = new Int32Array(2);
+    for (let i = 0; i < n; i += STEP) {
+      partition(col, ids, i, Math.min(n, i + STEP), nulls, rest, count);
+      yield;
+    }
+    const [nullCount, restCount] = count;
+    ids.set(nulls.subarray(0, nullCount));
+    const sorted = ids.subarray(nullCount);
+    sorted.set(rest.subarray(0, restCount));
+    const keys = col.kind === 'string' ? new Array<string>(restCount) : new Float64Array(restCount);
+    for (let i = 0; i < restCount; i += STEP) {
+      keysOf(col, sorted, i, Math.min(restCount, i + STEP), keys);
+      yield;
+    }
     yield* sortByKeys(keys, sorted);
   }
 
