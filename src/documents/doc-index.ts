@@ -182,6 +182,11 @@ export class DocumentIndex extends IndexBase {
     return ids;
   }
 
+  /** Whether a version id is one of the rows of `rows` (see `rowIds`). */
+  inRowSet(uid: string, rows: RowSet): (id: number) => boolean {
+    return this.t(uid).ids.matcher(rows.status, rows.locale);
+  }
+
   /** The query indexes of a type (see field-indexes.ts), made on first use. */
   fields(uid: string): FieldIndexes {
     const t = this.t(uid);

@@ -9,6 +9,7 @@ import {
   SlotMap,
   storedAttributes,
 } from './model.js';
+import { shareEqualValues, shareTimestamps, sharedLinks } from './shared-values.js';
 
 /**
  * The document file format, written here only (the start-up byte scanner takes its names from the
@@ -117,14 +118,15 @@ export function encodeDocument(ct: ContentType, doc: DocumentRecord): Record<str
 
 export class DecodeError extends Error {}
 
-const namesCache = new WeakMap<ContentType, { names: string[]; known: Set<string> }>();
+const namesCache = new WeakMap<ContentType, { names: string[]; links: string[]; known: Set<string> }>();
 
 /** Stored attribute names of a type, and every key a version may hold; computed once per schema. */
 function attributeNames(ct: ContentType) {
   let c = namesCache.get(ct);
   if (!c) {
     const names = storedAttributes(ct);
-    c = { names, known: new Set(versionKeys(ct)) };
+    const links = names.filter((n) => ct.attributes[n].type === 'relation');
+    c = { names, links, known: new Set(versionKeys(ct)) };
     namesCache.set(ct, c);
   }
   return c;
@@ -214,15 +216,16 @@ function walkDocument<V>(
  */
 export function decodeDocument(ct: ContentType, documentId: string, body: Record<string, unknown>): DocumentRecord {
   const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new SlotMap() };
-  const { names, known } = attributeNames(ct);
+  const { names, links, known } = attributeNames(ct);
   walkDocument<Version>(
     ct,
     body,
     (raw, locale, status, where) => {
       const data: Record<string, unknown> = {};
       for (const n of names) data[n] = raw[n] === undefined ? null : raw[n];
+      for (const n of links) data[n] = sharedLinks(data[n]);
       checkKeys(ct, known, raw, where);
-      const own = ownValues(raw, status, where);
+      const own = shareTimestamps(ownValues(raw, status, where));
       return {
         id: own.id,
         documentId,
@@ -252,37 +255,6 @@ export function decodeDocument(ct: ContentType, documentId: string, body: Record
     },
   );
   return doc;
-}
-
-/** Whether two decoded JSON values are equal (same keys in the same order, same values). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    if (ka[i] !== kb[i]) return false;
-    if (!sameJson((a as Record<string, unknown>)[ka[i]], (b as Record<string, unknown>)[kb[i]])) return false;
-  }
-  return true;
-}
-
-/**
- * A published version whose values and timestamps equal its draft's (most do: a draft is published as it is)
- * holds the draft's, not a copy: half the memory of a large index. Safe because versions in the index are never
- * changed in place: a write works on a copy of the document (see document-writes.ts `cloneDocument`).
- */
-function shareEqualValues(draft: Version, published: Version) {
-  if (sameJson(draft.data, published.data)) published.data = draft.data;
-  if (draft.createdAt === published.createdAt) published.createdAt = draft.createdAt;
-  if (draft.updatedAt === published.updatedAt) published.updatedAt = draft.updatedAt;
 }
 
 /**

@@ -191,6 +191,25 @@ export class IdTable {
     return out.subarray(0, n);
   }
 
+  /**
+   * Whether an id is held by a version of `status` (undefined: either) and `locale` (undefined: any), as
+   * `idsInOrder` would list it: read from the tags, without a version in hand.
+   */
+  matcher(status: Status | undefined, locale: string | null | undefined): (id: number) => boolean {
+    const wantLocale = locale === undefined ? -1 : this.locales.get(locale);
+    const wantPublished = status === undefined ? -1 : status === 'published' ? 1 : 0;
+    return (id) => {
+      if (id >= this.dense) {
+        const v = this.map.get(id);
+        return !!v && (status === undefined || v.status === status) && (locale === undefined || v.locale === locale);
+      }
+      const tag = this.tags[id];
+      if (!tag || wantLocale === undefined) return false;
+      if (wantPublished >= 0 && (tag & 1) !== wantPublished) return false;
+      return wantLocale < 0 || (tag >> 1) - 1 === wantLocale;
+    };
+  }
+
   /** The versions `idsInOrder` names, made now where they wait. */
   inOrder(until: number, status: Status | undefined, locale: string | null | undefined): Version[] {
     const out: Version[] = [];

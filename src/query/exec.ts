@@ -159,10 +159,7 @@ export function* runPlan(
   for (const part of plan.scalars) if (!answered.has(part)) tests.push(testOf(ctx, plan, indexes, part));
   for (const set of sets) if (set !== smallest || best) tests.push((id) => set.rows.has(id));
   // Linked rows may be of another status or locale than the read's.
-  if (smallest && !best && !smallest.part) {
-    const rowSet = IdSet.of(rowIds);
-    tests.push((id) => rowSet.has(id));
-  }
+  if (smallest && !best && !smallest.part) tests.push(ctx.index.inRowSet(uid, plan.rows));
   let matches: Int32Array;
   if (!tests.length) matches = source instanceof Int32Array ? source : Int32Array.from(source);
   else {
@@ -186,9 +183,16 @@ export function* runPlan(
   }
   const order = indexes.order(plan.sort[0].field.spec.key, plan.rows);
   if (!order) return undefined;
-  const everyRow = matches === rowIds || matches.length === rowIds.length;
-  const ids = yield* sortedPage(order, keys, everyRow ? undefined : matches, start, limit, rowIds.length);
-  return { total, ids };
+  if (matches === rowIds || matches.length === rowIds.length) {
+    return { total, ids: yield* sortedPage(order, keys, undefined, start, limit, rowIds.length) };
+  }
+  // Whether a row matches, for the walk: from the range or set the rows came from when nothing else was
+  // tested (no set of ids to build), else from the rows found.
+  let member: Test | undefined;
+  if (!tests.length && best) member = testOf(ctx, plan, indexes, best.part);
+  else if (!tests.length && smallest) member = (id) => smallest.rows.has(id);
+  const page = { matches, member };
+  return { total, ids: yield* sortedPage(order, keys, page, start, limit, rowIds.length) };
 }
 
 /** Pushes onto `out` the ids of `source[from, to)` that pass every test (a plain loop: kept out of generators). */

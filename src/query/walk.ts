@@ -9,6 +9,28 @@ export interface SortColumn {
   desc: boolean;
 }
 
+function setOf(ids: Int32Array): (id: number) => boolean {
+  const set = IdSet.of(ids);
+  return (id) => set.has(id);
+}
+
+/** Takes the rows of `ids[from, to)` that `member` accepts, passing over `skip.left` first, up to `limit`. */
+function walkForward(
+  ids: Int32Array,
+  from: number,
+  to: number,
+  member: (id: number) => boolean,
+  skip: { left: number },
+  limit: number,
+  out: IdList,
+) {
+  for (let i = from; i < to && out.length < limit; i++) {
+    if (!member(ids[i])) continue;
+    if (skip.left > 0) skip.left--;
+    else out.push(ids[i]);
+  }
+}
+
 /** Rows walked between pauses. */
 const STEP = 4096;
 
@@ -30,12 +52,13 @@ export function compareRows(keys: SortColumn[], a: number, b: number): number {
 export function* sortedPage(
   order: SortedOrder,
   keys: SortColumn[],
-  matches: Int32Array | undefined,
+  found: { matches: Int32Array; member?: (id: number) => boolean } | undefined,
   start: number,
   limit: number,
   rowCount: number,
 ): Generator<void, Int32Array> {
   const want = start + limit;
+  const matches = found?.matches;
   if (matches) {
     if (!matches.length || start >= matches.length) return new Int32Array(0);
     // The walk passes about want * rowCount / matches rows; sorting the matches costs about m log m.
@@ -45,7 +68,7 @@ export function* sortedPage(
       return sorted.slice(start, want);
     }
   }
-  const member = matches && IdSet.of(matches);
+  const member = found && (found.member ?? setOf(found.matches));
   const ids = order.ids;
   const first = keys[0];
   const rest = keys.slice(1);
@@ -57,9 +80,10 @@ export function* sortedPage(
   };
   if (!first.desc && !rest.length) {
     if (!member) return ids.slice(Math.min(start, order.length), Math.min(want, order.length));
-    for (let i = 0; i < order.length && out.length < limit; i++) {
-      if (member.has(ids[i])) take(ids[i]);
-      if ((i & (STEP - 1)) === STEP - 1) yield;
+    const skip = { left: start };
+    for (let i = 0; i < order.length && out.length < limit; i += STEP) {
+      walkForward(ids, i, Math.min(order.length, i + STEP), member, skip, limit, out);
+      yield;
     }
     return out.done();
   }
@@ -71,7 +95,7 @@ export function* sortedPage(
     const runStart = value === null ? 0 : order.from(value, false);
     const runEnd = value === null ? order.nullEnd() : order.from(value, true);
     let run: Int32Array | number[] = ids.subarray(runStart, runEnd);
-    if (member) run = Array.prototype.filter.call(run, (id: number) => member.has(id)) as number[];
+    if (member) run = Array.prototype.filter.call(run, member) as number[];
     if (skipped + run.length <= start) skipped += run.length;
     else {
       if (rest.length && run.length > 1) run = Array.from(run).sort((a, b) => compareRows(rest, a, b));
