@@ -5,6 +5,7 @@ import type { ContentType } from '../schema/types.js';
 import { methodNotAllowed, sendEmpty, sendJson } from '../http-kit/respond.js';
 import { defineRoutes, type RouteModule, type RouteRequest } from '../http-kit/route.js';
 import { ContentRoutes, type RouteInput, type RouteResult } from './content-routes.js';
+import { actorOf } from '../http-kit/actor.js';
 import { weakEtag } from './http-basics.js';
 import { ResponseCache } from './response-cache.js';
 import { toV4Body } from './v4.js';
@@ -78,7 +79,15 @@ export function contentRoutes(opts: { cache?: boolean } = {}): RouteModule {
     }
     const query = parseQueryString(req.rawQuery);
     const read = new Reader(project, (uid) => access.can(caller, `${uid}.find`));
-    const input: RouteInput = { event, ct, documentId, query, body: async () => req.body, read };
+    const input: RouteInput = {
+      event,
+      ct,
+      documentId,
+      query,
+      body: async () => req.body,
+      read,
+      actor: actorOf(caller),
+    };
     const routes = new ContentRoutes(project.documents);
     const result: RouteResult = await (routes[action] as (i: RouteInput) => Promise<RouteResult> | RouteResult).call(
       routes,
