@@ -59,7 +59,7 @@ describe('the owner link asked for by other pages', () => {
     made = makeProject();
     serve = await spawnServe(made.dir);
     await expect.poll(() => codes(serve!).length).toBe(1);
-    const evil = [
+    const evil: Array<Record<string, string>> = [
       { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site' },
       { origin: 'http://localhost:1' },
