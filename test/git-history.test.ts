@@ -139,14 +139,19 @@ describe('document history, as the public reads it', () => {
   beforeAll(async () => {
     repo = await makeGitProject();
     server = await spawnServe(repo.dir, ['--commit']);
-    // An editor's account: the e-mail is theirs, private as every user's is (users.find is granted to nobody).
-    const registered = await fetch(`${server.base}/api/auth/local/register`, {
+    // An editor's account, made by the owner (so its address is proven, and its commits carry it): the e-mail is
+    // theirs, private as every user's is (users.find is granted to nobody).
+    const made = await spawnFolio(['users', 'create', '--dir', repo.dir, '--username', 'jane', '--email', email], {
+      input: 'Passw0rd!\n',
+    });
+    expect(made.code, made.stderr).toBe(0);
+    const login = await fetch(`${server.base}/api/auth/local`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'jane', email, password: 'Passw0rd!' }),
+      body: JSON.stringify({ identifier: email, password: 'Passw0rd!' }),
     });
-    expect(registered.status).toBe(200);
-    ({ jwt } = (await registered.json()) as { jwt: string });
+    expect(login.status).toBe(200);
+    ({ jwt } = (await login.json()) as { jwt: string });
   });
   afterAll(async () => {
     await server.stop();
