@@ -51,19 +51,19 @@ function checkWriteLocale(read: RouteInput['read'], ct: ContentType, query: Reco
 export class ContentRoutes {
   constructor(private docs: DocumentService) {}
 
-  find({ ct, query, read }: RouteInput): RouteResult {
-    return { status: 200, body: read.prepare(ct, query, 'find').find() };
+  async find({ ct, query, read }: RouteInput): Promise<RouteResult> {
+    return { status: 200, body: await read.prepare(ct, query, 'find').findLater() };
   }
 
-  findOne({ ct, documentId, query, read }: RouteInput): RouteResult {
-    const data = read.prepare(ct, query, 'findOne').one(documentId!);
+  async findOne({ ct, documentId, query, read }: RouteInput): Promise<RouteResult> {
+    const data = await read.prepare(ct, query, 'findOne').oneLater(documentId!);
     if (!data) throw notFound();
     return single(data);
   }
 
   /** Single types: the one document of the type in the addressed locale and status. */
-  findSingle({ ct, query, read }: RouteInput): RouteResult {
-    const data = read.prepare(ct, query, 'findOne').single();
+  async findSingle({ ct, query, read }: RouteInput): Promise<RouteResult> {
+    const data = await read.prepare(ct, query, 'findOne').singleLater();
     if (!data) throw notFound();
     return single(data);
   }
