@@ -2,9 +2,9 @@
 // 127.0.0.1 only, every figure printed beside its target. Sections (all but `million` by default; choose with
 // --only a,b):
 //   repeated  one URL per case, 1,000 and 10,000 articles, as a share of a bare node:http server answering
-//             1 KB of JSON (the machine's ceiling, measured in the same run), and memory at 10,000
+//             1 KB of JSON (the machine's ceiling, measured just before), and memory at 10,000
 //   distinct  8,000 distinct filter + sort + page URLs at 1,000 articles, each asked once, with and without
-//             populate, as a share of the same ceiling
+//             populate, as a share of the ceiling measured just before
 //   startup   first start and restart to the first answer, 100,000 articles
 //   queries   the five query shapes at 100,000 articles, each value asked once: p50, the server's longest
 //             event-loop block, RSS
@@ -61,15 +61,16 @@ async function measureCeiling() {
   const base = await loadRepeated(`http://127.0.0.1:${port}/`);
   await stopAndWait(ceiling);
   console.log(
-    `ceiling (bare node:http, 1 KB JSON): ${base.rps.toFixed(0)} req/s, p50 ${base.p50} ms, ` + `p99 ${base.p99} ms`,
+    `\nceiling (bare node:http, 1 KB JSON): ${base.rps.toFixed(0)} req/s, p50 ${base.p50} ms, p99 ${base.p99} ms`,
   );
   return base;
 }
 
 async function main() {
   const small = chosen.has('repeated') || chosen.has('distinct') ? project(1000) : undefined;
-  const ceiling = small ? await measureCeiling() : undefined;
+  // Measured again before each section that is compared with it: on a shared machine one reading can be far off.
   if (chosen.has('repeated')) {
+    const ceiling = await measureCeiling();
     console.log('');
     await repeatedCases(
       [
@@ -80,6 +81,7 @@ async function main() {
     );
   }
   if (chosen.has('distinct')) {
+    const ceiling = await measureCeiling();
     console.log('');
     await distinctCases(small, ceiling);
   }

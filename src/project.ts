@@ -46,7 +46,11 @@ export async function openProject(
   }
   const media = opts.media ?? (await LocalMediaLibrary.open(contentDir));
   const loaded = await loadContent(contentDir, media, new EventBus(), opts.load);
-  if (media instanceof LocalMediaLibrary) loaded.report.problems.push(...media.problems);
+  if (media instanceof LocalMediaLibrary) {
+    loaded.report.problems.push(...media.problems);
+    // The library's writes are told where the documents' are, to whoever follows them (serve --commit).
+    media.written.journal = loaded.events;
+  }
   return { root, contentDir, ...loaded };
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type ApiAnswer, type TestServer } from './helpers/project.js';
+import { makeProject, startTestServer, type ApiAnswer, type TestServer } from './helpers/project.js';
+import { writePermissions } from './helpers/auth.js';
 import type { Caller } from './helpers/callers.js';
 import { RED_PNG } from './helpers/media.js';
 
@@ -98,8 +99,21 @@ describe('access: each route for each kind of caller', () => {
         }),
       [403, 200, 403, 403, 200],
     ),
+    // Who may create or update the type may ask whether a uid value is free (custom: articles' create).
+    row(
+      'POST /_folio/uid/check-availability',
+      (c) =>
+        s.api('/_folio/uid/check-availability', {
+          as: c,
+          method: 'POST',
+          body: { contentTypeUID: 'api::article.article', field: 'slug', value: 'free' },
+        }),
+      [403, 200, 200, 403, 200],
+    ),
     row('GET /api/upload/files', (c) => s.api('/api/upload/files', { as: c }), [403, 403, 200, 200, 200]),
     row('GET /api/upload/files/:id', (c) => s.api(`/api/upload/files/${file}`, { as: c }), [403, 403, 403, 200, 200]),
+    // findPage is not a find: a read-only token may not call it.
+    row('GET /api/upload/files/page', (c) => s.api('/api/upload/files/page', { as: c }), [403, 403, 403, 403, 200]),
     row('POST /api/upload', (c) => upload(c), [403, 403, 403, 403, 201]),
     row('GET /api/users', (c) => s.api('/api/users', { as: c }), [403, 403, 403, 200, 200]),
     // A token has no user: read-only lacks the `me` action (403), full access has it and finds no one (401).
@@ -128,5 +142,30 @@ describe('access: each route for each kind of caller', () => {
       if (res.status === 403) expect(res.body.error, route).toMatchObject({ name: 'ForbiddenError' });
     }
     expect(got).toEqual(want);
+  });
+});
+
+describe('a project whose permissions.json has no public role', () => {
+  const made = makeProject();
+  let s: TestServer;
+  beforeAll(async () => {
+    writePermissions(made.contentDir, { authenticated: ['api::article.article.find'] });
+    s = await startTestServer({ dir: made.dir });
+  });
+  afterAll(async () => {
+    await s.stop();
+    made.cleanup();
+  });
+
+  it("gives anonymous callers a fresh Strapi's public grants: no content (403), the sign-in flows", async () => {
+    const anonymous = await s.api('/api/articles', { as: 'anonymous' });
+    expect([anonymous.status, anonymous.body.error.name]).toEqual([403, 'ForbiddenError']);
+    const signIn = await s.api('/api/auth/local', {
+      as: 'anonymous',
+      method: 'POST',
+      body: { identifier: 'x', password: 'y' },
+    });
+    expect([signIn.status, signIn.body.error.message]).toEqual([400, 'Invalid identifier or password']);
+    expect((await s.api('/api/articles', { as: { user: 'reader' } })).status).toBe(200);
   });
 });

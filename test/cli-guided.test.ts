@@ -120,7 +120,9 @@ describe.skipIf(!hasScript)('guided modelling on a terminal', () => {
       [
         { wait: /Password \(6 characters or more\)/, send: `s3cret-pass${ENTER}` },
         { wait: /The same password again/, send: `s3cret-typo${ENTER}` },
-        { wait: /Not the same password/, send: `${erase(11)}s3cret-pass${ENTER}` },
+        // A confirmation that differs: both are asked again, empty.
+        { wait: /Not the same password[\s\S]*Password \(6 characters or more\)/, send: `s3cret-pass${ENTER}` },
+        { wait: /The same password again/, send: `s3cret-pass${ENTER}` },
       ],
     );
     expect(code, out).toBe(0);

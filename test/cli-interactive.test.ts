@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN } from './helpers/project.js';
+import { BIN, startTestServer } from './helpers/project.js';
 import { runFolio } from './helpers/cli.js';
 import { ENTER, hasScript, inTerminal } from './helpers/terminal.js';
 
@@ -56,4 +56,33 @@ describe.skipIf(!hasScript)('interactive prompts in a terminal', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
+
+  it('users create: a rejected password is gone, the next one starts empty (the confirmation too)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'folio-tty-'));
+    try {
+      await runFolio(['init', dir, '-q']);
+      const command = `node ${BIN} users create --username ada --email ada@example.com --dir ${dir}`;
+      // Too short, then a confirmation that differs: each time both questions are asked again, empty.
+      const { code, out } = await inTerminal(command, [
+        { wait: /Password \(6 characters or more\)/, send: `short${ENTER}` },
+        { wait: /Enter 6 characters or more[\s\S]*Password \(6 characters or more\)/, send: `s3cret-pass${ENTER}` },
+        { wait: /The same password again/, send: `s3cret${ENTER}` },
+        { wait: /Not the same password[\s\S]*Password \(6 characters or more\)/, send: `s3cret-pass${ENTER}` },
+        { wait: /The same password again/, send: `s3cret-pass${ENTER}` },
+      ]);
+      expect(code, out).toBe(0);
+      expect(out).toMatch(/created user ada/);
+      const server = await startTestServer({ dir });
+      try {
+        const login = (password: string) =>
+          server.api('/api/auth/local', { method: 'POST', body: { identifier: 'ada', password }, anonymous: true });
+        expect((await login('s3cret-pass')).status).toBe(200);
+        expect((await login('shorts3cret-pass')).status).toBe(400);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

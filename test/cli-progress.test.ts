@@ -48,12 +48,18 @@ describe('progress on a terminal', () => {
     60_000,
   );
 
-  it('nothing is drawn when stderr is not a terminal', () => {
+  it('nothing is drawn when stderr is not a terminal (validate, export)', () => {
     const r = spawnSync('node', [BIN, 'validate', '--dir', dir], {
       encoding: 'utf8',
       env: { ...process.env, FOLIO_PROGRESS_AFTER_MS: '0' },
     });
     expect(r.status).toBe(0);
     expect(r.stderr).toMatch(/^ok: \d+ documents/);
+    const exported = spawnSync('node', [BIN, 'export', '--out', join(dir, 'piped'), '--dir', dir], {
+      encoding: 'utf8',
+      env: { ...process.env, FOLIO_PROGRESS_AFTER_MS: '0' },
+    });
+    expect(exported.status).toBe(0);
+    expect(exported.stderr).toMatch(/^exported \d+ files to \S+\n$/);
   });
 });

@@ -353,13 +353,17 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
     [
       'a wrong number',
       ['docs', 'create', 'articles', '--data', '{"title":"t","views":"abc"}'],
-      /views must be a `number` type/,
+      /views must be a number, not the string "abc"/,
     ],
-    ['an unknown attribute', ['docs', 'create', 'authors', '--data', '{"name":"x","nope":1}'], /Invalid key nope/],
+    [
+      'an unknown attribute',
+      ['docs', 'create', 'authors', '--data', '{"name":"x","nope":1}'],
+      /author has no field "nope"\. Its fields: name, /,
+    ],
     [
       'a duplicate unique value',
       ['docs', 'create', 'categories', '--data', '{"name":"Tech"}'],
-      /This attribute must be unique/,
+      /ValidationError: name: "Tech" is already used by category \w+\n/,
     ],
     [
       'an update that breaks validation',
@@ -399,7 +403,7 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/2 errors occurred/);
     expect(r.stderr).toMatch(/^\s+title: title must be at most 120 characters$/m);
-    expect(r.stderr).toMatch(/^\s+views: views must be a `number` type/m);
+    expect(r.stderr).toMatch(/^\s+views: views must be a number, not the string "abc"$/m);
   });
 
   it('explains what to do when there is no project', async () => {

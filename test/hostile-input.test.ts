@@ -3,13 +3,13 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/project.js';
 import { ELF, SVG, png } from './helpers/media.js';
-import { answers, treeListing } from './helpers/serve.js';
+import { answers, treeBecomes, treeListing } from './helpers/serve.js';
 
 /**
  * Hostile requests, one table, one server: bodies, query strings, headers, uploads, encodings, sizes,
- * paths and methods. Each row states the status it must get; every answer with a body is Strapi's error
- * envelope; after each row the server still answers, nothing under content/ changed, and the event loop
- * was never held for more than a fraction of a second.
+ * paths and methods. Each row states the one status it must get; every answer with a body is Strapi's error
+ * envelope; after each row the server still answers and content/ is as it was (once the server has let go of
+ * an abandoned request).
  */
 
 /** `{id}`: an existing article's documentId; `{token}`: the full-access token. */
@@ -28,10 +28,9 @@ interface Row {
   raw?: string | Buffer;
   /** Send no credentials (by default rows carry the full-access token). */
   anonymous?: boolean;
-  status: number | number[];
+  status: number;
 }
 
-const LAG_LIMIT_MS = 500;
 const GONE = 'zzzzzzzzzzzzzzzzzzzzzzzz';
 const KB = 1024;
 const MB = 1024 * KB;
@@ -90,21 +89,24 @@ const malformedJson: Array<[string, string]> = [
   ['whitespace body', ' \n\t '],
 ];
 
-/** Well-formed JSON with hostile values, written to a document that does not exist: refused either way. */
-const hostileValues: Array<[string, string]> = [
-  ['a 1e400 integer', '{"data":{"views":1e400}}'],
-  ['a -1e400 decimal', '{"data":{"rating":-1e400}}'],
-  ['an integer past 2^53', '{"data":{"views":9007199254740993}}'],
-  ['a 100,000-digit number', `{"data":{"views":${'9'.repeat(100000)}}}`],
-  ['a numeric string of 1e1000', '{"data":{"views":"1e1000"}}'],
-  ['a NUL in a string', '{"data":{"title":"a\\u0000b"}}'],
-  ['a lone surrogate', '{"data":{"title":"\\ud800"}}'],
-  ['a huge date', '{"data":{"publishDate":"99999-99-99"}}'],
-  ['an object as a string', '{"data":{"title":{"$ne":null}}}'],
-  ['an operator key', '{"data":{"$where":"1"}}'],
-  ['a relation to __proto__', '{"data":{"author":"__proto__"}}'],
-  ['a deep component', `{"data":{"seo":${deepObject(60)}}}`],
-  ['a zone of 100,000 entries', `{"data":{"blocks":[${Array(100000).fill('{}').join(',')}]}}`],
+/**
+ * Well-formed JSON with hostile values, written to a document that does not exist. As in Strapi the body is
+ * checked first (400); a body that is valid reaches the lookup (404).
+ */
+const hostileValues: Array<[string, string, number]> = [
+  ['a 1e400 integer', '{"data":{"views":1e400}}', 400],
+  ['a -1e400 decimal', '{"data":{"rating":-1e400}}', 400],
+  ['an integer past 2^53', '{"data":{"views":9007199254740993}}', 400],
+  ['a 100,000-digit number', `{"data":{"views":${'9'.repeat(100000)}}}`, 400],
+  ['a numeric string of 1e1000', '{"data":{"views":"1e1000"}}', 400],
+  ['a NUL in a string', '{"data":{"title":"a\\u0000b"}}', 404],
+  ['a lone surrogate', '{"data":{"title":"\\ud800"}}', 404],
+  ['a huge date', '{"data":{"publishDate":"99999-99-99"}}', 400],
+  ['an object as a string', '{"data":{"title":{"$ne":null}}}', 400],
+  ['an operator key', '{"data":{"$where":"1"}}', 400],
+  ['a relation to __proto__', '{"data":{"author":"__proto__"}}', 404],
+  ['a deep component', `{"data":{"seo":${deepObject(60)}}}`, 400],
+  ['a zone of 100,000 entries', `{"data":{"blocks":[${Array(100000).fill('{}').join(',')}]}}`, 400],
 ];
 
 const prototypeBodies: Array<[string, string]> = [
@@ -140,13 +142,13 @@ const rows: Row[] = [
     body,
     status: 400,
   })),
-  ...hostileValues.map(([name, body]): Row => ({
+  ...hostileValues.map(([name, body, status]): Row => ({
     name: `PUT ${name}`,
     method: 'PUT',
     path: `/api/articles/${GONE}`,
     headers: json,
     body,
-    status: [400, 404],
+    status,
   })),
   ...prototypeBodies.map(([name, body]): Row => ({
     name: `POST ${name}`,
@@ -231,23 +233,26 @@ const rows: Row[] = [
     body: '{"data":{"title":"never"}}',
     status: 400,
   },
-  // Form bodies
-  ...[
-    'data[__proto__][title]=x',
-    '__proto__[data][title]=x',
-    'data[constructor][prototype][x]=1',
-    'data=1',
-    'data[title][$ne]=1&data[nope]=1',
-    `data${'[a]'.repeat(100)}=1`,
-    '%zz=1&data[title]=%ff',
-    Array.from({ length: 3000 }, (_, i) => `p${i}=1`).join('&'),
-  ].map((body, i): Row => ({
+  // Form bodies (parsed as Strapi parses them, qs style), to a document that does not exist: a refused body is a
+  // 400, a valid one reaches the lookup (404).
+  ...(
+    [
+      ['data[__proto__][title]=x', 400],
+      ['__proto__[data][title]=x', 400],
+      ['data[constructor][prototype][x]=1', 400],
+      ['data=1', 400],
+      ['data[title][$ne]=1&data[nope]=1', 400],
+      [`data${'[a]'.repeat(100)}=1`, 400],
+      ['%zz=1&data[title]=%ff', 404],
+      [Array.from({ length: 3000 }, (_, i) => `p${i}=1`).join('&'), 400],
+    ] as const
+  ).map(([body, status], i): Row => ({
     name: `PUT a form body #${i + 1}: ${body.slice(0, 40)}`,
     method: 'PUT',
     path: `/api/articles/${GONE}`,
     headers: form,
     body,
-    status: [400, 404],
+    status,
   })),
   {
     name: 'POST a form body over 56 KB',
@@ -349,7 +354,7 @@ const rows: Row[] = [
 ];
 
 // ---------------------------------------------------------------- query strings (reads change nothing)
-const badQueries: Array<[string, number | number[]]> = [
+const badQueries: Array<[string, number]> = [
   ['filters[title][$foo]=x', 400],
   ['filters[nope][$eq]=1', 400],
   ['filters[$or]=x', 400],
@@ -363,12 +368,14 @@ const badQueries: Array<[string, number | number[]]> = [
   ['filters[title][$containsi]=%25%25%25', 200],
   ['filters[views][$between]=1', 400],
   ['filters[views][$between][0]=1&filters[views][$between][1]=2&filters[views][$between][2]=3', 400],
-  ['filters[title][$in]=', [200, 400]],
+  // One value, the empty string: no title is empty (on a number attribute, `$in=` is a 400, query.test.ts).
+  ['filters[title][$in]=', 200],
   [`filters[title][$eq]=${'x'.repeat(10000)}`, 200],
   [`filters${'[author]'.repeat(40)}[name][$eq]=x`, 400],
   [`filters${'[$not]'.repeat(100)}[title][$eq]=x`, 400],
   [Array.from({ length: 1500 }, (_, i) => `filters[$or][${i}][title][$eq]=x${i}`).join('&'), 431],
-  ['filters[$or][999999][title][$eq]=x', [200, 400]],
+  // qs makes an index past 100 an object key: an $or that is not an array.
+  ['filters[$or][999999][title][$eq]=x', 400],
   [Array.from({ length: 2000 }, () => 'filters[title][$in][]=a').join('&'), 431],
   ['filters[__proto__][title]=x', 200],
   ['filters[constructor][name]=x', 200],
@@ -382,7 +389,7 @@ const badQueries: Array<[string, number | number[]]> = [
   ['sort=secretNote', 400],
   ['sort=__proto__', 400],
   ['sort=author.__proto__', 400],
-  [`sort=${Array(500).fill('title').join(',')}`, [200, 400]],
+  [`sort=${Array(500).fill('title').join(',')}`, 200],
   ['fields=nope', 400],
   ['fields[0]=secretNote', 400],
   ['fields[0][a]=b', 400],
@@ -392,15 +399,18 @@ const badQueries: Array<[string, number | number[]]> = [
   ['populate=**', 400],
   ['populate[0]=__proto__', 400],
   ['populate[__proto__][x]=1', 200],
-  [`populate=${'author.articles.'.repeat(30)}author`, [200, 400]],
+  // Populate is bounded in depth.
+  [`populate=${'author.articles.'.repeat(30)}author`, 400],
   ['pagination[page]=0', 200],
   ['pagination[page]=-1', 200],
   ['pagination[page]=abc', 400],
   ['pagination[page]=1e999', 400],
-  ['pagination[page]=99999999999999999999999', [200, 400]],
+  // A page past the last: no data.
+  ['pagination[page]=99999999999999999999999', 200],
   ['pagination[pageSize]=0', 200],
   ['pagination[pageSize]=-5', 200],
-  ['pagination[pageSize]=99999999999999999999', [200, 400]],
+  // Capped at maxLimit.
+  ['pagination[pageSize]=99999999999999999999', 200],
   ['pagination[start]=-1', 200],
   ['pagination[limit]=-2', 200],
   ['pagination[limit]=abc', 200],
@@ -412,13 +422,16 @@ const badQueries: Array<[string, number | number[]]> = [
   ['status[0]=draft', 400],
   ['locale=../../etc', 400],
   ['locale=%00', 400],
-  ['locale[0]=en&locale[1]=fr', [200, 400]],
+  // A list of locales works on find, as in Strapi (strapi-v5-rest.md §4.7).
+  ['locale[0]=en&locale[1]=fr', 200],
   ['x=1', 400],
-  ['%=1', [200, 400]],
-  ['%zz=1', [200, 400]],
-  ['filters[title][$eq]=%ff%fe', [200, 400]],
-  ['filters[title][$eq]=%E0%A4%A', [200, 400]],
-  ['_q=' + 'a'.repeat(5000), [200, 400]],
+  // Unknown top-level parameters (strictParams), however badly escaped.
+  ['%=1', 400],
+  ['%zz=1', 400],
+  // Bad escapes stay as sent, as qs leaves them: a value that matches nothing.
+  ['filters[title][$eq]=%ff%fe', 200],
+  ['filters[title][$eq]=%E0%A4%A', 200],
+  ['_q=' + 'a'.repeat(5000), 200],
   [`${'a'.repeat(10)}${'[b]'.repeat(300)}=1`, 400],
   [Array.from({ length: 5000 }, (_, i) => `k${i}=1`).join('&'), 431],
   [Array.from({ length: 1500 }, (_, i) => `k${i}=1`).join('&'), 400],
@@ -434,50 +447,54 @@ rows.push(
     name: `DELETE ${GONE} ?${query.slice(0, 60)}${query.length > 60 ? ` (${query.length} characters)` : ''}`,
     method: 'DELETE',
     path: `/api/articles/${GONE}?${query}`,
-    // Strapi answers a delete of a missing document with 204.
-    status: status === 431 ? 431 : [204, 400],
+    // The query is checked as on a read; Strapi answers a delete of a missing document with 204.
+    status: status === 200 ? 204 : status,
   })),
 );
 
 // ---------------------------------------------------------------- credentials and headers
-const badAuth: Array<[string, string]> = [
-  ['an empty Bearer', 'Bearer'],
-  ['Bearer and a space', 'Bearer '],
-  ['a short token', 'Bearer x'],
-  ['Basic credentials', 'Basic dXNlcjpwYXNz'],
-  ['a token with extra words', 'Bearer {token} extra'],
-  ['an 8 KB token', `Bearer ${'a'.repeat(8000)}`],
-  ['a three-part garbage JWT', 'Bearer a.b.c'],
-  ['an unsigned JWT (alg none)', `Bearer ${jwt({ alg: 'none', typ: 'JWT' }, { id: 1 })}`],
-  ['a JWT signed with nothing', `Bearer ${jwt({ alg: 'HS256', typ: 'JWT' }, { id: 1, exp: 9999999999 })}`],
-  ['the token and one more byte', 'Bearer {token}x'],
-  ['a path as a token', 'Bearer ../../.folio/tokens.json'],
-  ['a percent-encoded token', 'Bearer %00%ff'],
-  ['another scheme', 'Token {token}'],
+/**
+ * As Strapi reads the header: anything but `Bearer <one value>` is no credentials at all (the public role: 403 on
+ * a route it lacks); a Bearer value that is no token or valid JWT is a 401.
+ */
+const badAuth: Array<[string, string, 401 | 403]> = [
+  ['an empty Bearer', 'Bearer', 403],
+  ['Bearer and a space', 'Bearer ', 403],
+  ['a short token', 'Bearer x', 401],
+  ['Basic credentials', 'Basic dXNlcjpwYXNz', 403],
+  ['a token with extra words', 'Bearer {token} extra', 403],
+  ['an 8 KB token', `Bearer ${'a'.repeat(8000)}`, 401],
+  ['a three-part garbage JWT', 'Bearer a.b.c', 401],
+  ['an unsigned JWT (alg none)', `Bearer ${jwt({ alg: 'none', typ: 'JWT' }, { id: 1 })}`, 401],
+  ['a JWT signed with nothing', `Bearer ${jwt({ alg: 'HS256', typ: 'JWT' }, { id: 1, exp: 9999999999 })}`, 401],
+  ['the token and one more byte', 'Bearer {token}x', 401],
+  ['a path as a token', 'Bearer ../../.folio/tokens.json', 401],
+  ['a percent-encoded token', 'Bearer %00%ff', 401],
+  ['another scheme', 'Token {token}', 403],
 ];
 rows.push(
-  ...badAuth.map(([name, value]): Row => ({
+  ...badAuth.map(([name, value, status]): Row => ({
     name: `POST with ${name}`,
     method: 'POST',
     path: '/api/articles',
     headers: { ...json, authorization: value },
     body: '{"data":{"title":"never"}}',
-    status: [401, 403],
+    status,
   })),
-  ...badAuth.slice(0, 8).map(([name, value]): Row => ({
+  ...badAuth.slice(0, 8).map(([name, value, status]): Row => ({
     name: `GET /api/users/me with ${name}`,
     path: '/api/users/me',
     headers: { authorization: value },
-    status: [401, 403],
+    status,
   })),
-  ...[badAuth[2], badAuth[5], badAuth[6], badAuth[7]].map(([name, value]): Row => ({
+  ...[badAuth[2], badAuth[5], badAuth[6], badAuth[7]].map(([name, value, status]): Row => ({
     name: `GET /_folio/events with ${name}`,
     path: '/_folio/events',
     headers: { authorization: value },
-    status: [401, 403],
+    status,
   })),
   { name: 'a 20 KB header', path: '/api/articles', headers: { 'x-big': 'a'.repeat(20 * KB) }, status: 431 },
-  { name: 'a 20 KB request target', path: `/api/articles?${'a'.repeat(20 * KB)}=1`, status: [400, 414, 431] },
+  { name: 'a 20 KB request target', path: `/api/articles?${'a'.repeat(20 * KB)}=1`, status: 431 },
   {
     name: 'strapi-response-format garbage',
     path: '/api/articles?fields=nope',
@@ -528,12 +545,13 @@ rows.push(
     status: 400,
   },
   { name: 'a garbage request line', path: '/', raw: 'GARBAGE\r\n\r\n', status: 400 },
-  { name: 'an HTTP/0.9 request', path: '/', raw: 'GET /api/articles?x=1\r\n\r\n', status: [200, 400] },
+  // Read as HTTP/1.x by Node: the unknown parameter x is refused.
+  { name: 'an HTTP/0.9 request', path: '/', raw: 'GET /api/articles?x=1\r\n\r\n', status: 400 },
   {
     name: 'HTTP/9.9',
     path: '/',
     raw: 'GET /api/articles HTTP/9.9\r\nHost: x\r\nConnection: close\r\n\r\n',
-    status: [400, 505],
+    status: 400,
   },
   { name: 'binary noise', path: '/', raw: Buffer.from([0, 1, 2, 3, 255, 254, 13, 10, 13, 10]), status: 400 },
   {
@@ -545,7 +563,7 @@ rows.push(
 );
 
 // ---------------------------------------------------------------- paths and methods
-const badPaths: Array<[string, number | number[]]> = [
+const badPaths: Array<[string, number]> = [
   ['/api/../content/folio.json', 404],
   ['/api/articles/../../folio.json', 404],
   ['/api/articles/..%2f..%2ffolio.json', 404],
@@ -582,8 +600,9 @@ const badPaths: Array<[string, number | number[]]> = [
   ['/api/upload/files/__proto__', 404],
   ['http://evil.example/api/articles/x/y', 404],
   ['/api/i18n/locales/__proto__', 404],
-  ['/api/users-permissions/roles/__proto__', [400, 404]],
-  ['/api/users/__proto__', [204, 400, 404]],
+  ['/api/users-permissions/roles/__proto__', 404],
+  // Strapi answers an unknown user with an empty 204.
+  ['/api/users/__proto__', 204],
 ];
 rows.push(
   ...badPaths.map(([path, status]): Row => ({ name: `GET ${path.slice(0, 70)}`, path, status })),
@@ -591,7 +610,7 @@ rows.push(
     name: `DELETE ${path.slice(0, 70)}`,
     method: 'DELETE',
     path,
-    status: [404, 405],
+    status: 404,
   })),
   ...['TRACE', 'PROPFIND', 'MKCOL', 'SEARCH', 'PATCH', 'LOCK', 'PURGE'].map((method): Row => ({
     name: `${method} /api/articles`,
@@ -616,7 +635,7 @@ rows.push(
     name: 'OPTIONS * ',
     path: '/',
     raw: 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
-    status: [400, 404, 405],
+    status: 404,
   },
   { name: 'PUT a collection', method: 'PUT', path: '/api/articles', headers: json, body: '{"data":{}}', status: 405 },
   { name: 'DELETE a collection', method: 'DELETE', path: '/api/articles', status: 405 },
@@ -679,7 +698,7 @@ const up = (
   name: string,
   body: Buffer,
   headers: Record<string, string> = mp(),
-  status: number | number[] = 400,
+  status = 400,
   path = '/api/upload',
 ): Row => ({
   name: `upload: ${name}`,
@@ -775,10 +794,10 @@ rows.push(
     413,
   ),
   up('a 2 MB field', multipart([fieldPart('fileInfo', 'x'.repeat(2 * MB))]), mp(), 413),
-  up('?id=abc with JSON', Buffer.from('{"fileInfo":{}}'), json, [400, 404], '/api/upload?id=abc'),
+  up('?id=abc with JSON', Buffer.from('{"fileInfo":{}}'), json, 404, '/api/upload?id=abc'),
   up('?id=99999 with JSON', Buffer.from('{"fileInfo":{"name":"x"}}'), json, 404, '/api/upload?id=99999'),
   up('?id[]=1', Buffer.from('{"fileInfo":{}}'), json, 400, '/api/upload?id[]=1'),
-  up('?id=__proto__', Buffer.from('{"fileInfo":{}}'), json, [400, 404], '/api/upload?id=__proto__'),
+  up('?id=__proto__', Buffer.from('{"fileInfo":{}}'), json, 404, '/api/upload?id=__proto__'),
   up('an unknown parameter', multipart([filePart('a.png', png(2, 2), 'image/png')]), mp(), 400, '/api/upload?nope=1'),
   up('a text/plain body', Buffer.from('hello'), { 'content-type': 'text/plain' }),
   up('JSON without ?id', Buffer.from('{"files":[]}'), json),
@@ -819,7 +838,8 @@ rows.push(
     headers: json,
     body,
     anonymous: true,
-    status: [400, 401],
+    // Strapi refuses every failed sign-in with a 400 ValidationError.
+    status: 400,
   })),
   ...[
     '{"username":{"$gt":""},"email":"a@b.c","password":"x"}',
@@ -842,7 +862,7 @@ rows.push(
     headers: json,
     body: '{"refreshToken":"x.y.z"}',
     anonymous: true,
-    status: [400, 401],
+    status: 401,
   },
 );
 
@@ -924,9 +944,6 @@ describe('hostile input', () => {
   let base: URL;
   let id: string;
   let tree: string[];
-  let worstLag = 0;
-  let lagTimer: NodeJS.Timeout;
-  let last = performance.now();
 
   beforeAll(async () => {
     s = await startTestServer({ config: { users: { ratelimit: { enabled: false } } } });
@@ -935,15 +952,8 @@ describe('hostile input', () => {
     expect(created.status).toBe(201);
     id = created.body.data.documentId;
     tree = treeListing(s.contentDir);
-    // The longest the event loop went without running a 10 ms timer, within one row.
-    lagTimer = setInterval(() => {
-      const now = performance.now();
-      worstLag = Math.max(worstLag, now - last - 10);
-      last = now;
-    }, 10);
   });
   afterAll(async () => {
-    clearInterval(lagTimer);
     await s.stop();
   });
 
@@ -952,14 +962,15 @@ describe('hostile input', () => {
     expect(new Set(rows.map((r) => r.name)).size).toBe(rows.length);
   });
 
-  it.each(rows.map((r) => [r.name, r] as const))('%s', async (_name, row) => {
-    last = performance.now();
-    worstLag = 0;
+  it.for(rows.map((r) => [r.name, r] as const))('%s', async ([, row], ctx) => {
+    // The server's end of the row's connection: closed once the server has let go of the request.
+    const released = new Promise<void>((resolve) =>
+      s.server.once('connection', (socket) => socket.once('close', () => resolve())),
+    );
     const res = await send(base, row, s.token, id);
     if (!row.abandon) {
       expect(res, 'an answer').toBeDefined();
-      const allowed = Array.isArray(row.status) ? row.status : [row.status];
-      expect(allowed, `status ${res!.status}: ${res!.body.slice(0, 300)}`).toContain(res!.status);
+      expect(res!.status, res!.body.slice(0, 300)).toBe(row.status);
       if (res!.status >= 400) {
         expect(res!.headers).toContain('content-type: application/json');
         const body = JSON.parse(res!.body) as { data: unknown; error: Record<string, unknown> };
@@ -969,20 +980,11 @@ describe('hostile input', () => {
         expect(typeof body.error.message).toBe('string');
       }
     }
+    await released;
     expect(await answers(s.url)).toBe(true);
-    // An abandoned upload's temp file goes once the server has seen the connection close.
-    const settle = Date.now() + (row.abandon ? 3000 : 0);
-    let now = treeListing(s.contentDir);
-    while (now.join() !== tree.join() && Date.now() < settle) {
-      await new Promise((r) => setTimeout(r, 50));
-      now = treeListing(s.contentDir);
-    }
-    const added = now.filter((f) => !tree.includes(f));
-    const gone = tree.filter((f) => !now.includes(f));
-    expect(now, `added ${added.join(', ') || 'nothing'}; gone ${gone.join(', ') || 'nothing'}`).toEqual(tree);
-    // HOSTILE_REPORT=1 prints each row's answer and longest stall.
-    if (process.env.HOSTILE_REPORT)
-      console.log(`ROW ${res?.status} ${worstLag.toFixed(0)}ms ${row.name} ${res?.body.slice(0, 120) ?? ''}`);
-    expect(worstLag, 'longest event-loop stall (ms)').toBeLessThan(LAG_LIMIT_MS);
+    // What the request put under content/ (an upload's temp file) is gone once the server is done with it.
+    await treeBecomes(s.contentDir, tree, ctx.signal);
+    // HOSTILE_REPORT=1 prints each row's answer.
+    if (process.env.HOSTILE_REPORT) console.log(`ROW ${res?.status} ${row.name} ${res?.body.slice(0, 120) ?? ''}`);
   });
 });

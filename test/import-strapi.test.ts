@@ -1,11 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, startTestServer, type TestServer } from './helpers/project.js';
 import { RED_PNG, form } from './helpers/media.js';
 import { runFolio } from './helpers/cli.js';
+
+/** Every document file under `root` and its text. */
+const documentTexts = (root: string) =>
+  Object.fromEntries(
+    readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => [join(e.parentPath, e.name), readFileSync(join(e.parentPath, e.name), 'utf8')]),
+  );
 
 /** The CLI in this process (see helpers/cli.ts), or with `spawned` in one of its own, as a user runs it. */
 function folio(args: string[], spawned = false) {
@@ -44,7 +52,7 @@ describe('folio import strapi --url', () => {
   beforeAll(async () => {
     source = await startTestServer({ withExampleDocuments: true });
     ({ url: base, token } = source);
-    // A media file linked from an article, so the library and a media field come along too.
+    // The example's covers, and one more media file linked from an article: the library and media fields come along.
     const uploaded = await fetch(`${base}/api/upload`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}` },
@@ -72,7 +80,7 @@ describe('folio import strapi --url', () => {
     const r = await folio(['import', 'strapi', '--url', base, '--token', token, '--dir', dir], true);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/6 content-type\(s\), 6 component\(s\), locales en, fr/);
-    expect(r.stdout).toMatch(/media: 1 added, 0 already there/);
+    expect(r.stdout).toMatch(/media: 6 added, 0 already there/);
     expect(r.stdout).toMatch(/article\.secretNote/);
     const validate = await folio(['validate', '--dir', dir]);
     expect(validate.code, validate.stdout).toBe(0);
@@ -92,9 +100,10 @@ describe('folio import strapi --url', () => {
         }
       }
       const media = await copy.api('/api/upload/files');
-      expect(media.body).toEqual([
+      expect(media.body).toHaveLength(6);
+      expect(media.body).toContainEqual(
         expect.objectContaining({ documentId: cover.documentId, alternativeText: 'A red square', caption: 'Red' }),
-      ]);
+      );
     } finally {
       await copy.stop();
     }
@@ -112,9 +121,42 @@ describe('folio import strapi --url', () => {
     const r = await folio(['import', 'strapi', '--url', base, '--token', token, '--dir', dir, '--json']);
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout);
-    expect(summary.media).toEqual({ added: 0, kept: 1, failed: [] });
+    expect(summary.media).toEqual({ added: 0, kept: 6, failed: [] });
     expect(count()).toEqual(before);
-    expect(readdirSync(join(dir, 'content', 'uploads', '_records'))).toHaveLength(1);
+    expect(readdirSync(join(dir, 'content', 'uploads', '_records'))).toHaveLength(6);
+  }, 120_000);
+
+  it('imports no document when one would share a unique value with a document of the project', async () => {
+    const source1 = (await call('/api/articles?locale=en&fields[0]=slug&sort=id')).body as {
+      data: Array<{ documentId: string; slug: string }>;
+    };
+    const taken = source1.data[0];
+    // The project gets an article of its own with that slug (in the same locale, published).
+    const own = await folio([
+      'docs',
+      'create',
+      'articles',
+      '--data',
+      JSON.stringify({ title: 'Mine', slug: 'mine-for-now' }),
+      '--json',
+      '--dir',
+      dir,
+    ]);
+    expect(own.code, own.stderr).toBe(0);
+    const ownId = JSON.parse(own.stdout).data.documentId as string;
+    const ownFile = join(dir, 'content', 'documents', 'articles', `${ownId}.json`);
+    const text = readFileSync(ownFile, 'utf8').replace(/"mine-for-now"/g, JSON.stringify(taken.slug));
+    writeFileSync(ownFile, text);
+    const before = documentTexts(join(dir, 'content', 'documents'));
+
+    const r = await folio(['import', 'strapi', '--url', base, '--token', token, '--dir', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('No document was imported');
+    expect(r.stderr).toContain(
+      `articles.slug ${JSON.stringify(taken.slug)} (en): ${taken.documentId} (imported), ${ownId} (in the project)`,
+    );
+    expect(documentTexts(join(dir, 'content', 'documents'))).toEqual(before);
+    rmSync(ownFile);
   }, 120_000);
 
   it('says what to do with a refused token or an unreachable server', async () => {

@@ -83,7 +83,9 @@ describe('the package as a user installs it', { timeout: 60_000 }, () => {
       (f) => !/^(bin|dist|content)\//.test(f) && !['package.json', 'README.md', 'LICENSE'].includes(f),
     );
     expect(extra).toEqual([]);
-    expect(files.filter((f) => f.endsWith('.map') || f.endsWith('.ts'))).toEqual([]);
+    // Compiled code and its type declarations; no sources or source maps.
+    expect(files.filter((f) => f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
+    expect(files).toContain('dist/index.d.ts');
     // Nothing of Folio's runs at install: the install above (--ignore-scripts) skips none of it.
     const installedPackage = join(app, 'node_modules', 'folio-cms', 'package.json');
     const { scripts = {} } = JSON.parse(readFileSync(installedPackage, 'utf8')) as { scripts?: object };
@@ -159,4 +161,77 @@ describe('the package as a user installs it', { timeout: 60_000 }, () => {
     }
     expect(await exited).toBe(0);
   });
+
+  it('is a package to build on: openFolio and its types, and no deep imports', async () => {
+    const made = await folio(['init', 'embedded', '--example', 'blog']);
+    expect(made.code, made.stderr).toBe(0);
+    // As docs/api.md shows it: open the project, read, write, serve.
+    writeFileSync(
+      join(app, 'embed.mjs'),
+      `import { openFolio, FolioError } from 'folio-cms';
+const folio = await openFolio('./embedded');
+const before = folio.find('articles', { pagination: { pageSize: 1 } }).meta.pagination.total;
+const { data } = await folio.create('tags', { name: 'embedded' });
+const server = await folio.listen({ port: 0, host: '127.0.0.1', watch: false });
+const listed = await (await fetch(server.url + '/api/articles')).json();
+await server.close();
+let refused;
+try { folio.find('nosuchtypes'); } catch (err) { refused = err instanceof FolioError && err.status; }
+console.log(JSON.stringify({ before, tag: data.name, served: listed.data.length > 0, refused }));
+`,
+    );
+    const embed = await run(process.execPath, ['embed.mjs'], app);
+    expect(embed.code, embed.stderr).toBe(0);
+    expect(JSON.parse(embed.stdout)).toEqual({
+      before: expect.any(Number),
+      tag: 'embedded',
+      served: true,
+      refused: 404,
+    });
+    expect(readdirSync(join(app, 'embedded', 'content', 'documents', 'tags')).length).toBeGreaterThan(0);
+
+    // The modules under dist/ are not part of the API: the exports map closes them.
+    writeFileSync(join(app, 'deep.mjs'), "await import('folio-cms/dist/http/compose.js');\n");
+    const deep = await run(process.execPath, ['deep.mjs'], app);
+    expect(deep.code).not.toBe(0);
+    expect(deep.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
+
+    // The types a TypeScript program gets: a wrong call does not compile, a right one does.
+    writeFileSync(
+      join(app, 'typed.ts'),
+      `import { openFolio, type Folio, type Entry } from 'folio-cms';
+const folio: Folio = await openFolio('./embedded');
+const first: Entry | undefined = folio.find('articles', 'sort=title').data[0];
+const created = await folio.create('tags', { name: String(first?.title) }, { status: 'draft' });
+const id: string = created.data.documentId as string;
+// @ts-expect-error: a documentId is a string
+await folio.delete('tags', 42);
+export { id };
+`,
+    );
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true, // as tsc --init sets it: h3's declarations need the DOM's FetchEvent
+          typeRoots: [join(REPO, 'node_modules', '@types')],
+          types: ['node'],
+        },
+        files: ['typed.ts'],
+      }),
+    );
+    writeFileSync(join(app, 'package.json'), '{ "name": "app", "private": true, "type": "module" }\n');
+    const tsc = await run(
+      process.execPath,
+      [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'],
+      app,
+      120_000,
+    );
+    expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
+  }, 180_000);
 });

@@ -133,7 +133,7 @@ describe('filters, sort, pagination, fields and populate', () => {
     ['filters[secretNote][$eq]=x', 'Invalid key secretNote'],
     ['filters[blocks][title]=x', 'Invalid key blocks'],
     ['filters[views][$gt]=abc', 'Invalid filters[views][$gt]: "abc" is not a number'],
-    ['filters[views][$in]=', null],
+    ['filters[views][$in]=', 'Invalid filters[views][$in]: "" is not a number'],
     ['filters[views][$between]=1', 'Invalid filters[views][$between]: expected exactly two values'],
     ['filters[$or][title]=x', 'Invalid filters[$or]: $or expects an array of filters'],
     ['filters=abc', 'The filters parameter must be an object or an array'],
@@ -148,10 +148,6 @@ describe('filters, sort, pagination, fields and populate', () => {
     ['unknown=1', 'Invalid key unknown'],
   ])('refuses %s with a 400', async (qs, message) => {
     const res = await s.api(`/api/articles?${qs}`);
-    if (message === null) {
-      expect([200, 400]).toContain(res.status);
-      return;
-    }
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe(message);
   });

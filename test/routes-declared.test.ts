@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultRoutes } from '../src/http/app.js';
 import { sendJson } from '../src/http-kit/respond.js';
 import type { RouteModule } from '../src/http-kit/route.js';
-import { REPO, startTestServer, type TestServer } from './helpers/project.js';
+import { REPO, makeProject, startTestServer, type TestServer } from './helpers/project.js';
+import { spawnServe, type ServeProcess } from './helpers/serve.js';
+import { createApiToken } from '../src/auth/service.js';
 
 const NOT_FOUND = { data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } };
 
@@ -159,5 +162,38 @@ describe('start-up stays light', () => {
     ];
     expect(onDemand.filter((f) => loaded.has(join(src, f)))).toEqual([]);
     expect([...loaded].filter((m) => m === 'busboy' || m.startsWith('swagger-ui'))).toEqual([]);
+  });
+});
+
+describe('a running server loads a route module on its first request', () => {
+  const made = makeProject();
+  let serve: ServeProcess;
+  const log = join(made.dir, 'imports.log');
+  const loaded = () => readFileSync(log, 'utf8');
+  beforeAll(async () => {
+    serve = await spawnServe(made.dir, ['--no-watch'], {
+      NODE_OPTIONS: `--import ${pathToFileURL(join(REPO, 'test', 'helpers', 'log-imports.mjs')).href}`,
+      FOLIO_IMPORT_LOG: log,
+    });
+  });
+  afterAll(async () => {
+    await serve.stop();
+    made.cleanup();
+  });
+
+  it('serves content without the upload, accounts and docs modules, and loads each when asked for', async () => {
+    const token = (await createApiToken(made.dir, { name: 'light', type: 'full-access' })).accessKey;
+    expect((await fetch(`${serve.base}/api/articles`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      200,
+    );
+    expect(loaded()).toContain('/dist/http/app.js');
+    for (const mod of ['/dist/upload/http.js', '/busboy/', '/dist/auth/http.js', '/dist/http/api-docs.js'])
+      expect(loaded(), mod).not.toContain(mod);
+    expect(
+      (await fetch(`${serve.base}/api/upload/files`, { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
+    expect(loaded()).toContain('/dist/upload/http.js');
+    expect((await fetch(`${serve.base}/api/openapi.json`)).status).toBe(200);
+    expect(loaded()).toContain('/dist/http/api-docs.js');
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AuthService, createApiToken } from '../src/auth/service.js';
 import { FIXTURE_CONFIG, makeProject } from './helpers/project.js';
@@ -26,16 +26,28 @@ describe('folio.json settings applied by a running server', () => {
     made.cleanup();
   });
 
+  /**
+   * Writes folio.json as an editor saving it would (written aside, then renamed), so the server never reads half
+   * a file.
+   */
+  const writeConfig = (config: Record<string, unknown>) => {
+    const file = join(made.contentDir, 'folio.json');
+    writeFileSync(`${file}.tmp`, JSON.stringify({ ...FIXTURE_CONFIG, ...config }, null, 2));
+    renameSync(`${file}.tmp`, file);
+  };
+  /** Resolves once the server's output, from now on, matches `pattern` (the test's timeout bounds the wait). */
+  const printed = (stream: 'stdout' | 'stderr', pattern: RegExp) => {
+    const from = serve[stream]().length;
+    return new Promise<void>((resolve) => {
+      const look = () => pattern.test(serve[stream]().slice(from)) && resolve();
+      serve.proc[stream]!.on('data', look);
+    });
+  };
   /** Writes folio.json and waits for the server to say it reloaded it. */
   const settings = async (config: Record<string, unknown>) => {
-    const reloads = () => serve.stdout().split('reloaded schemas').length;
-    const before = reloads();
-    writeFileSync(join(made.contentDir, 'folio.json'), JSON.stringify({ ...FIXTURE_CONFIG, ...config }, null, 2));
-    const until = Date.now() + 10_000;
-    while (reloads() === before) {
-      if (Date.now() > until) throw new Error(`no reload: ${serve.stdout()} ${serve.stderr()}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    const reloaded = printed('stdout', /reloaded schemas/);
+    writeConfig(config);
+    await reloaded;
   };
   const login = async () => {
     const res = await fetch(`${serve.base}/api/auth/local`, {
@@ -98,16 +110,9 @@ describe('folio.json settings applied by a running server', () => {
     await settings({ users: noLimit, upload: { sizeLimit: 1000 } });
     expect((await send()).status).toBe(413);
     // A broken upload section is refused as a broken folio.json is: the last good settings stay.
-    writeFileSync(
-      join(made.contentDir, 'folio.json'),
-      JSON.stringify({ ...FIXTURE_CONFIG, users: noLimit, upload: { sizeLimit: 'big' } }),
-    );
-    const until = Date.now() + 10_000;
-    while (!serve.stderr().includes('keeping the last good state')) {
-      if (Date.now() > until) throw new Error(`no problem reported: ${serve.stderr()}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    expect(serve.stderr()).toMatch(/upload\.sizeLimit.*keeping the last good state/);
+    const refused = printed('stderr', /upload\.sizeLimit.*keeping the last good state/);
+    writeConfig({ users: noLimit, upload: { sizeLimit: 'big' } });
+    await refused;
     expect((await send()).status).toBe(413);
   });
 

@@ -41,7 +41,7 @@ const WRITTEN_ELSEWHERE = [
 async function saveDraft(page: Page) {
   await page.getByRole('button', { name: 'Save draft' }).click();
   await page.getByText('Draft saved.').waitFor();
-  await expect.poll(() => page.getByRole('button', { name: 'Save draft' }).isEnabled()).toBe(true);
+  await page.getByRole('region', { name: 'Save and publish' }).getByText('No unsaved changes').waitFor();
 }
 
 /**

@@ -85,10 +85,10 @@ describe.skipIf(!CHROMIUM)('Folio Studio: media and relations inside components'
     // A repeatable component's relations: one author, and ordered reviewers.
     await page.getByRole('button', { name: 'Add an entry to credits' }).click();
     await page.locator('#field-credits\\.0\\.role').fill('Words');
-    await page.getByLabel('Add a Author (credits.0.author)').fill('Ann');
+    await page.getByLabel('Add an Author (credits.0.author)').fill('Ann');
     await page.getByRole('button', { name: 'Ann Writer', exact: true }).click();
     for (const name of ['Bob Reviewer', 'Cy Reviewer']) {
-      await page.getByLabel('Add a Author (credits.0.reviewers)').fill(name.split(' ')[0]);
+      await page.getByLabel('Add an Author (credits.0.reviewers)').fill(name.split(' ')[0]);
       await page.getByRole('button', { name, exact: true }).click();
     }
     await page.getByRole('button', { name: 'Move up Cy Reviewer' }).click();
@@ -118,7 +118,7 @@ describe.skipIf(!CHROMIUM)('Folio Studio: media and relations inside components'
         .click();
     await page.getByLabel('Component to add').selectOption('shared.credit');
     await page.getByRole('button', { name: 'Add to blocks' }).click();
-    await page.getByLabel('Add a Author (blocks.1.author)').fill('Bob');
+    await page.getByLabel('Add an Author (blocks.1.author)').fill('Bob');
     await page.getByRole('button', { name: 'Bob Reviewer', exact: true }).click();
     expect(await axeViolations(page)).toEqual([]);
 

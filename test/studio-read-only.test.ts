@@ -48,7 +48,7 @@ describe.skipIf(!CHROMIUM)('Folio Studio on a read-only server', () => {
     expect(login.status).toBe(200);
     const mine = await s.api('/_folio/studio/permissions', { headers: { authorization: `Bearer ${login.body.jwt}` } });
     expect(mine.status).toBe(200);
-    expect(mine.body.meta).toEqual({ readOnly: true });
+    expect(mine.body.meta).toEqual({ readOnly: true, role: 'authenticated' });
     expect(mine.body.data).toContain('api::article.article.find');
     expect(mine.body.data).toContain('plugin::upload.content-api.find');
     expect(mine.body.data.filter((a: string) => /\.(create|update|delete|upload|destroy)$/.test(a))).toEqual([]);

@@ -59,8 +59,9 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     // Skipped tests are listed at the end; under CI=true one not in allowed-skips.ts fails the run.
     reporters: ['default', new SkipGuard()],
-    // Test projects on /dev/shm where there is one (see temp-in-memory.ts).
-    globalSetup: ['test/helpers/temp-in-memory.ts'],
+    // A dist/ built from other sources is refused (fresh-dist.ts); test projects on /dev/shm where there is one
+    // (temp-in-memory.ts).
+    globalSetup: ['test/helpers/fresh-dist.ts', 'test/helpers/temp-in-memory.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

@@ -17,7 +17,8 @@ export async function millionSection(keepDir) {
   if (!keepDir) removeLater(dir);
   spawnSync('sync');
   console.log(`\n## 1,000,000 articles (${dir})\n`);
-  const starts = await timeStarts(dir, 1);
+  // The warm-up and the snapshot after a first start take minutes at this size on a busy machine.
+  const starts = await timeStarts(dir, 1, 900000);
   console.log(`first start to first answer: ${starts.first} ms ${atMost(starts.first / 1000, 15, 's')}`);
   console.log(`restart to first answer: ${starts.restart} ms ${atMost(starts.restart / 1000, 8, 's')}\n`);
   await queryTable(dir, {

@@ -38,7 +38,9 @@ export const SHAPES = [
  * `targets`: { p50, containsi, blockMs, rssMb }.
  */
 export async function queryTable(dir, { rounds, targets, count }) {
-  await ensureSnapshot(dir);
+  // A million documents take minutes to warm up and write their snapshot on a busy machine.
+  const patience = count >= 1e6 ? 900000 : 120000;
+  await ensureSnapshot(dir, patience);
   const port = await freePort();
   const { ms: startMs, server } = await timeStart(dir, port, { probe: true });
   const api = `http://127.0.0.1:${port}/api/articles`;
@@ -47,7 +49,7 @@ export async function queryTable(dir, { rounds, targets, count }) {
   // the rounds below do not use.
   const first = await timed(`${api}?filters[views][$gt]=901&sort=title:asc&pagination[page]=3`);
   const firstBlock = (await server.probe()).maxBlockMs;
-  await settle(server.pid);
+  await settle(server.pid, patience);
   const warm = await server.probe();
   await server.resetProbe();
   const times = SHAPES.map(() => []);

@@ -18,13 +18,14 @@ export async function waitForSnapshot(dir, ms = 120000) {
  * `runs` first starts (the snapshot removed before each) and `runs` restarts over the snapshot the last one
  * wrote; each timed to its first answer. Medians, and every run.
  */
-export async function timeStarts(dir, runs) {
+export async function timeStarts(dir, runs, snapshotWaitMs = 120000) {
   const firsts = [];
   for (let i = 0; i < runs; i++) {
     rmSync(resolve(dir, '.folio'), { recursive: true, force: true });
     const first = await timeStart(dir, await freePort());
     firsts.push(first.ms);
-    if (i === runs - 1 && !(await waitForSnapshot(dir))) throw new Error('no start-up snapshot written');
+    if (i === runs - 1 && !(await waitForSnapshot(dir, snapshotWaitMs)))
+      throw new Error(`no start-up snapshot written within ${snapshotWaitMs / 1000} s of the first answer`);
     await stopAndWait(first.server);
   }
   const restarts = [];
@@ -37,9 +38,9 @@ export async function timeStarts(dir, runs) {
 }
 
 /** A project whose snapshot exists (a first start made it), for sections run on their own. */
-export async function ensureSnapshot(dir) {
+export async function ensureSnapshot(dir, snapshotWaitMs = 120000) {
   if (existsSync(snapshotOf(dir))) return;
   const { server } = await timeStart(dir, await freePort());
-  if (!(await waitForSnapshot(dir))) throw new Error('no start-up snapshot written');
+  if (!(await waitForSnapshot(dir, snapshotWaitMs))) throw new Error('no start-up snapshot written');
   await stopAndWait(server);
 }

@@ -88,7 +88,7 @@ export async function timeStart(dir, port, options) {
   await Promise.race([
     server.ready,
     new Promise((_, rej) => {
-      timer = setTimeout(() => rej(new Error('no ready line within 120 s')), 120000);
+      timer = setTimeout(() => rej(new Error('no ready line within 600 s')), 600000);
     }),
   ]).finally(() => clearTimeout(timer));
   const res = await fetch(`http://127.0.0.1:${port}/api/articles`);

@@ -10,7 +10,14 @@ export interface AuthPrincipal extends Principal {
   user?: UserRecord;
   token?: TokenRecord;
   sessionId?: string;
+  /** The project's owner (every permission), on a server that takes owner sessions. */
+  owner?: boolean;
+  /** When the credentials run out by themselves (a JWT's `exp`, a token's lifespan), in ms since the epoch. */
+  expiresAt?: number;
 }
+
+/** How often a long-lived answer's credentials are checked again for changes made by other processes (the CLI). */
+const RECHECK_MS = 2000;
 
 const unauthorized = (message = 'Missing or invalid credentials') =>
   new FolioError(401, 'UnauthorizedError', message, {});
@@ -56,7 +63,13 @@ export class PermissionsPolicy implements AccessPolicy {
       if (parts.length === 2 && parts[0].toLowerCase() === 'bearer') {
         const value = parts[1];
         const token = this.auth.findToken(value);
-        if (token) return { kind: 'token', id: token.id, token };
+        if (token)
+          return {
+            kind: 'token',
+            id: token.id,
+            token,
+            expiresAt: token.expiresAt ? Date.parse(token.expiresAt) : undefined,
+          };
         const found = await this.auth.verifyJwt(value);
         if (found)
           return {
@@ -65,6 +78,8 @@ export class PermissionsPolicy implements AccessPolicy {
             user: found.user,
             role: found.user.role,
             sessionId: found.sessionId,
+            ...(this.auth.isOwner(found.user.id) ? { owner: true } : {}),
+            expiresAt: found.expiresAt,
           };
         throw unauthorized();
       }
@@ -74,8 +89,45 @@ export class PermissionsPolicy implements AccessPolicy {
     return { kind: 'public', role: 'public' };
   }
 
+  /**
+   * Ends a long-lived answer (an event stream) once the credentials it was opened with stop holding: signed out,
+   * session revoked, password changed, user blocked, deleted or given another role, token revoked, JWT or token
+   * expired. Checked again on every write of users, sessions or tokens by this server, every two seconds for the
+   * writes of other processes, and when the credentials expire.
+   */
+  watch(req: IncomingMessage, principal: Principal, ended: () => void): () => void {
+    const p = principal as AuthPrincipal;
+    if (p.kind === 'public') return () => undefined;
+    let done = false;
+    const stop = () => {
+      done = true;
+      offWrite();
+      clearInterval(poll);
+      clearTimeout(expiry);
+    };
+    const end = () => {
+      if (done) return;
+      stop();
+      ended();
+    };
+    const check = () => {
+      if (done) return;
+      this.authenticate(req).then((again) => {
+        if (again.kind !== p.kind || again.id !== p.id || again.sessionId !== p.sessionId || again.role !== p.role)
+          end();
+      }, end);
+    };
+    const offWrite = this.auth.state.onWrite(check);
+    const poll = setInterval(check, RECHECK_MS).unref();
+    // Timers take at most 2^31-1 ms; a later expiry is caught by a check before then.
+    const left = p.expiresAt === undefined ? undefined : Math.max(p.expiresAt - Date.now(), 0);
+    const expiry = left === undefined || left > 2 ** 31 - 1 ? undefined : setTimeout(end, left + 1).unref();
+    return stop;
+  }
+
   can(principal: Principal, action: string): boolean {
     const p = principal as AuthPrincipal;
+    if (p.owner) return true;
     if (p.kind === 'token' && p.token) {
       if (p.token.type === 'full-access') return true;
       if (p.token.type === 'read-only') return /\.(find|findOne)$/.test(action);
@@ -90,6 +142,8 @@ export class PermissionsPolicy implements AccessPolicy {
     // keyed by its hash (ids are reused after a revoke); roles by the permissions' version.
     if (p.kind === 'token' && p.token)
       return p.token.type === 'custom' ? `token:custom:${p.token.accessKey.slice(0, 32)}` : `token:${p.token.type}`;
+    // The owner may do what no role may: its answers are not a role's.
+    if (p.owner) return 'owner';
     return `role:${p.role ?? 'public'}@${this.version}`;
   }
 }

@@ -4,7 +4,7 @@ import { hashPassword, randomKey, verifyPassword } from './crypto.js';
 import type { UserRecord } from './state.js';
 import { typeMessage } from '../documents/values.js';
 import { AuthBase, USER_IDS, unauthorized } from './auth-base.js';
-import { EMAIL } from './user-view.js';
+import { isEmail } from './email-address.js';
 
 let guardHash: Promise<string> | undefined;
 const timingGuardHash = () => (guardHash ??= hashPassword(randomKey(16)));
@@ -23,7 +23,7 @@ export class AuthAccounts extends AuthBase {
     const problems: Array<{ path: string[]; message: string; value: unknown }> = [];
     if (!username || username.length < 3)
       problems.push({ path: ['username'], message: 'username must be at least 3 characters', value: input.username });
-    if (!email || !EMAIL.test(email))
+    if (!email || !isEmail(email))
       problems.push({ path: ['email'], message: 'email must be a valid email', value: input.email });
     if (typeof input.password !== 'string' || input.password.length < 6)
       problems.push({ path: ['password'], message: 'password must be at least 6 characters', value: input.password });
@@ -68,54 +68,59 @@ export class AuthAccounts extends AuthBase {
 
   /**
    * `POST /api/users`, `PUT /api/users/:id`: Strapi's checks (e-mail and username taken by another user,
-   * `password.notNull`), e-mails lower-cased, passwords hashed. `role` is a role key already resolved.
+   * `password.notNull`), e-mails lower-cased, passwords hashed. `role` is a role key already resolved. A block
+   * ends the user's sessions, which stay ended after an unblock (Strapi revives them).
    */
   async saveUser(id: number | undefined, input: UserInput): Promise<UserRecord | undefined> {
-    this.state.refresh();
-    const users = this.state.users.data.users;
-    const current = id === undefined ? undefined : users.find((u) => u.id === id);
-    if (id !== undefined && !current) return undefined;
-    const username = input.username?.trim();
-    const email = input.email?.trim().toLowerCase();
-    if (username !== undefined && users.some((u) => u.username === username && u !== current))
-      throw applicationError('Username already taken');
-    if (email !== undefined && users.some((u) => u.email === email && u !== current))
-      throw applicationError('Email already taken');
     const hash = input.password === undefined ? undefined : await hashPassword(input.password);
-    this.state.refresh();
-    const t = now();
-    if (!current) {
-      const user: UserRecord = {
-        id: this.issueId(USER_IDS, users),
-        documentId: newDocumentId(),
-        username: username!,
-        email: email!,
-        provider: 'local',
-        password: hash!,
-        confirmed: input.confirmed ?? false,
-        blocked: input.blocked ?? false,
-        role: input.role ?? 'authenticated',
-        createdAt: t,
-        updatedAt: t,
-        publishedAt: t,
-      };
-      this.state.users.data.users.push(user);
+    // Checked and written under the users' lock, nothing awaited in between: two writes at once (in this process
+    // or another) cannot both take one username.
+    return this.usersLock.run(async () => {
+      this.state.refresh();
+      const users = this.state.users.data.users;
+      const current = id === undefined ? undefined : users.find((u) => u.id === id);
+      if (id !== undefined && !current) return undefined;
+      const username = input.username?.trim();
+      const email = input.email?.trim().toLowerCase();
+      const usernameTaken = username !== undefined && users.some((u) => u.username === username && u !== current);
+      // An update says so first; a create checks the e-mail first and meets the username as the user model's
+      // unique value, which Strapi answers in its controller's words.
+      if (usernameTaken && current) throw applicationError('Username already taken');
+      if (email !== undefined && users.some((u) => u.email === email && u !== current))
+        throw applicationError('Email already taken');
+      if (usernameTaken) throw applicationError('This attribute must be unique');
+      const t = now();
+      if (!current) {
+        const user: UserRecord = {
+          id: this.issueId(USER_IDS, users),
+          documentId: newDocumentId(),
+          username: username!,
+          email: email!,
+          provider: 'local',
+          password: hash!,
+          confirmed: input.confirmed ?? false,
+          blocked: input.blocked ?? false,
+          role: input.role ?? 'authenticated',
+          createdAt: t,
+          updatedAt: t,
+          publishedAt: t,
+        };
+        users.push(user);
+        this.state.users.write();
+        return user;
+      }
+      if (username !== undefined) current.username = username;
+      if (email !== undefined) current.email = email;
+      if (input.confirmed !== undefined) current.confirmed = input.confirmed;
+      if (input.blocked !== undefined) current.blocked = input.blocked;
+      if (input.role !== undefined) current.role = input.role;
+      if (hash !== undefined) current.password = hash;
+      current.updatedAt = t;
       this.state.users.write();
-      return user;
-    }
-    const stored = this.state.users.data.users.find((u) => u.id === id);
-    if (!stored) return undefined;
-    if (username !== undefined) stored.username = username;
-    if (email !== undefined) stored.email = email;
-    if (input.confirmed !== undefined) stored.confirmed = input.confirmed;
-    if (input.blocked !== undefined) stored.blocked = input.blocked;
-    if (input.role !== undefined) stored.role = input.role;
-    if (hash !== undefined) stored.password = hash;
-    stored.updatedAt = t;
-    this.state.users.write();
-    // A new password or a block ends the user's sessions.
-    if (hash !== undefined || input.blocked) this.endSessions(stored.id);
-    return stored;
+      // A new password or a block ends the user's sessions.
+      if (hash !== undefined || input.blocked) this.endSessions(current.id);
+      return current;
+    });
   }
 
   /** Deletes the user with this numeric id (the REST route: never a username that looks like a number). */
@@ -138,7 +143,11 @@ export class AuthAccounts extends AuthBase {
     return gone;
   }
 
-  async login(identifier: unknown, password: unknown): Promise<UserRecord> {
+  /**
+   * E-mail sign-in, as Strapi checks it: the identifier (e-mail or username) and password, then, only when
+   * `requireConfirmed` (e-mail confirmation is on), a confirmed address, then that the account is not blocked.
+   */
+  async login(identifier: unknown, password: unknown, requireConfirmed = false): Promise<UserRecord> {
     if (typeof identifier !== 'string' || !identifier)
       throw validationError('identifier is a required field', {
         errors: [{ path: ['identifier'], message: 'identifier is a required field', name: 'ValidationError' }],
@@ -150,13 +159,14 @@ export class AuthAccounts extends AuthBase {
     this.state.refresh();
     const id = identifier.toLowerCase();
     const user = this.state.users.data.users.find((u) => u.email === id || u.username === identifier);
-    if (!user) {
+    // The project's owner has no password anyone knows: it signs in only through one-time links.
+    if (!user || this.isOwner(user.id)) {
       // The same scrypt work as for a wrong password, so response times do not tell which accounts exist.
       await verifyPassword(password, await timingGuardHash());
       throw validationError('Invalid identifier or password');
     }
     if (!(await verifyPassword(password, user.password))) throw validationError('Invalid identifier or password');
-    if (!user.confirmed) throw applicationError('Your account email is not confirmed');
+    if (requireConfirmed && !user.confirmed) throw applicationError('Your account email is not confirmed');
     if (user.blocked) throw applicationError('Your account has been blocked by an administrator');
     return user;
   }

@@ -4,6 +4,7 @@ import { LocalState, type UserRecord } from './state.js';
 import { issueId } from '../store/issued-ids.js';
 import { WriteLock } from '../store/write-lock.js';
 import { DEFAULT_AUTH, type AuthConfig } from './config.js';
+import { OwnerRecord } from './owner.js';
 
 export const unauthorized = (message = 'Missing or invalid credentials') =>
   new FolioError(401, 'UnauthorizedError', message, {});
@@ -31,6 +32,19 @@ export class AuthBase {
 
   get config(): AuthConfig {
     return this.settings();
+  }
+
+  /**
+   * Whether this process takes the sessions of the project's owner: a server on the user's own machine turns it
+   * on (`folio serve` on a loopback address); off, the owner's tokens are refused like a stranger's.
+   */
+  ownerSignIn = false;
+  private ownerHeld?: OwnerRecord;
+  get owner(): OwnerRecord {
+    return (this.ownerHeld ??= new OwnerRecord(this.state.dir));
+  }
+  isOwner(userId: number): boolean {
+    return this.owner.userId() === userId;
   }
 
   private usersLockHeld?: WriteLock;

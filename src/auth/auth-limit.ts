@@ -1,6 +1,8 @@
 import { FolioError } from '../errors.js';
+import { clientAddress } from '../http-kit/client.js';
 import type { RouteRequest } from '../http-kit/route.js';
 import type { RateLimitConfig } from './config.js';
+import { EMAIL_MAX_LENGTH } from './email-address.js';
 import { RateLimiter } from './rate-limit.js';
 import { bodyOf } from './user-bodies.js';
 
@@ -13,34 +15,49 @@ const RATE_LIMITED = new Set([
   '/api/auth/change-password',
   '/api/auth/send-email-confirmation',
 ]);
+/** The body field naming the account a route acts on (Strapi keys by `email`; a sign-in names it `identifier`). */
+const ACCOUNT_FIELD: Record<string, string> = { '/api/auth/local': 'identifier' };
 /**
- * Routes whose counter is also keyed by the lower-cased `body.email` (the account they target). The
- * others count per path and client address only, so that adding a made-up `email` to a login body
- * cannot buy a fresh counter.
+ * Past this many requests of one address to one route, in all accounts, the address is refused too: a counter per
+ * account must not let one client try a password on every account of the site.
  */
-const EMAIL_KEYED = new Set(['/api/auth/forgot-password', '/api/auth/send-email-confirmation']);
+const ADDRESS_FACTOR = 10;
 
 /**
- * The limit of the auth routes, as a function that counts a request and throws 429 past it. As Strapi's route
- * chain: authentication and the route's permission first (by the router), then the rate limit, then the
- * controller. Failed and successful attempts both count.
+ * The limit of the auth routes, as a function that counts a request and throws 429 past it. As Strapi's limiter,
+ * a counter per route, client address and account (the lower-cased e-mail or sign-in identifier of the body, the
+ * signed-in user for change-password), so that one account's wrong passwords do not lock out the others behind
+ * the same proxy; and per route and address, ten times higher. Authentication and the route's permission come
+ * first (by the router), then the limit, then the controller. Failed and successful attempts both count.
  */
 export function authLimit(rateLimit: () => RateLimitConfig) {
   // A new window of counts when folio.json changes the limit or its interval.
-  let limiter: { rate: RateLimitConfig; counter: RateLimiter } | undefined;
-  const rateLimiter = (rate: RateLimitConfig) => {
+  let limiter: { rate: RateLimitConfig; perAccount: RateLimiter; perAddress: RateLimiter } | undefined;
+  const limiters = (rate: RateLimitConfig) => {
     if (limiter?.rate.max !== rate.max || limiter.rate.interval !== rate.interval)
-      limiter = { rate, counter: new RateLimiter(rate.max, rate.interval) };
-    return limiter.counter;
+      limiter = {
+        rate,
+        perAccount: new RateLimiter(rate.max, rate.interval),
+        perAddress: new RateLimiter(rate.max * ADDRESS_FACTOR, rate.interval),
+      };
+    return limiter;
   };
-  return (req: RouteRequest) => {
+  return (req: RouteRequest, userId?: number) => {
     const path = req.path.toLowerCase();
     const rate = rateLimit();
     if (!RATE_LIMITED.has(path) || !rate.enabled) return;
-    const ip = req.event.node.req.socket.remoteAddress ?? '';
-    const email =
-      EMAIL_KEYED.has(path) && typeof bodyOf(req).email === 'string' ? String(bodyOf(req).email).toLowerCase() : '';
-    const r = rateLimiter(rate).hit(`${path}|${ip}|${email}`);
+    const ip = clientAddress(req.event.node.req, req.project.config.server);
+    const { perAccount, perAddress } = limiters(rate);
+    const address = perAddress.hit(`${path}|${ip}`);
+    const named = bodyOf(req)[ACCOUNT_FIELD[path] ?? 'email'];
+    // Longer than any e-mail: no account, and a key of bounded size.
+    const account =
+      userId !== undefined
+        ? `user:${userId}`
+        : typeof named === 'string' && named.length <= EMAIL_MAX_LENGTH
+          ? named.trim().toLowerCase()
+          : '';
+    const r = address.limited ? address : perAccount.hit(`${path}|${ip}|${account}`);
     for (const [k, v] of Object.entries(r.headers)) req.event.node.res.setHeader(k, v);
     if (r.limited) throw new FolioError(429, 'RateLimitError', 'Too many requests, please try again later.', {});
   };

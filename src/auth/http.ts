@@ -9,7 +9,14 @@ import type { AuthService } from './service.js';
 import type { UsersConfig } from './config.js';
 import type { UserRecord } from './state.js';
 import { UsersQuery, roleViews } from './users-query.js';
-import { cookieMode as cookieModeOf, refreshCookieOf, setRefreshCookie } from './refresh-cookie.js';
+import {
+  cookieMode as cookieModeOf,
+  cookieSessionAllowed,
+  crossOriginCookie,
+  refreshCookieOf,
+  setRefreshCookie,
+} from './refresh-cookie.js';
+import { requestOrigin } from '../http-kit/client.js';
 import { REGISTER_FIELDS, bodyOf, emailOf, registerProblems, userInput } from './user-bodies.js';
 
 /** What Strapi's `ctx.unauthorized()` answers: a route the caller may use, but only as a logged-in user. */
@@ -64,15 +71,19 @@ export function usersHandlers(
     return p.user;
   };
   const cookieMode = (req: RouteRequest) => cookieModeOf(auth.config, req);
+  const sameOrigin = (req: RouteRequest) => cookieSessionAllowed(req.event, req.project.config.server);
+  const setCookie = (req: RouteRequest, value: string, maxAge = auth.config.refreshTtlDays * 86400) =>
+    setRefreshCookie(req.event, req.project.config.server, value, maxAge);
 
   /**
    * `{ jwt, refreshToken, user }` (refresh mode), `{ jwt, user }` (legacy mode, or the refresh token in a cookie).
    * Register and change-password always answer the refresh token in the body, as Strapi does, cookie mode or not.
+   * A page of another origin (not listed in server.cors) gets no cookie: it cannot plant a session in the browser.
    */
   const credentials = async (req: RouteRequest, user: UserRecord, inBody = false) => {
     const issued = await auth.issue(user, String(req.event.node.req.headers['user-agent'] ?? '') || null);
     if (issued.refreshToken && cookieMode(req) && !inBody) {
-      setRefreshCookie(req, issued.refreshToken, auth.config.refreshTtlDays * 86400);
+      if (sameOrigin(req)) setCookie(req, issued.refreshToken);
       return { jwt: issued.jwt, user: sanitizeUser(user) };
     }
     return issued.refreshToken
@@ -82,10 +93,7 @@ export function usersHandlers(
 
   const email = (to: string, what: string, link: string) =>
     log(`e-mail to ${to} (Folio sends none; here it is): ${what}: ${link}`);
-  const origin = (req: RouteRequest) => {
-    const host = String(req.event.node.req.headers.host ?? 'localhost');
-    return `${(req.event.node.req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${host}`;
-  };
+  const origin = (req: RouteRequest) => requestOrigin(req.event.node.req, req.project.config.server);
   const sendConfirmation = (req: RouteRequest, user: UserRecord) => {
     const token = auth.startEmailConfirmation(user);
     email(
@@ -97,7 +105,7 @@ export function usersHandlers(
 
   const usersQuery = (req: RouteRequest) => {
     const roles = req.access instanceof PermissionsPolicy ? req.access.roles() : {};
-    return new UsersQuery(roleViews(req.project.contentDir, roles), req.project.config.rest.strictParams);
+    return new UsersQuery(roleViews(req.project.contentDir, roles));
   };
   const query = (req: RouteRequest) => parseQueryString(req.rawQuery);
   /** Users routes address a user by numeric id. */
@@ -128,12 +136,12 @@ export function usersHandlers(
     async login(req) {
       limit(req);
       const body = bodyOf(req);
-      const user = await auth.login(body.identifier, body.password);
+      const user = await auth.login(body.identifier, body.password, settings().mail.emailConfirmation);
       return sendJson(req.event, 200, await credentials(req, user));
     },
     async changePassword(req) {
       const p = await callerOf(req);
-      limit(req);
+      limit(req, p.user?.id);
       if (!p.user) throw applicationError('You must be authenticated to reset your password');
       const user = await auth.changePassword(p.user, bodyOf(req));
       return sendJson(req.event, 200, await credentials(req, user, true));
@@ -184,11 +192,14 @@ export function usersHandlers(
       throw applicationError('This provider is disabled');
     },
     async refresh(req) {
-      const cookie = refreshCookieOf(req);
       const body = bodyOf(req);
+      const cookie = body.refreshToken == null ? refreshCookieOf(req) : undefined;
+      // The cookie is a browser's: only pages of this server (or listed origins) may spend it.
+      const allowed = sameOrigin(req);
+      if (cookie !== undefined && !allowed) throw crossOriginCookie();
       const out = await auth.refresh(body.refreshToken ?? cookie);
-      if (cookieMode(req) || (body.refreshToken === undefined && cookie)) {
-        setRefreshCookie(req, out.refreshToken, auth.config.refreshTtlDays * 86400);
+      if (allowed && (cookieMode(req) || cookie !== undefined)) {
+        setCookie(req, out.refreshToken);
         return sendJson(req.event, 200, { jwt: out.jwt });
       }
       return sendJson(req.event, 200, out);
@@ -198,7 +209,7 @@ export function usersHandlers(
       const user = requireUser(p);
       if (p.sessionId) auth.revokeSession(user.id, p.sessionId);
       // As Strapi: the refresh cookie is cleared whether or not the request carried it.
-      setRefreshCookie(req, '', 0);
+      setCookie(req, '', 0);
       return sendJson(req.event, 200, { ok: true });
     },
     async sessions(req) {
@@ -219,30 +230,25 @@ export function usersHandlers(
     },
     async me(req) {
       const user = requireUser(await callerOf(req));
-      return sendJson(req.event, 200, usersQuery(req).shaper(query(req), 'findOne')(user));
+      return sendJson(req.event, 200, usersQuery(req).shaper(query(req))(user));
     },
     count: (req) => sendJson(req.event, 200, usersQuery(req).select(auth.listUsers(), query(req), 'count').length),
     async create(req) {
       const input = userInput(req, bodyOf(req), true);
       const user = (await auth.saveUser(undefined, { ...input, role: input.role }))!;
-      return sendJson(req.event, 201, usersQuery(req).shaper({ populate: 'role' }, 'findOne')(user));
+      return sendJson(req.event, 201, usersQuery(req).shaper({ populate: 'role' })(user));
     },
     find(req) {
       const q = query(req);
       const uq = usersQuery(req);
-      const shape = uq.shaper({ fields: q.fields, populate: q.populate }, 'find');
-      return sendJson(
-        req.event,
-        200,
-        uq.select(auth.listUsers(), { ...q, fields: undefined, populate: undefined }, 'find').map(shape),
-      );
+      return sendJson(req.event, 200, uq.select(auth.listUsers(), q, 'find').map(uq.shaper(q)));
     },
     async update(req) {
       const id = userId(req);
       if (!auth.userById(id)) throw notFound('User not found');
       const user = await auth.saveUser(id, userInput(req, bodyOf(req), false));
       if (!user) throw notFound('User not found');
-      return sendJson(req.event, 200, usersQuery(req).shaper({ populate: 'role' }, 'findOne')(user));
+      return sendJson(req.event, 200, usersQuery(req).shaper({ populate: 'role' })(user));
     },
     destroy(req) {
       const id = userId(req);
@@ -251,7 +257,7 @@ export function usersHandlers(
       return gone ? sendJson(req.event, 200, sanitizeUser(gone)) : sendEmpty(req.event, 204);
     },
     findOne(req) {
-      const shape = usersQuery(req).shaper(query(req), 'findOne');
+      const shape = usersQuery(req).shaper(query(req));
       const id = userId(req);
       const user = Number.isNaN(id) ? undefined : auth.userById(id);
       // Strapi answers an unknown user with an empty 204.

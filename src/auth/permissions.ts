@@ -25,7 +25,8 @@ import { serialize } from '../store/serialize.js';
  * - Action names: `api::<type>.<type>.find|findOne|create|update|delete` (single types: find, update,
  *   delete), `plugin::upload.content-api.find|findOne|findPage|upload|destroy`,
  *   `plugin::users-permissions.auth.*`, `plugin::users-permissions.user.me|find|findOne|count`,
- *   `plugin::i18n.locales.listLocales`, `plugin::content-type-builder.content-types.getContentTypes|getContentType`,
+ *   `plugin::i18n.locales.listLocales`, `plugin::email.email.send`,
+ *   `plugin::content-type-builder.content-types.getContentTypes|getContentType`,
  *   `plugin::content-type-builder.components.getComponents|getComponent`.
  */
 /** `id`: the numeric id a custom role keeps once the API has handed it out (authenticated is 1, public 2). */
@@ -101,8 +102,11 @@ export const PLUGIN_ACTIONS: readonly string[] = [
   'plugin::users-permissions.permissions.getPermissions',
   ...['find', 'findOne', 'findPage', 'upload', 'destroy'].map((a) => `plugin::upload.content-api.${a}`),
   'plugin::i18n.locales.listLocales',
+  'plugin::email.email.send',
   ...['content-types.getContentTypes', 'content-types.getContentType'].map((a) => `plugin::content-type-builder.${a}`),
   ...['components.getComponents', 'components.getComponent'].map((a) => `plugin::content-type-builder.${a}`),
+  // Folio's own: a replica's pull from its remote (POST /_folio/git/pull), for a push hook's token.
+  'plugin::folio.git.pull',
 ];
 
 export const CONTENT_ACTIONS = ['find', 'findOne', 'create', 'update', 'delete'] as const;
@@ -156,6 +160,7 @@ export function loadPermissions(contentDir: string): PermissionsFile {
   return out;
 }
 
+/** Writes permissions.json (roles sorted, actions sorted and once each); resolves with the file and its text. */
 export async function savePermissions(contentDir: string, file: PermissionsFile) {
   const roles: Record<string, Role> = {};
   for (const key of Object.keys(file.roles).sort()) {
@@ -167,7 +172,10 @@ export async function savePermissions(contentDir: string, file: PermissionsFile)
       permissions: [...new Set(r.permissions)].sort(),
     };
   }
-  await writeFileAtomic(join(contentDir, 'permissions.json'), serialize({ roles }));
+  const path = join(contentDir, 'permissions.json');
+  const text = serialize({ roles });
+  await writeFileAtomic(path, text);
+  return { file: path, text };
 }
 
 /** A content-type as the action shorthands name it. */

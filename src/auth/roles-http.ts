@@ -1,7 +1,8 @@
-import { applicationError, notFound, validationError } from '../errors.js';
+import { applicationError, fieldErrors, notFound, validationError } from '../errors.js';
 import { sendJson } from '../http-kit/respond.js';
+import { actorOf } from '../http-kit/actor.js';
 import type { RouteHandler, RouteRequest } from '../http-kit/route.js';
-import type { Project } from '../project.js';
+import type { ServedProject } from '../http-kit/served-project.js';
 import { PermissionsPolicy } from './access.js';
 import {
   CONTENT_ACTIONS,
@@ -21,7 +22,7 @@ type Tree = Record<string, { controllers: Record<string, Record<string, { enable
 const DEFAULT_ROLES = new Set(['public', 'authenticated']);
 
 /** Every action a role may be given in this project: each content-type's, and the plugins'. */
-function availableActions(project: Project): string[] {
+function availableActions(project: ServedProject): string[] {
   const out: string[] = [];
   for (const ct of project.schemas.contentTypes.values()) {
     for (const verb of ct.kind === 'singleType' ? SINGLE_TYPE_ACTIONS : CONTENT_ACTIONS) out.push(`${ct.uid}.${verb}`);
@@ -72,7 +73,7 @@ const typeOf = (name: string) =>
     .toLowerCase()
     .trim()
     .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
+    .replace(/^_|_$/g, '');
 
 /**
  * The handlers of the roles routes of users-permissions (`/api/users-permissions/roles`, `/permissions`; see
@@ -83,16 +84,35 @@ export function rolesHandlers(
   auth: AuthService,
 ): Record<'permissions' | 'find' | 'create' | 'findOne' | 'update' | 'destroy', RouteHandler> {
   const views = (req: RouteRequest, file: PermissionsFile) => roleViews(req.project.contentDir, file.roles);
-  const save = async (req: RouteRequest, file: PermissionsFile) => {
-    await savePermissions(req.project.contentDir, file);
+  /** Saves the roles; the write is told to the project's events (`serve --commit` commits it as the caller's). */
+  const save = async (req: RouteRequest, file: PermissionsFile, action: string) => {
+    const written = await savePermissions(req.project.contentDir, file);
     if (req.access instanceof PermissionsPolicy) req.access.reload();
+    const actor = actorOf(await req.principal());
+    req.project.events.wrote({ actor, subject: 'permissions', action, files: [written] });
   };
-  const checkNameAndDescription = (body: Record<string, unknown>, create: boolean) => {
-    if (create && (typeof body.name !== 'string' || !body.name.trim()))
+  /**
+   * A role's name and description. Folio holds names unique and not empty (Strapi takes duplicate and empty
+   * names: two roles a client cannot tell apart); `key` is the role the body is for, on an update.
+   */
+  const checkNameAndDescription = (body: Record<string, unknown>, file: PermissionsFile, key?: string) => {
+    if (key === undefined && (typeof body.name !== 'string' || !body.name.trim()))
       throw validationError('name is a required field');
     if (body.name !== undefined && typeof body.name !== 'string') throw validationError('name must be a `string` type');
+    if (typeof body.name === 'string' && body.name.length > 255)
+      throw validationError('name must be at most 255 characters');
+    if (typeof body.name === 'string' && !body.name.trim()) throw validationError('name cannot be empty');
     if (body.description !== undefined && body.description !== null && typeof body.description !== 'string')
       throw validationError('description must be a `string` type');
+    const name = typeof body.name === 'string' ? body.name.trim() : undefined;
+    const holder = Object.entries(file.roles).find(
+      ([k, r]) => k !== key && name !== undefined && r.name.trim().toLowerCase() === name.toLowerCase(),
+    );
+    if (holder) throw fieldErrors([{ path: ['name'], message: 'This attribute must be unique', value: body.name }]);
+  };
+  /** Strapi's first check of a create or an update: a body with nothing in it. */
+  const requireBody = (body: Record<string, unknown>) => {
+    if (!Object.keys(body).length) throw validationError('Request body cannot be empty');
   };
   /** What every roles route reads: the body, permissions.json, the project's actions. */
   const open = (req: RouteRequest) => {
@@ -111,7 +131,7 @@ export function rolesHandlers(
   const keyOf = (req: RouteRequest, file: PermissionsFile) => {
     const id = decodeURIComponent(req.params.id);
     for (const [key, view] of views(req, file)) if (String(view.id) === id || view.documentId === id) return key;
-    throw notFound();
+    throw notFound('Role not found');
   };
 
   return {
@@ -131,7 +151,8 @@ export function rolesHandlers(
     },
     async create(req) {
       const { body, file, known, freeze } = open(req);
-      checkNameAndDescription(body, true);
+      requireBody(body);
+      checkNameAndDescription(body, file);
       freeze();
       const key = typeof body.type === 'string' && body.type ? body.type : typeOf(body.name as string);
       if (!isRoleKey(key))
@@ -144,25 +165,22 @@ export function rolesHandlers(
         description: (body.description as string | undefined) ?? '',
         permissions: fromTree(body.permissions, known),
       };
-      await save(req, file);
+      await save(req, file, `create role "${key}"`);
       return sendJson(req.event, 200, { ok: true });
     },
     findOne(req) {
       const { file, known } = open(req);
       const key = keyOf(req, file);
       const view = views(req, file).get(key)!;
-      const users = auth
-        .listUsers()
-        .filter((u) => u.role === key)
-        .map((u) => ({ id: u.id, documentId: u.documentId, username: u.username }));
       return sendJson(req.event, 200, {
-        role: { ...view, permissions: toTree([...known], new Set(file.roles[key].permissions)), users },
+        role: { ...view, permissions: toTree([...known], new Set(file.roles[key].permissions)) },
       });
     },
     async update(req) {
       const { body, file, known, freeze } = open(req);
+      requireBody(body);
       const key = keyOf(req, file);
-      checkNameAndDescription(body, false);
+      checkNameAndDescription(body, file, key);
       freeze();
       const role = file.roles[key];
       if (typeof body.name === 'string' && body.name.trim()) role.name = body.name.trim();
@@ -171,16 +189,20 @@ export function rolesHandlers(
         // Granted actions outside the tree (of a type since removed, say) are kept as they are.
         role.permissions = [...role.permissions.filter((a) => !known.has(a)), ...fromTree(body.permissions, known)];
       }
-      await save(req, file);
+      await save(req, file, `update role "${key}"`);
       return sendJson(req.event, 200, { ok: true });
     },
     async destroy(req) {
       const { file, freeze } = open(req);
+      // As Strapi, the public role is refused before the role is looked up; Folio keeps authenticated too (new
+      // users are given it: Strapi's registration breaks without it).
+      if (req.params.id === String(views(req, file).get('public')?.id))
+        throw applicationError('Cannot delete public role');
       const key = keyOf(req, file);
-      if (DEFAULT_ROLES.has(key)) throw applicationError(`The ${key} role cannot be deleted`);
+      if (DEFAULT_ROLES.has(key)) throw applicationError(`Cannot delete ${key} role`);
       freeze();
       delete file.roles[key];
-      await save(req, file);
+      await save(req, file, `delete role "${key}"`);
       // As Strapi: the role's users fall back to the public role.
       for (const u of auth.listUsers().filter((x) => x.role === key)) await auth.saveUser(u.id, { role: 'public' });
       return sendJson(req.event, 200, { ok: true });

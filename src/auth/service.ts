@@ -6,7 +6,8 @@ import { TOKEN_IDS, unauthorized } from './auth-base.js';
 import { AuthSessions } from './sessions.js';
 
 export { DEFAULT_AUTH, type AuthConfig, type JwtMode } from './config.js';
-export { EMAIL, sanitizeUser } from './user-view.js';
+export { sanitizeUser } from './user-view.js';
+export { isEmail } from './email-address.js';
 export type { UserInput } from './accounts.js';
 
 const LIFESPANS: Record<string, number | null> = { '7d': 7, '30d': 30, '90d': 90, unlimited: null };

@@ -53,7 +53,7 @@ export class AuthSessions extends AuthAccountCodes {
    * does for a token it cannot verify) when the JWT is malformed, badly signed or expired, or, in refresh
    * mode, is not an access token of a live session; 401 `Invalid credentials` when its user is gone or blocked.
    */
-  async verifyJwt(token: string): Promise<{ user: UserRecord; sessionId?: string } | undefined> {
+  async verifyJwt(token: string): Promise<{ user: UserRecord; sessionId?: string; expiresAt?: number } | undefined> {
     let payload: Record<string, unknown>;
     try {
       const { jwtVerify } = await jose();
@@ -64,6 +64,9 @@ export class AuthSessions extends AuthAccountCodes {
     if (typeof payload.id !== 'number') return undefined;
     const sessionId = typeof payload.sessionId === 'string' ? payload.sessionId : undefined;
     this.state.refresh();
+    const user = this.state.users.data.users.find((u) => u.id === payload.id);
+    // A blocked user's token is told so first (blocking also ended its session).
+    if (user?.blocked) throw unauthorized('Invalid credentials');
     // A token issued with a session needs that session alive in either mode: switched to legacy, a signed-out
     // token must not work again. Legacy tokens have none, and refresh mode accepts only session tokens.
     if (this.config.jwtManagement === 'refresh' || sessionId !== undefined || payload.type === 'access') {
@@ -71,9 +74,10 @@ export class AuthSessions extends AuthAccountCodes {
       const session = this.state.sessions.data.sessions.find((s) => s.id === sessionId);
       if (!session || session.userId !== payload.id) return undefined;
     }
-    const user = this.state.users.data.users.find((u) => u.id === payload.id);
-    if (!user || user.blocked) throw unauthorized('Invalid credentials');
-    return { user, sessionId };
+    // The owner's tokens count only where owner sessions are taken (a server on the user's own machine).
+    if (!this.ownerSignIn && this.isOwner(payload.id)) return undefined;
+    if (!user) throw unauthorized('Invalid credentials');
+    return { user, sessionId, expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : undefined };
   }
 
   /** Exchanges a refresh token for a new access JWT (and rotates the refresh token). */
@@ -93,7 +97,8 @@ export class AuthSessions extends AuthAccountCodes {
     }
     // Not userById: it re-reads the files, which would detach `session` from what is written below.
     const user = this.state.users.data.users.find((u) => u.id === session.userId);
-    if (!user || user.blocked) throw unauthorized('Invalid refresh token');
+    if (!user || user.blocked || (!this.ownerSignIn && this.isOwner(user.id)))
+      throw unauthorized('Invalid refresh token');
     const next = randomKey(48);
     session.refreshHash = hmac(this.state.secrets.tokenSalt, next);
     session.lastUsedAt = new Date(t).toISOString();

@@ -77,13 +77,19 @@ export class LocalState {
   readonly sessions: TrackedDb<{ sessions: SessionRecord[] }>;
   readonly tokens: TrackedDb<{ tokens: TokenRecord[] }>;
   readonly secrets: Secrets;
+  private readonly listeners = new Set<() => void>();
 
   constructor(projectRoot: string) {
     this.dir = join(projectRoot, '.folio');
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    this.users = new TrackedDb(join(this.dir, 'users.json'), () => ({ users: [] as UserRecord[] }));
-    this.sessions = new TrackedDb(join(this.dir, 'sessions.json'), () => ({ sessions: [] as SessionRecord[] }));
-    this.tokens = new TrackedDb(join(this.dir, 'tokens.json'), () => ({ tokens: [] as TokenRecord[] }));
+    const changed = () => this.listeners.forEach((fn) => fn());
+    this.users = new TrackedDb(join(this.dir, 'users.json'), () => ({ users: [] as UserRecord[] }), changed);
+    this.sessions = new TrackedDb(
+      join(this.dir, 'sessions.json'),
+      () => ({ sessions: [] as SessionRecord[] }),
+      changed,
+    );
+    this.tokens = new TrackedDb(join(this.dir, 'tokens.json'), () => ({ tokens: [] as TokenRecord[] }), changed);
     const secrets = new TrackedDb<Partial<Secrets>>(join(this.dir, 'secrets.json'), () => ({}));
     if (!secrets.data.jwtSecret || !secrets.data.tokenSalt) {
       secrets.data.jwtSecret ??= randomBytes(32).toString('base64');
@@ -91,6 +97,12 @@ export class LocalState {
       secrets.write();
     }
     this.secrets = secrets.data as Secrets;
+  }
+
+  /** Calls `fn` after each write of users, sessions or tokens by this process; returns a function to stop. */
+  onWrite(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => void this.listeners.delete(fn);
   }
 
   /**
@@ -112,6 +124,7 @@ export class TrackedDb<T> extends LowSync<T> {
   constructor(
     readonly file: string,
     private empty: () => T,
+    private written: () => void = () => undefined,
   ) {
     super(new JsonFileAdapter<T>(file), empty());
     this.sync(true);
@@ -130,6 +143,7 @@ export class TrackedDb<T> extends LowSync<T> {
   override write() {
     super.write();
     this.stamp = stampOf(this.file);
+    this.written();
   }
 }
 

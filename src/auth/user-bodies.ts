@@ -3,7 +3,7 @@ import type { RouteRequest } from '../http-kit/route.js';
 import { typeMessage } from '../documents/values.js';
 import { PermissionsPolicy } from './access.js';
 import type { UserInput } from './accounts.js';
-import { EMAIL } from './user-view.js';
+import { isEmail } from './email-address.js';
 import { roleViews } from './users-query.js';
 
 export const REGISTER_FIELDS = new Set(['username', 'email', 'password']);
@@ -15,7 +15,7 @@ export function emailOf(body: Record<string, unknown>): string {
   const bad =
     typeof email !== 'string' || !email
       ? 'email is a required field'
-      : !EMAIL.test(email)
+      : !isEmail(email)
         ? 'email must be a valid email'
         : undefined;
   if (bad) throw fieldErrors([{ path: ['email'], message: bad, value: email }]);
@@ -37,7 +37,7 @@ export function registerProblems(body: Record<string, unknown>): FieldProblem[] 
   for (const k of ['email', 'username', 'password']) {
     const p = requiredString(body, k);
     if (p) problems.push(p);
-    else if (k === 'email' && !EMAIL.test(body.email as string))
+    else if (k === 'email' && !isEmail(body.email as string))
       problems.push({ path: ['email'], message: 'email must be a valid email', value: body.email });
     else if (k === 'password' && (body.password as string).length < 6)
       problems.push({ path: ['password'], message: 'password must be at least 6 characters', value: body.password });
@@ -85,7 +85,7 @@ export function userInput(req: RouteRequest, body: Record<string, unknown>, crea
       continue;
     }
     if (typeof v !== 'string') problems.push({ path: [k], message: typeMessage(k, 'string', v), value: v });
-    else if (k === 'email' && !EMAIL.test(v))
+    else if (k === 'email' && !isEmail(v))
       problems.push({ path: [k], message: 'email must be a valid email', value: v });
   }
   if (create && (body.role === undefined || body.role === null || body.role === ''))

@@ -1,8 +1,5 @@
 import type { UserRecord } from './state.js';
 
-/** The e-mail shape users-permissions accepts (shared by registration and the users routes). */
-export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** The users' view Strapi returns: private fields (password, tokens, role unless populated) left out. */
 export function sanitizeUser(u: UserRecord) {
   return {

@@ -1,62 +1,13 @@
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
-import { invalidKey, validationError } from '../errors.js';
-import { stableId } from '../http-kit/stable-id.js';
+import { invalidKey, paginationError, validationError } from '../errors.js';
 import { compileFilters } from '../query/filters.js';
 import type { Field, Scope } from '../query/scope.js';
 import { compileSort, parseSort } from '../query/sort.js';
-import type { Role } from './permissions.js';
+import type { RoleView } from './role-views.js';
+import { parseRolePopulate } from './users-populate.js';
 import { sanitizeUser } from './user-view.js';
 import type { UserRecord } from './state.js';
 
-/** A role as Strapi returns it when a user's `role` is populated. */
-export interface RoleView {
-  id: number;
-  documentId: string;
-  name: string;
-  description: string;
-  type: string;
-  createdAt: string;
-  updatedAt: string;
-  publishedAt: string;
-}
-
-/**
- * The roles of permissions.json as Strapi's role records: `authenticated` is 1 and `public` 2 (the order
- * Strapi creates them in); a custom role has the id recorded with it, or, if none was, the next free one
- * by key; timestamps are the file's.
- */
-export function roleViews(contentDir: string, roles: Record<string, Role>): Map<string, RoleView> {
-  let ts: string;
-  try {
-    ts = statSync(join(contentDir, 'permissions.json')).mtime.toISOString();
-  } catch {
-    ts = new Date(0).toISOString();
-  }
-  const ids = new Map<string, number>([
-    ['authenticated', 1],
-    ['public', 2],
-  ]);
-  for (const [k, r] of Object.entries(roles)) if (r.id !== undefined && !ids.has(k)) ids.set(k, r.id);
-  let next = Math.max(2, ...ids.values()) + 1;
-  for (const k of Object.keys(roles).sort()) if (!ids.has(k)) ids.set(k, next++);
-  const keys = Object.keys(roles).sort((a, b) => ids.get(a)! - ids.get(b)!);
-  return new Map(
-    keys.map((k) => [
-      k,
-      {
-        id: ids.get(k)!,
-        documentId: stableId(`role:${k}`),
-        name: roles[k].name,
-        description: roles[k].description,
-        type: k,
-        createdAt: ts,
-        updatedAt: ts,
-        publishedAt: ts,
-      },
-    ]),
-  );
-}
+export { type RoleView, roleViews } from './role-views.js';
 
 const USER_FIELDS: Record<string, string> = {
   id: 'integer',
@@ -80,6 +31,10 @@ const ROLE_FIELDS: Record<string, string> = {
   updatedAt: 'datetime',
   publishedAt: 'datetime',
 };
+/** The user's private fields: never selected, and named at their own path when asked for (as Strapi does). */
+const PRIVATE_FIELDS = ['password', 'resetPasswordToken', 'confirmationToken', 'role'];
+/** The fields `_q` searches: the user's public text (Strapi's search also reads the password hash and tokens). */
+const SEARCHED = ['username', 'email', 'provider'] as const;
 
 const pathOf = (path: string[]) => (path.length > 1 ? path.join('.') : null);
 
@@ -98,28 +53,18 @@ function recordScope(
   };
 }
 
-export type UsersRoute = 'find' | 'count' | 'findOne';
-
-const ROUTE_PARAMS: Record<UsersRoute, string[]> = {
-  find: ['filters', 'sort', 'fields', 'populate', 'start', 'limit'],
-  count: ['filters'],
-  findOne: ['fields', 'populate'],
-};
-
 /**
  * `GET /api/users`, `/api/users/count`, `/api/users/:id` and `/api/users/me` query parameters, as Strapi's
- * user service takes them: `filters` (the query engine's operators, also on `role`), `sort`, root
- * `start`/`limit` (no default limit), `fields` and `populate=role`. Private fields (password) are never
- * filterable, sortable or returned.
+ * user service takes them: `filters` (the query engine's operators, also on `role`), `sort`, `_q`, root
+ * `start`/`limit` (no default limit), `fields` and `populate` of the role. As in Strapi, other parameters are
+ * not refused (strict parameters do not apply to these routes) and `pagination`, `page` and `pageSize` page
+ * nothing: the list is whole. Private fields (password, tokens) are never filtered, sorted, searched or returned.
  */
 export class UsersQuery {
   private roleScope = recordScope(ROLE_FIELDS);
   private scope: Scope;
 
-  constructor(
-    private roles: Map<string, RoleView>,
-    private strict: boolean,
-  ) {
+  constructor(private roles: Map<string, RoleView>) {
     this.scope = recordScope(USER_FIELDS, (key) =>
       key === 'role'
         ? {
@@ -138,46 +83,82 @@ export class UsersQuery {
     return r ? [r] : [];
   }
 
-  private checkKeys(q: Record<string, unknown>, route: UsersRoute) {
-    if (!this.strict) return;
-    for (const key of Object.keys(q)) {
-      if (!ROUTE_PARAMS[route].includes(key)) throw invalidKey(key, { path: null, source: 'query', param: key });
-    }
-  }
-
-  /** The users matching `filters`, sorted and sliced. */
+  /** The users matching `filters` and `_q`, sorted and sliced (`count`: matched only). */
   select(users: UserRecord[], q: Record<string, unknown>, route: 'find' | 'count'): UserRecord[] {
-    this.checkKeys(q, route);
+    this.shaper(q);
     const filter = compileFilters(this.scope, q.filters);
-    let rows = users.filter((u) => filter(u));
-    if (route === 'count') return rows;
     const sort = compileSort(this.scope, parseSort(q.sort));
+    const { start, limit } = paging(q);
+    const search = typeof q._q === 'string' ? q._q.toLowerCase() : undefined;
+    let rows = users.filter((u) => filter(u) && (search === undefined || matches(u, search)));
+    if (route === 'count') return rows;
     if (sort) rows = sort(rows);
-    const start = q.start === undefined ? 0 : integer(q.start, 'start');
-    const limit = q.limit === undefined ? -1 : integer(q.limit, 'limit');
-    return rows.slice(Math.max(start, 0), limit < 0 ? undefined : Math.max(start, 0) + limit);
+    return rows.slice(start, limit === undefined ? undefined : start + limit);
   }
 
-  /** How one user is answered under `fields` and `populate`. */
-  shaper(q: Record<string, unknown>, route: 'find' | 'findOne'): (u: UserRecord) => Record<string, unknown> {
-    this.checkKeys(q, route);
+  /** How one user is answered under `fields` and `populate` (both checked first, as Strapi validates the query). */
+  shaper(q: Record<string, unknown>): (u: UserRecord) => Record<string, unknown> {
     const fields = parseFields(q.fields);
-    const withRole = parsePopulate(q.populate);
+    const role = parseRolePopulate(q.populate, this.roleScope, Object.keys(ROLE_FIELDS));
     return (u) => {
       const full: Record<string, unknown> = sanitizeUser(u);
       const out: Record<string, unknown> = fields ? { id: u.id, documentId: u.documentId } : full;
       if (fields) for (const f of fields) out[f] = full[f];
-      if (withRole) out.role = this.roles.get(u.role) ?? null;
+      if (role) {
+        const view = this.roles.get(u.role);
+        out.role = view && role.keep(view) ? pick(view, role.fields) : null;
+      }
       return out;
     };
   }
 }
 
-function integer(v: unknown, param: string): number {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
-  if (!Number.isInteger(n))
-    throw validationError(`Invalid parameter at '${param}'. Expected an integer, received: ${JSON.stringify(v)}`);
-  return n;
+const matches = (u: UserRecord, needle: string) =>
+  String(u.id).includes(needle) ||
+  SEARCHED.some((k) =>
+    String(u[k] ?? '')
+      .toLowerCase()
+      .includes(needle),
+  );
+
+function pick(view: RoleView, fields: string[] | undefined): Record<string, unknown> {
+  if (!fields) return { ...view };
+  const out: Record<string, unknown> = { id: view.id, documentId: view.documentId };
+  for (const f of fields) out[f] = view[f as keyof RoleView];
+  return out;
+}
+
+const isNil = (v: unknown) => v === undefined || v === null;
+
+/**
+ * Root `start`/`limit` as Strapi's query-params transform reads them (its messages), and `page`/`pageSize`, which it
+ * checks but the user service then ignores. `pagination[...]` is passed through unread.
+ */
+function paging(q: Record<string, unknown>): { start: number; limit: number | undefined } {
+  if ((!isNil(q.page) || !isNil(q.pageSize)) && (!isNil(q.start) || !isNil(q.limit)))
+    throw paginationError(
+      'Invalid pagination attributes. The page parameters are incorrect and must be in the pagination object',
+    );
+  for (const key of ['page', 'pageSize'] as const) {
+    if (isNil(q[key])) continue;
+    const n = Number(q[key]);
+    if (!Number.isInteger(n) || n <= 0)
+      throw paginationError(`Invalid '${key}' parameter. Expected an integer > 0, received: ${String(q[key])}`);
+  }
+  let start = 0;
+  let limit: number | undefined;
+  if (!isNil(q.start)) {
+    start = Number(q.start);
+    if (!Number.isInteger(start) || start < 0)
+      throw validationError(`convertStartQueryParams expected a positive integer got ${start}`);
+  }
+  if (!isNil(q.limit)) {
+    const n = Number(q.limit);
+    if (!Number.isInteger(n) || (n !== -1 && n < 0))
+      throw validationError(`convertLimitQueryParams expected a positive integer got ${n}`);
+    limit = n === -1 ? undefined : n;
+  }
+  return { start, limit };
 }
 
 function parseFields(raw: unknown): string[] | undefined {
@@ -186,44 +167,13 @@ function parseFields(raw: unknown): string[] | undefined {
   if (typeof raw === 'string') list = raw.split(',');
   else if (Array.isArray(raw) && raw.every((x) => typeof x === 'string'))
     list = raw.flatMap((s: string) => s.split(','));
+  else if (typeof raw === 'object' && !Array.isArray(raw) && Object.values(raw).every((x) => typeof x === 'string'))
+    list = Object.values(raw as Record<string, string>).flatMap((s) => s.split(','));
   else throw validationError('Invalid fields parameter. Expected a string or an array of strings');
   list = list.map((s) => s.trim()).filter(Boolean);
   if (list.includes('*')) return undefined;
   for (const f of list)
-    if (!Object.hasOwn(USER_FIELDS, f)) throw invalidKey(f, { path: null, source: 'query', param: 'fields' });
+    if (!Object.hasOwn(USER_FIELDS, f))
+      throw invalidKey(f, { path: PRIVATE_FIELDS.includes(f) ? f : null, source: 'query', param: 'fields' });
   return list;
-}
-
-/** `populate=role`, `populate=*`, `populate[0]=role`, `populate[role]=true`: whether the role comes back. */
-function parsePopulate(raw: unknown): boolean {
-  if (raw === undefined || raw === null || raw === '') return false;
-  const names: string[] = [];
-  if (typeof raw === 'string')
-    names.push(
-      ...raw
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    );
-  else if (Array.isArray(raw) && raw.every((x) => typeof x === 'string'))
-    names.push(
-      ...raw.flatMap((s: string) =>
-        s
-          .split(',')
-          .map((x) => x.trim())
-          .filter(Boolean),
-      ),
-    );
-  else if (typeof raw === 'object' && !Array.isArray(raw)) {
-    for (const [k, v] of Object.entries(raw)) {
-      if (k !== 'role') throw invalidKey(k, { path: null, source: 'query', param: 'populate' });
-      if (v === false || v === 'false') continue;
-      if (typeof v === 'object' && v !== null && Object.keys(v).length)
-        throw validationError('Invalid populate[role]: the role has nothing to populate');
-      names.push(k);
-    }
-  } else throw validationError('Invalid populate parameter');
-  for (const n of names)
-    if (n !== 'role' && n !== '*') throw invalidKey(n, { path: null, source: 'query', param: 'populate' });
-  return names.length > 0;
 }

@@ -4,9 +4,15 @@ import { dim, printJson } from './output.js';
 /**
  * What `folio serve` prints once it listens: the links a browser opens without credentials (`/`, `/api`,
  * the documentation, each type the public role may read that has content), and the other routes by name.
- * With --json, one JSON document with every route instead.
+ * `studioLines` (the owner's one-click Studio link) follow the Studio's. With --json, one JSON document with every
+ * route instead.
  */
-export async function printReady(project: Project, base: string, opts: { json?: boolean; quiet?: boolean }) {
+export async function printReady(
+  project: Project,
+  base: string,
+  opts: { json?: boolean; quiet?: boolean },
+  studioLines: string[] = [],
+) {
   const [{ typeRoutes }, { loadPermissions }] = await Promise.all([
     import('../http/landing.js'),
     import('../auth/permissions.js'),
@@ -40,8 +46,11 @@ export async function printReady(project: Project, base: string, opts: { json?: 
     process.stdout.write(
       `  ${base}/api  (${project.report.documents} documents, ${routes.length} content-types${fromSnapshot})\n`,
     );
+    // The owner's sign-in link, if the server offers one: printed with --quiet too, since it is the way in.
+    if (opts.quiet) for (const line of studioLines) process.stdout.write(line);
     if (!opts.quiet) {
       process.stdout.write(`  ${base}/admin  Folio Studio, the editor in the browser\n`);
+      for (const line of studioLines) process.stdout.write(line);
       process.stdout.write(dim(`  ${base}/documentation  the OpenAPI reference\n`));
       for (const r of routes.filter((x) => x.public)) process.stdout.write(dim(`  ${base}${r.route}\n`));
       const closed = routes.filter((x) => !x.public).map((x) => x.route);

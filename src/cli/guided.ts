@@ -38,7 +38,7 @@ export const kebab = (s: string) =>
     .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+    .replace(/^-|-$/g, '');
 
 /** English plurals (Person → people, category → categories), as Strapi's builder suggests them. */
 export const pluralize = (s: string) => pluralizeWord(s);

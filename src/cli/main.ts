@@ -17,6 +17,8 @@ const GROUPS: Array<{ commands: string[]; load: () => Promise<Register> }> = [
   { commands: ['serve'], load: async () => (await import('./commands/serve.js')).registerServe },
   { commands: ['types'], load: async () => (await import('./commands/types.js')).registerTypes },
   { commands: ['docs'], load: async () => (await import('./commands/docs.js')).registerDocs },
+  // After `docs`: it adds the history subcommands to it.
+  { commands: ['docs'], load: async () => (await import('./commands/history.js')).registerHistory },
   { commands: ['media'], load: async () => (await import('./commands/media.js')).registerMedia },
   { commands: ['webhooks'], load: async () => (await import('./commands/webhooks.js')).registerWebhooks },
   { commands: ['locales'], load: async () => (await import('./commands/locales.js')).registerLocales },
@@ -27,6 +29,7 @@ const GROUPS: Array<{ commands: string[]; load: () => Promise<Register> }> = [
   { commands: ['generate'], load: async () => (await import('./commands/generate.js')).registerGenerate },
   { commands: ['validate'], load: async () => (await import('./commands/validate.js')).registerValidate },
   { commands: ['export', 'import'], load: async () => (await import('./commands/transfer.js')).registerTransfer },
+  { commands: ['git', 'merge-file'], load: async () => (await import('./commands/git.js')).registerGit },
   // After `types`: it adds the schema-builder subcommands to it.
   { commands: ['types', 'components'], load: async () => (await import('./commands/builder.js')).registerBuilder },
 ];
@@ -119,11 +122,28 @@ Examples:
   const registers = await Promise.all(groups.map((g) => g.load()));
   for (const register of registers) register(program, globals);
   addExamples(program);
+  const commit = await followWrites(argv, command);
   try {
     await program.parseAsync(argv);
   } catch (err) {
     process.exitCode = await reportError(err, json());
+  } finally {
+    await commit?.();
   }
+}
+
+/**
+ * While a server commits the project's writes (`serve --commit` leaves a mark in `.folio/git/`), the files a
+ * command changes are committed when it ends (see git/cli-commits.ts). Looked for before anything is loaded.
+ */
+async function followWrites(argv: string[], command: string | undefined) {
+  if (command === undefined || ['serve', 'merge-file', 'git'].includes(command)) return undefined;
+  const { existsSync } = await import('node:fs');
+  const { join, resolve } = await import('node:path');
+  const root = resolve(dirOf(argv) ?? process.cwd());
+  if (!existsSync(join(root, '.folio', 'git', 'committing.json'))) return undefined;
+  const { followCliChanges, commandLine } = await import('../git/cli-commits.js');
+  return followCliChanges(root, commandLine(argv));
 }
 
 /** Reports a failure on stderr (as `{"error":{name,message,details}}` with --json) and returns the exit status. */
@@ -134,7 +154,7 @@ export async function reportError(err: unknown, json: boolean): Promise<number> 
     exitCode?: number;
     message?: string;
     errorName?: string;
-    details?: { errors?: Array<{ path: string[]; message: string }> } | null;
+    details?: { errors?: Array<{ path: string[]; message: string; value?: unknown }> } | null;
   };
   let name = 'Error';
   let message = e?.message ?? String(err);
@@ -171,9 +191,13 @@ export async function reportError(err: unknown, json: boolean): Promise<number> 
   }
   // For people, the API's wording is made actionable (messages.ts); --json keeps it as the API gives it.
   const { forPeople } = await import('./messages.js');
-  process.stderr.write(`${red(`${name}:`)} ${forPeople(message)}\n`);
   const list = (details as typeof e.details)?.errors ?? [];
-  if (list.length > 1 || (list.length === 1 && forPeople(list[0].message) !== forPeople(message)))
-    for (const p of list) process.stderr.write(`  ${p.path.join('.') || '(document)'}: ${forPeople(p.message)}\n`);
+  // The value sent, when there is one error: "title must be a string, not the number 5".
+  const given = (p: (typeof list)[number] | undefined) => (p && 'value' in p ? { value: p.value } : undefined);
+  const text = forPeople(message, list.length === 1 && list[0].message === message ? given(list[0]) : undefined);
+  process.stderr.write(`${red(`${name}:`)} ${text}\n`);
+  if (list.length > 1 || (list.length === 1 && forPeople(list[0].message, given(list[0])) !== text))
+    for (const p of list)
+      process.stderr.write(`  ${p.path.join('.') || '(document)'}: ${forPeople(p.message, given(p))}\n`);
   return status;
 }

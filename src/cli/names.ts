@@ -46,7 +46,7 @@ export const regressedEnumValue = (value: string) =>
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^A-Za-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
+    .replace(/^_|_$/g, '');
 
 /**
  * Why enumeration values are refused, as Strapi's builder refuses them: each must reduce to a name that

@@ -6,6 +6,9 @@ import type { SummarySource, TypeIndex, UndecodedHook } from './doc-index-type.j
 import { canWait, placeId } from './doc-index-ids.js';
 import { linkRelations } from './doc-index-links.js';
 
+/** Told of a document added, replaced (`doc` its new copy) or removed (`doc` undefined): see `watch`. */
+export type IndexWatcher = (uid: string, documentId: string, doc: DocumentRecord | undefined) => void;
+
 /**
  * How documents get into the index (see DocumentIndex): added whole, or by their summary alone and made on
  * first use; put into the documentId map, and their relations linked, only when first needed.
@@ -16,6 +19,17 @@ export class IndexBase {
   generation = 0;
   /** Set by the start path when it indexes documents before decoding them. */
   undecoded: UndecodedHook | undefined;
+  private readonly watchers = new Set<IndexWatcher>();
+
+  /** Calls `fn` each time a document is added, replaced (its new copy) or removed (undefined); returns a stop. */
+  watch(fn: IndexWatcher): () => void {
+    this.watchers.add(fn);
+    return () => this.watchers.delete(fn);
+  }
+
+  protected tell(uid: string, documentId: string, doc: DocumentRecord | undefined) {
+    for (const fn of this.watchers) fn(uid, documentId, doc);
+  }
 
   /** Whether `doc` was indexed before its values were decoded, and they still are not. */
   isUndecoded(doc: DocumentRecord): boolean {
@@ -159,6 +173,7 @@ export class IndexBase {
     const t = this.t(doc.uid);
     t.loaded.push(doc);
     this.insert(t, doc, true);
+    if (this.watchers.size) this.tell(doc.uid, doc.documentId, doc);
   }
 
   /**

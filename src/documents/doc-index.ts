@@ -9,6 +9,7 @@ import { Job, SlicedRunner, type Work } from './sliced-work.js';
 import { FieldIndexes, type RowSet } from './field-indexes.js';
 
 export type { RowList, SummarySource, UndecodedHook, VersionPick } from './doc-index-type.js';
+export type { IndexWatcher } from './doc-index-base.js';
 export type { FieldSpec, IndexNeeds, RowSet } from './field-indexes.js';
 export { RENUMBERED_FROM, renumberedId } from './doc-index-ids.js';
 export { pickVersion } from './doc-index-rows.js';
@@ -140,6 +141,7 @@ export class DocumentIndex extends IndexBase {
     if (old) this.unlink(t, old);
     docs.set(doc.documentId, doc);
     this.insert(t, doc, false);
+    this.tell(doc.uid, doc.documentId, doc);
   }
 
   remove(uid: string, documentId: string) {
@@ -150,6 +152,7 @@ export class DocumentIndex extends IndexBase {
     this.unlink(t, old);
     docs.delete(documentId);
     this.changed(t);
+    this.tell(uid, documentId, undefined);
   }
 
   private unlink(t: TypeIndex, doc: DocumentRecord) {

@@ -7,6 +7,8 @@ import { KeyedLock } from '../store/atomic.js';
 import { decodeDocument, encodeDocument } from './file-format.js';
 import type { DocumentIndex } from './doc-index.js';
 import { type DocumentRecord, type Slot, SlotMap, copyVersion, versions } from './model.js';
+import type { EventBus } from './events.js';
+import { type WriteNote, type WrittenFile, subjectOf } from './write-record.js';
 
 /** The write rules a document file's values must pass to be served: a message when they do not. */
 export type ValuesCheck = (ct: ContentType, body: Record<string, unknown>) => string | undefined;
@@ -25,6 +27,8 @@ export class DocumentWrites {
     private readonly index: DocumentIndex,
     private readonly typeOf: (uid: string) => ContentType,
     private readonly checkValues: ValuesCheck,
+    /** Told of each write, with the files it changed (`EventBus.onWrite`). */
+    private readonly events?: EventBus,
   ) {}
 
   /** Resolves when every write that was accepted has reached the disk. */
@@ -38,6 +42,12 @@ export class DocumentWrites {
    */
   writing<T>(ct: ContentType, documentId: string, fn: () => Promise<T>): Promise<T> {
     return this.run(`${ct.uid}/${documentId}`, fn);
+  }
+
+  /** Says, from inside a write, who makes it and what it does: for the record of the files it changes. */
+  describe(note: WriteNote) {
+    const reads = this.reads.getStore();
+    if (reads) reads.note = note;
   }
 
   /**
@@ -152,22 +162,39 @@ export class DocumentWrites {
       ...typed.map(([t, d]) => ({ pluralName: t.pluralName, documentId: d.documentId })),
       ...gone.map((g) => ({ pluralName: g.ct.pluralName, documentId: g.documentId })),
     ].map((p) => ({ ...p, expect: this.expectedOf(p.pluralName, p.documentId) }));
-    const written: string[] = [];
+    const written: Array<{ text: string; digest: string }> = [];
     const run = async () => {
       for (const [i, [t, d]] of typed.entries()) written.push(await this.persist(t, d, planned[i].expect));
       for (const [i, g] of gone.entries())
         await this.store.remove(g.ct.pluralName, g.documentId, planned[typed.length + i].expect);
     };
     await (this.store.writing ? this.store.writing(planned, run) : run());
+    const note = this.reads.getStore()?.note;
+    // Named by the document written (the first), or the one deleted: looked up before it leaves the index.
+    const [main, named] = typed.length ? [typed[0][0], typed[0][1]] : gone.length ? [gone[0].ct, undefined] : [];
+    const id = typed.length ? typed[0][1].documentId : gone[0]?.documentId;
+    const subject =
+      note?.subject ??
+      (note && main && id ? subjectOf(main, named ?? this.index.get(main.uid, id), id, note.locale) : undefined);
     for (const [i, [, d]] of typed.entries()) {
-      this.writtenAs.set(d, written[i]);
+      this.writtenAs.set(d, written[i].digest);
       this.index.put(d);
     }
     for (const g of gone) this.index.remove(g.ct.uid, g.documentId);
+    if (!this.events?.followsWrites || !subject || !note) return;
+    const files: WrittenFile[] = [
+      ...typed.map(([t, d], i) => ({ file: this.store.fileOf(t.pluralName, d.documentId), text: written[i].text })),
+      ...gone.map((g) => ({ file: this.store.fileOf(g.ct.pluralName, g.documentId), text: null })),
+    ];
+    this.events.wrote({ actor: note.actor, subject, action: note.action, locale: note.locale, files });
   }
 
-  /** Writes one document's file (its new versions get their ids first); resolves with the digest of its text. */
-  private persist(ct: ContentType, doc: DocumentRecord, expect: DiskStamp | null | undefined): Promise<string> {
+  /** Writes one document's file (its new versions get their ids first); resolves with its text and digest. */
+  private persist(
+    ct: ContentType,
+    doc: DocumentRecord,
+    expect: DiskStamp | null | undefined,
+  ): Promise<{ text: string; digest: string }> {
     // New versions get their ids before the file is written, so the file holds them; so do versions
     // renumbered in memory after an id clash, which leaves this document's file clean.
     for (const v of versions(doc)) if (v.id === 0 || this.index.isRenumbered(ct.uid, v)) v.id = this.issueId(ct);
@@ -195,7 +222,7 @@ export class DocumentWrites {
    * Per write in progress (several run side by side, on different documents): the stamps of the files it
    * read (null: absent), checked before each is replaced.
    */
-  private readonly reads = new AsyncLocalStorage<Map<string, DiskStamp | null>>();
+  private readonly reads = new AsyncLocalStorage<Map<string, DiskStamp | null> & { note?: WriteNote }>();
 
   /** The stamp a file must still have when the write in progress replaces it (undefined: not read, no check). */
   private expectedOf(pluralName: string, documentId: string): DiskStamp | null | undefined {

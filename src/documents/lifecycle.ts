@@ -1,11 +1,12 @@
 import { notFound } from '../errors.js';
 import type { SchemaRegistry } from '../schema/registry.js';
 import type { ContentType } from '../schema/types.js';
-import type { DocumentIndex } from './doc-index.js';
 import { type DocumentWrites, cloneDocument } from './document-writes.js';
 import { publishedCopy, syncSharedFields } from './locale-versions.js';
 import { type DocumentRecord, type Slot, type Version, copyVersion } from './model.js';
 import { checkPublishable } from './publish-checks.js';
+import type { UniqueValues } from './unique-values.js';
+import type { WriteNote } from './write-record.js';
 
 /** One step of a locale's draft & publish lifecycle, on a working copy: the event and version it makes, if any. */
 export type LifecycleStep = (
@@ -13,11 +14,11 @@ export type LifecycleStep = (
   doc: DocumentRecord,
   slot: Slot,
   key: string,
-) => { event: string; version: Version } | undefined;
+) => { event: string; version: Version; release?: () => void } | undefined;
 
 /**
  * Runs a lifecycle step on the locale `key` of a document as one write: 404 when the document or the locale
- * does not exist; nothing is written when the step has nothing to do.
+ * does not exist; nothing is written when the step has nothing to do. What the step claimed is released once written.
  */
 export function runLifecycle(
   writes: DocumentWrites,
@@ -26,8 +27,10 @@ export function runLifecycle(
   documentId: string,
   key: string,
   step: LifecycleStep,
+  note?: WriteNote,
 ): Promise<Version | undefined> {
   return writes.writing(ct, documentId, async () => {
+    if (note) writes.describe(note);
     const current = writes.current(ct, documentId);
     if (!current) throw notFound();
     const doc = cloneDocument(current);
@@ -35,21 +38,25 @@ export function runLifecycle(
     if (!slot) throw notFound();
     const result = step(ct, doc, slot, key);
     if (!result) return undefined;
-    await writes.commit(ct, doc, new Map());
+    await writes.commit(ct, doc, new Map()).finally(result.release);
     emit(result.event, ct, result.version);
     return result.version;
   });
 }
 
-/** Publishes the draft (the document service's `publish`; over REST a PUT does this). */
+/**
+ * Publishes the draft (the document service's `publish`; over REST a PUT does this). Its unique values stay
+ * claimed until the write is indexed.
+ */
 export const publishStep =
-  (schemas: SchemaRegistry, index: DocumentIndex): LifecycleStep =>
+  (schemas: SchemaRegistry, unique: UniqueValues): LifecycleStep =>
   (ct, doc, slot, key) => {
     if (!slot.draft) return undefined;
-    checkPublishable(schemas, index, ct, slot.draft, undefined, false);
+    checkPublishable(schemas, unique, ct, slot.draft, undefined, false);
+    const release = unique.claim(ct, slot.draft);
     slot.published = publishedCopy(slot.draft);
     syncSharedFields(ct, doc, key, slot.published);
-    return { event: 'entry.publish', version: slot.published };
+    return { event: 'entry.publish', version: slot.published, release };
   };
 
 /** Removes the published version, keeping the draft. */

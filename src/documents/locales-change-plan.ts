@@ -5,6 +5,7 @@ import type { DocumentIndex } from './doc-index.js';
 import { type DocumentWrites, cloneDocument } from './document-writes.js';
 import { type DocumentChange, type LocaleChange, changeDocument, mayNameLocales } from './locale-change.js';
 import type { DocumentRecord, Version } from './model.js';
+import type { Actor } from './write-record.js';
 
 /** A change of the project's locales (see `changeLocales`): the new default locale, and a locale removed. */
 export interface LocalesChange {
@@ -79,8 +80,11 @@ export function commitLocalesChange(
   emit: (event: string, ct: ContentType, version: Version) => void,
   next: LocalesChange,
   save: () => Promise<() => Promise<void>>,
+  actor?: Actor,
 ): Promise<LocalesChangeResult> {
+  const action = next.removed ? `remove ${next.removed}` : `default ${next.defaultLocale}`;
   return writes.writingAll(async () => {
+    writes.describe({ actor, action, subject: 'locales' });
     const read = (ct: ContentType, id: string) => writes.current(ct, id);
     const plan = planLocalesChange(schemas, config, index, next, read);
     const restore = await save();

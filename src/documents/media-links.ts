@@ -6,6 +6,7 @@ import { type DocumentWrites, cloneDocument } from './document-writes.js';
 import { refusedMediaType, type MediaLibrary } from './media.js';
 import { NO_LOCALE, versions } from './model.js';
 import { targetList } from './relations.js';
+import type { Actor } from './write-record.js';
 
 /**
  * Maps media references from a body (file ids or documentIds) to the documentIds of existing files of an
@@ -61,12 +62,14 @@ export async function linkMedia(
   versionId: number,
   field: string,
   fileDocumentId: string,
+  actor?: Actor,
 ): Promise<boolean> {
   const attr = ct.attributes[field];
   if (!attr || attr.type !== 'media') throw validationError(`${field} is not a media field of ${ct.uid}`);
   const found = cx.index.byId(ct.uid, versionId);
   if (!found) return false;
   return cx.writes.writing(ct, found.documentId, async () => {
+    cx.writes.describe({ actor, action: `add media to ${field}`, locale: found.locale });
     const current = cx.writes.current(ct, found.documentId);
     if (!current) return false;
     const doc = cloneDocument(current);
@@ -83,7 +86,7 @@ export async function linkMedia(
 }
 
 /** Removes a deleted media file from every media field (also inside components and zones) that used it. */
-export async function detachMedia(cx: MediaLinkContext, fileDocumentId: string): Promise<number> {
+export async function detachMedia(cx: MediaLinkContext, fileDocumentId: string, actor?: Actor): Promise<number> {
   let changed = 0;
   const strip = (attrs: Record<string, Attribute>, data: Record<string, unknown>): boolean => {
     let hit = false;
@@ -115,6 +118,7 @@ export async function detachMedia(cx: MediaLinkContext, fileDocumentId: string):
       if (!versions(indexed).some((v) => JSON.stringify(v.data).includes(fileDocumentId))) continue;
       const documentId = indexed.documentId;
       const hit = await cx.writes.writing(ct, documentId, async () => {
+        cx.writes.describe({ actor, action: 'remove a deleted media file' });
         const current = cx.writes.current(ct, documentId);
         if (!current) return false;
         const doc = cloneDocument(current);

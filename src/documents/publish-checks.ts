@@ -1,23 +1,18 @@
 import { type FieldProblem, type FolioError, fieldErrors } from '../errors.js';
 import type { SchemaRegistry } from '../schema/registry.js';
 import { type Attribute, type ContentType, isScalar } from '../schema/types.js';
-import type { DocumentIndex } from './doc-index.js';
 import { collected, type ParsedInput } from './input.js';
-import { NO_LOCALE, type Version } from './model.js';
+import type { Version } from './model.js';
+import { type UniqueValues, isSharedValue, isUniqueAttribute } from './unique-values.js';
 import { publishChecks, typeMessage, yupTypeOf } from './values.js';
 
 /**
  * What keeps a stored version from being publishable (required fields, minimums, formats), for
  * `folio validate`. Unique values are left to the caller, which can check them all at once.
  */
-export function publishProblems(
-  schemas: SchemaRegistry,
-  index: DocumentIndex,
-  ct: ContentType,
-  v: Version,
-): FieldProblem[] {
+export function publishProblems(schemas: SchemaRegistry, ct: ContentType, v: Version): FieldProblem[] {
   try {
-    checkPublishable(schemas, index, ct, v, undefined, false, false);
+    checkPublishable(schemas, undefined, ct, v, undefined, false);
     return [];
   } catch (err) {
     const details = (err as FolioError).details as { errors?: FieldProblem[] } | null;
@@ -26,17 +21,16 @@ export function publishProblems(
 }
 
 /**
- * Required fields, minimums, formats and unique values: checked when content becomes published. Throws
- * the problems found, together with those `input` met at parse time, as Strapi lists them.
+ * Required fields, minimums, formats and unique values (unless `unique` is undefined): checked when content
+ * becomes published. Throws the problems found, together with those `input` met at parse time, as Strapi lists them.
  */
 export function checkPublishable(
   schemas: SchemaRegistry,
-  index: DocumentIndex,
+  unique: UniqueValues | undefined,
   ct: ContentType,
   v: Version,
   input: ParsedInput | undefined,
   isNew: boolean,
-  checkUnique = true,
 ) {
   const problems: FieldProblem[] = [];
   const directWrite = !ct.draftAndPublish;
@@ -61,7 +55,8 @@ export function checkPublishable(
         }
         const m = publishChecks(label, attr, value);
         if (m) problems.push({ path: p, message: m, value });
-        if (checkUnique && attr.unique && value !== '' && topLevel && isDuplicate(index, ct, v, name, value)) {
+        const taken = unique && topLevel && isUniqueAttribute(attr) && !isSharedValue(value);
+        if (taken && unique.holder(ct, name, v.locale, value, v.documentId) !== undefined) {
           problems.push({ path: p, message: 'This attribute must be unique', value });
         }
       } else if (attr.type === 'component') {
@@ -100,15 +95,4 @@ export function checkPublishable(
     throw collected(merged);
   }
   if (problems.length) throw fieldErrors(problems);
-}
-
-/** Whether another document's published version of the same locale holds `value` in `name`. */
-function isDuplicate(index: DocumentIndex, ct: ContentType, v: Version, name: string, value: unknown): boolean {
-  for (const doc of index.documents(ct.uid)) {
-    if (doc.documentId === v.documentId) continue;
-    const slot = doc.slots.get(v.locale ?? NO_LOCALE);
-    const other = slot?.published;
-    if (other && other.data[name] === value) return true;
-  }
-  return false;
 }

@@ -26,6 +26,7 @@ export async function rewriteRenumbered(
     const ids = [...new Set(index.renumberedVersions(ct.uid).map((r) => r.version.documentId))].sort();
     for (const documentId of ids) {
       await writes.writing(ct, documentId, async () => {
+        writes.describe({ action: 'give clashing versions fresh ids' });
         const current = writes.current(ct, documentId);
         if (!current || !versions(current).some((v) => index.isRenumbered(ct.uid, v))) return;
         const doc = cloneDocument(current);

@@ -25,6 +25,8 @@ import {
   now,
 } from './model.js';
 import { EventBus } from './events.js';
+import { UniqueValues } from './unique-values.js';
+import type { Actor } from './write-record.js';
 import { valuesProblem } from './stored-values.js';
 import {
   type LocalesChange,
@@ -42,10 +44,18 @@ export type { RenumberedVersion } from './renumbering.js';
 export interface WriteOptions {
   status?: Status;
   locale?: string;
+  /** Who makes the write (the author of its commit under `folio serve --commit`), and what it is called there. */
+  actor?: Actor;
+  action?: string;
 }
 export interface DeleteOptions {
   locale?: string;
+  actor?: Actor;
 }
+
+/** How a write is named in its record: its verb, and whether it also publishes on a type with draft & publish. */
+const writeAction = (ct: ContentType, verb: string, publishing: boolean) =>
+  !ct.draftAndPublish ? verb : publishing ? `${verb} and publish` : `${verb} draft`;
 
 /**
  * The document service: the rules of versions, locales, relations and components over the store and its
@@ -55,6 +65,8 @@ export interface DeleteOptions {
  */
 export class DocumentService {
   readonly index = new DocumentIndex();
+  /** The values of unique fields (and every uid) in published versions: who holds each. */
+  readonly unique = new UniqueValues(this.index);
   private readonly writes: DocumentWrites;
   private readonly linking: Linking;
   private readonly reloads: ReloadContext;
@@ -68,7 +80,7 @@ export class DocumentService {
     /** Shared with the project so listeners survive a reload of schemas. */
     readonly events: EventBus = new EventBus(),
   ) {
-    this.writes = new DocumentWrites(store, this.index, (uid) => this.contentType(uid), this.checkValues);
+    this.writes = new DocumentWrites(store, this.index, (uid) => this.contentType(uid), this.checkValues, events);
     this.linking = new Linking(schemas, config, this.index, this.writes, media, (name) => this.contentType(name));
     this.reloads = {
       store,
@@ -156,7 +168,9 @@ export class DocumentService {
     const locale = this.writeLocale(ct, opts.locale);
     const input = await this.parse(ct, data, locale);
     const documentId = newDocumentId();
+    const publishing = !ct.draftAndPublish || opts.status !== 'draft';
     return this.writes.writing(ct, documentId, async () => {
+      this.writes.describe({ actor: opts.actor, action: opts.action ?? writeAction(ct, 'create', publishing), locale });
       this.writes.expectAbsent(ct, documentId);
       const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new SlotMap() };
       const slot: Slot = {};
@@ -164,15 +178,16 @@ export class DocumentService {
       const draft = firstVersion(ct, documentId, locale, now());
       const touched = workingSet(doc);
       this.linking.applyInput(ct, doc, draft, input, touched);
-      const publishing = !ct.draftAndPublish || opts.status !== 'draft';
-      if (publishing) checkPublishable(this.schemas, this.index, ct, draft, input, true);
+      if (publishing) checkPublishable(this.schemas, this.unique, ct, draft, input, true);
       if (ct.draftAndPublish) {
         slot.draft = draft;
         if (publishing) slot.published = publishedCopy(draft);
       } else {
         slot.published = draft;
       }
-      await this.writes.commit(ct, doc, touched);
+      // Its unique values, checked above, are held for it until it is indexed.
+      const release = publishing ? this.unique.claim(ct, draft) : undefined;
+      await this.writes.commit(ct, doc, touched).finally(release);
       this.emit('entry.create', ct, draft);
       if (ct.draftAndPublish && publishing) this.emit('entry.publish', ct, slot.published!);
       return publishing ? (slot.published ?? draft) : draft;
@@ -193,6 +208,7 @@ export class DocumentService {
     const ct = this.contentType(ctName);
     const locale = this.writeLocale(ct, opts.locale);
     const input = await this.parse(ct, data, locale);
+    const publishing = !ct.draftAndPublish || opts.status !== 'draft';
     return this.writes.writing(ct, documentId, async () => {
       const current = this.writes.current(ct, documentId);
       if (!current) return undefined;
@@ -210,17 +226,19 @@ export class DocumentService {
         if (ct.draftAndPublish) slot.draft = v;
         else slot.published = v;
       }
+      const action = opts.action ?? writeAction(ct, created ? 'create' : 'update', publishing);
+      this.writes.describe({ actor: opts.actor, action, locale });
       const target = ct.draftAndPublish ? slot.draft! : slot.published!;
       const touched = workingSet(doc);
       this.linking.applyInput(ct, doc, target, input, touched);
       target.updatedAt = t;
-      const publishing = !ct.draftAndPublish || opts.status !== 'draft';
-      if (publishing) checkPublishable(this.schemas, this.index, ct, target, input, created);
+      if (publishing) checkPublishable(this.schemas, this.unique, ct, target, input, created);
       if (!ct.draftAndPublish) target.publishedAt = t;
       else if (publishing) slot.published = publishedCopy(target);
       syncSharedFields(ct, doc, key, target);
       if (ct.draftAndPublish && publishing) syncSharedFields(ct, doc, key, slot.published!);
-      await this.writes.commit(ct, doc, touched);
+      const release = publishing ? this.unique.claim(ct, target) : undefined;
+      await this.writes.commit(ct, doc, touched).finally(release);
       this.emit(created ? 'entry.create' : 'entry.update', ct, target);
       if (ct.draftAndPublish && publishing) this.emit('entry.publish', ct, slot.published!);
       return publishing ? (slot.published ?? target) : target;
@@ -236,6 +254,7 @@ export class DocumentService {
     const ct = this.contentType(ctName);
     const locale = ct.localized ? (opts.locale ?? this.config.defaultLocale) : null;
     return this.writes.writing(ct, documentId, async () => {
+      this.writes.describe({ actor: opts.actor, action: 'delete', locale: locale === '*' ? null : locale });
       const current = this.writes.current(ct, documentId);
       if (!current) return 0;
       const doc = cloneDocument(current);
@@ -264,24 +283,25 @@ export class DocumentService {
 
   /** Publishes the draft of a locale (the document service's `publish`; over REST a PUT does this). */
   async publish(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
-    return this.lifecycle(ctName, documentId, opts.locale, publishStep(this.schemas, this.index));
+    return this.lifecycle(ctName, documentId, opts, 'publish', publishStep(this.schemas, this.unique));
   }
 
   /** Removes the published version of a locale, keeping the draft. */
   async unpublish(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
-    return this.lifecycle(ctName, documentId, opts.locale, unpublishStep);
+    return this.lifecycle(ctName, documentId, opts, 'unpublish', unpublishStep);
   }
 
   /** Replaces the draft of a locale with a copy of its published version. */
   async discardDraft(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
-    return this.lifecycle(ctName, documentId, opts.locale, discardStep);
+    return this.lifecycle(ctName, documentId, opts, 'discard draft', discardStep);
   }
 
-  private lifecycle(ctName: string, documentId: string, locale: string | undefined, step: LifecycleStep) {
+  private lifecycle(ctName: string, documentId: string, opts: DeleteOptions, action: string, step: LifecycleStep) {
     const ct = this.contentType(ctName);
     if (!ct.draftAndPublish) throw validationError(`${ct.uid} does not use draft & publish`);
-    const key = this.writeLocale(ct, locale) ?? NO_LOCALE;
-    return runLifecycle(this.writes, (e, t, v) => this.emit(e, t, v), ct, documentId, key, step);
+    const locale = this.writeLocale(ct, opts.locale);
+    const note = { actor: opts.actor, action, locale };
+    return runLifecycle(this.writes, (e, t, v) => this.emit(e, t, v), ct, documentId, locale ?? NO_LOCALE, step, note);
   }
 
   // ---------------------------------------------------------------- media links
@@ -290,13 +310,13 @@ export class DocumentService {
    * Appends a media file to a media field of the version with numeric `id` (the upload plugin's
    * `ref` / `refId` / `field`); a single media field is replaced. Returns false when there is no such version.
    */
-  linkMedia(ctName: string, versionId: number, field: string, fileDocumentId: string): Promise<boolean> {
-    return linkMedia(this.mediaLinks, this.contentType(ctName), versionId, field, fileDocumentId);
+  linkMedia(ctName: string, versionId: number, field: string, fileDocumentId: string, actor?: Actor) {
+    return linkMedia(this.mediaLinks, this.contentType(ctName), versionId, field, fileDocumentId, actor);
   }
 
   /** Removes a deleted media file from every media field (also inside components and zones) that used it. */
-  detachMedia(fileDocumentId: string): Promise<number> {
-    return detachMedia(this.mediaLinks, fileDocumentId);
+  detachMedia(fileDocumentId: string, actor?: Actor): Promise<number> {
+    return detachMedia(this.mediaLinks, fileDocumentId, actor);
   }
 
   // ---------------------------------------------------------------- locales
@@ -317,9 +337,13 @@ export class DocumentService {
    * version are removed. `save` writes the new settings first and answers how to put them back, which is done
    * when the documents cannot all be written.
    */
-  async changeLocales(next: LocalesChange, save: () => Promise<() => Promise<void>>): Promise<LocalesChangeResult> {
+  async changeLocales(
+    next: LocalesChange,
+    save: () => Promise<() => Promise<void>>,
+    actor?: Actor,
+  ): Promise<LocalesChangeResult> {
     const emit = (event: string, ct: ContentType, v: Version) => this.emit(event, ct, v);
-    return commitLocalesChange(this.schemas, this.config, this.index, this.writes, emit, next, save);
+    return commitLocalesChange(this.schemas, this.config, this.index, this.writes, emit, next, save, actor);
   }
 
   // ---------------------------------------------------------------- id clashes
@@ -355,7 +379,7 @@ export class DocumentService {
    * `folio validate`. Unique values are left to the caller, which can check them all at once.
    */
   publishProblems(ct: ContentType, v: Version): FieldProblem[] {
-    return publishProblems(this.schemas, this.index, ct, v);
+    return publishProblems(this.schemas, ct, v);
   }
 
   private emit(event: string, ct: ContentType, version: Version) {

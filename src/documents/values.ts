@@ -95,6 +95,14 @@ export function parseDateTime(v: unknown): Date | undefined {
   return undefined;
 }
 
+/**
+ * The link addresses blocks take: web, mail, phone and FTP addresses, and paths of the site. A path is `/` not
+ * followed by `/` or `\`: browsers read `//host` and `/\host` as another site. Tabs and line breaks are refused
+ * too, since browsers drop them from an address (`/<tab>/host` is `//host`).
+ */
+export const isBlockLink = (url: string) =>
+  /^(?:https?:|ftp:|mailto:|tel:|\/(?![/\\]))/.test(url) && !/[\t\n\r]/.test(url);
+
 const BLOCK_TYPES = new Set(['paragraph', 'heading', 'quote', 'code', 'list', 'list-item', 'image', 'text', 'link']);
 function checkBlocks(nodes: unknown, depth = 0): boolean {
   if (!Array.isArray(nodes) || depth > 50) return false;
@@ -108,8 +116,7 @@ function checkBlocks(nodes: unknown, depth = 0): boolean {
       !(Number.isInteger(node.level) && (node.level as number) >= 1 && (node.level as number) <= 6)
     )
       return false;
-    if (node.type === 'link' && (typeof node.url !== 'string' || !/^(https?:|ftp:|mailto:|tel:|\/)/.test(node.url)))
-      return false;
+    if (node.type === 'link' && (typeof node.url !== 'string' || !isBlockLink(node.url))) return false;
     if (node.type === 'image') return !!node.image && typeof node.image === 'object';
     return node.children === undefined || checkBlocks(node.children, depth + 1);
   });
@@ -187,6 +194,12 @@ export function coerceScalar(name: string, attr: ScalarAttribute, v: unknown): C
   return fail(`${name} has an unsupported type`);
 }
 
+/**
+ * The longest value a schema's `regex` is tried on. The pattern is the schema author's and may backtrack on some
+ * inputs; a bounded value keeps any such pattern from holding the server for long.
+ */
+export const PATTERN_INPUT_MAX = 4096;
+
 /** Checks that only apply when content is published (or on types without draft & publish). */
 export function publishChecks(name: string, attr: ScalarAttribute, v: unknown): string | undefined {
   if (v === null || v === undefined) return undefined;
@@ -194,6 +207,8 @@ export function publishChecks(name: string, attr: ScalarAttribute, v: unknown): 
   if (typeof v === 'string') {
     if (attr.minLength !== undefined && v.length < attr.minLength)
       return `${name} must be at least ${attr.minLength} characters`;
+    if (attr.regex && v !== '' && v.length > PATTERN_INPUT_MAX)
+      return `${name} must be at most ${PATTERN_INPUT_MAX} characters to be checked against its pattern`;
     if (attr.regex && v !== '' && !new RegExp(attr.regex).test(v))
       return `${name} must match the following: "/${attr.regex}/"`;
     if (attr.type === 'email' && v !== '' && !EMAIL.test(v)) return `${name} must be a valid email`;

@@ -19,6 +19,11 @@ export interface AccessPolicy {
    * cached per key; undefined means "do not cache this caller's answers".
    */
   cacheKey?(principal: Principal): string | undefined;
+  /**
+   * Watches the credentials of a long-lived answer (an event stream): calls `ended` once they no longer hold
+   * (signed out, revoked, expired). Returns a function that stops watching.
+   */
+  watch?(req: IncomingMessage, principal: Principal, ended: () => void): () => void;
 }
 
 /** Development access: every caller may do everything. */

@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3';
-import type { Project } from '../project.js';
+import type { ServedProject } from './served-project.js';
 import type { AccessPolicy, Principal } from './access.js';
 
 /** What a route's handler sees of a request. */
@@ -11,7 +11,7 @@ export interface RouteRequest {
   rawQuery: string;
   /** The parsed JSON or urlencoded body (undefined for other content types, whose stream is left unread). */
   body: unknown;
-  project: Project;
+  project: ServedProject;
   access: AccessPolicy;
   /** Authenticates the caller once per request. */
   principal(): Promise<Principal>;

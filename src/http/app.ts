@@ -3,19 +3,29 @@ import { FolioError, notFound } from '../errors.js';
 import type { Project } from '../project.js';
 import { type AccessPolicy, OpenAccess, type Principal } from '../http-kit/access.js';
 import { parseBody } from '../http-kit/body.js';
+import { closeAfterAnswer } from '../http-kit/linger.js';
 import { sendEmpty, sendError } from '../http-kit/respond.js';
 import type { RouteModule, RouteRequest } from '../http-kit/route.js';
 import { contentRoutes } from './content-api.js';
 import { applyCors, finishResponse } from './http-basics.js';
 import { moduleRouter } from './router.js';
+import { isHttps } from '../http-kit/client.js';
+import { setSecurityHeaders } from '../http-kit/security-headers.js';
 import { landingRoutes, localesRoutes } from './routes.js';
 
 /**
  * Sign-in, renewal and sign-out with a password or a Studio sign-in link: they write the server's own sessions
  * in `.folio/`, never content, so a read-only server takes them (as POSTs only: other methods on these paths
- * may reach a content-type's routes) and its Studio can be used to read.
+ * may reach a content-type's routes) and its Studio can be used to read. And a replica's pull: it brings the
+ * checkout to its remote's commit, which no client writes.
  */
-const SESSION_PATHS = new Set(['/api/auth/local', '/api/auth/refresh', '/api/auth/logout', '/_folio/studio/sign-in']);
+const SESSION_PATHS = new Set([
+  '/api/auth/local',
+  '/api/auth/refresh',
+  '/api/auth/logout',
+  '/_folio/studio/sign-in',
+  '/_folio/git/pull',
+]);
 
 export interface AppOptions {
   access?: AccessPolicy;
@@ -70,6 +80,7 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
           log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
         });
       }
+      setSecurityHeaders(res, isHttps(req, project.config.server));
       if (applyCors(event, project.config.server.cors)) return sendEmpty(event, 204);
       let answer: unknown;
       try {
@@ -90,8 +101,7 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
       // with the answer, so a client cannot keep it busy with more of the body.
       if (!req.complete && !res.headersSent) {
         res.setHeader('connection', 'close');
-        req.on('error', () => undefined);
-        req.resume();
+        closeAfterAnswer(req);
       }
       return finishResponse(event, answer);
     }),

@@ -8,7 +8,16 @@ import { PermissionsPolicy } from '../auth/access.js';
 import { accountRoutes, rolesRoutes } from '../auth/routes.js';
 import { uploadRoutes } from '../upload/routes.js';
 import { studioRoutes } from '../studio/routes.js';
-import { apiDocsRoutes, contentTypeBuilderRoutes, liveEventsRoutes, publicationRoutes } from './routes.js';
+import { gitRoutes } from '../git/routes.js';
+import type { Follower } from '../git/pull.js';
+import {
+  apiDocsRoutes,
+  contentTypeBuilderRoutes,
+  emailRoutes,
+  liveEventsRoutes,
+  publicationRoutes,
+  uidRoutes,
+} from './routes.js';
 
 /**
  * The one place that assembles a server for a project: its access policy and route modules (the content API
@@ -18,7 +27,7 @@ import { apiDocsRoutes, contentTypeBuilderRoutes, liveEventsRoutes, publicationR
  */
 export async function serverOptions(
   project: Project,
-  opts: { log?: (message: string) => void } = {},
+  opts: { log?: (message: string) => void; git?: { follower?: Follower } } = {},
 ): Promise<AppOptions & { access: PermissionsPolicy }> {
   // Read from the project's current config on each use: a reload of folio.json swaps `project.config`.
   let seen: FolioConfig | undefined;
@@ -41,7 +50,10 @@ export async function serverOptions(
       apiDocsRoutes,
       contentTypeBuilderRoutes,
       publicationRoutes,
+      uidRoutes,
+      emailRoutes(log),
       studioRoutes(auth),
+      ...gitRoutes(() => opts.git?.follower),
     ],
   };
 }

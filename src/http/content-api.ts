@@ -5,6 +5,7 @@ import type { ContentType } from '../schema/types.js';
 import { methodNotAllowed, sendEmpty, sendJson } from '../http-kit/respond.js';
 import { defineRoutes, type RouteModule, type RouteRequest } from '../http-kit/route.js';
 import { ContentRoutes, type RouteInput, type RouteResult } from './content-routes.js';
+import { actorOf } from '../http-kit/actor.js';
 import { weakEtag } from './http-basics.js';
 import { ResponseCache } from './response-cache.js';
 import { toV4Body } from './v4.js';
@@ -78,7 +79,15 @@ export function contentRoutes(opts: { cache?: boolean } = {}): RouteModule {
     }
     const query = parseQueryString(req.rawQuery);
     const read = new Reader(project, (uid) => access.can(caller, `${uid}.find`));
-    const input: RouteInput = { event, ct, documentId, query, body: async () => req.body, read };
+    const input: RouteInput = {
+      event,
+      ct,
+      documentId,
+      query,
+      body: async () => req.body,
+      read,
+      actor: actorOf(caller),
+    };
     // A v5 answer to a caller known by its permissions is assembled from documents shaped before.
     if (!v4 && who !== undefined) input.textFor = who;
     const routes = new ContentRoutes(project.documents);

@@ -5,6 +5,7 @@ import type { ContentType } from '../schema/types.js';
 import type { Reader } from '../query/reader.js';
 import type { RouteKind } from '../query/read.js';
 import { dataOf } from '../http-kit/body.js';
+import type { Actor } from '../documents/write-record.js';
 
 export interface RouteInput {
   event: H3Event;
@@ -14,6 +15,8 @@ export interface RouteInput {
   body: () => Promise<unknown>;
   /** The caller's reads: every query of the route is checked and run through it. */
   read: Reader;
+  /** Who the caller is, as the author of a write. */
+  actor?: Actor;
   /**
    * The caller's permission-set key when the answer is wanted as Strapi v5 JSON text (see `RouteResult.text`):
    * a list answer is then assembled from documents shaped before.
@@ -79,7 +82,11 @@ export class ContentRoutes {
     read.prepare(ct, query, 'write');
     const data = dataOf(await input.body());
     checkRelationPermissions(read, ct, data);
-    const v = await this.docs.create(ct.uid, data, { status: writeStatus(query), locale: writeLocale(query) });
+    const v = await this.docs.create(ct.uid, data, {
+      status: writeStatus(query),
+      locale: writeLocale(query),
+      actor: input.actor,
+    });
     const shaped = read.written(ct, v, query);
     delete (shaped as Record<string, unknown>).id; // Folio: the create response carries no id
     return { status: 201, body: { data: shaped, meta: {} } };
@@ -93,6 +100,7 @@ export class ContentRoutes {
     const v = await this.docs.update(ct.uid, documentId!, data, {
       status: writeStatus(query),
       locale: writeLocale(query),
+      actor: input.actor,
     });
     if (!v) throw notFound();
     return single(read.written(ct, v, query));
@@ -105,7 +113,7 @@ export class ContentRoutes {
     const data = dataOf(await input.body());
     checkRelationPermissions(read, ct, data);
     const doc = this.docs.singleDocument(ct);
-    const opts = { status: writeStatus(query), locale: writeLocale(query) };
+    const opts = { status: writeStatus(query), locale: writeLocale(query), actor: input.actor };
     const v = doc
       ? await this.docs.update(ct.uid, doc.documentId, data, opts)
       : await this.docs.create(ct.uid, data, opts);
@@ -113,7 +121,7 @@ export class ContentRoutes {
     return single(read.written(ct, v, query));
   }
 
-  async delete({ ct, documentId, query, read }: RouteInput): Promise<RouteResult> {
+  async delete({ ct, documentId, query, read, actor }: RouteInput): Promise<RouteResult> {
     if (query.status === 'draft') {
       throw validationError(
         "Invalid parameter at 'status': a draft cannot be deleted on its own; " +
@@ -122,7 +130,7 @@ export class ContentRoutes {
     }
     read.prepare(ct, { ...query, status: undefined }, 'delete');
     checkWriteLocale(read, ct, query);
-    await this.docs.delete(ct.uid, documentId!, { locale: writeLocale(query) });
+    await this.docs.delete(ct.uid, documentId!, { locale: writeLocale(query), actor });
     return { status: 204 };
   }
 

@@ -12,17 +12,20 @@ const gzipAsync = promisify(gzip);
 
 /**
  * CORS the way Strapi's defaults do it: the request's Origin is echoed (never a literal `*`) when
- * allowed, with credentials; `Vary: Origin` always. Returns true when the request was a preflight.
+ * allowed; `Vary: Origin` always. Credentials are allowed only to origins `server.cors.origin` names itself:
+ * through `'*'` any page may read the API with an `Authorization` header, none with the session cookie.
+ * Returns true when the request was a preflight.
  */
 export function applyCors(event: H3Event, cors: CorsConfig): boolean {
   const req = event.node.req;
   const res = event.node.res;
   res.setHeader('vary', 'Origin');
   const origin = req.headers.origin;
-  const allowed = typeof origin === 'string' && (cors.origin.includes('*') || cors.origin.includes(origin));
+  const listed = typeof origin === 'string' && cors.origin.includes(origin.toLowerCase());
+  const allowed = typeof origin === 'string' && (listed || cors.origin.includes('*'));
   if (allowed) {
     res.setHeader('access-control-allow-origin', origin);
-    if (cors.credentials) res.setHeader('access-control-allow-credentials', 'true');
+    if (cors.credentials && listed) res.setHeader('access-control-allow-credentials', 'true');
   }
   const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
   if (preflight && allowed) {

@@ -1,5 +1,5 @@
 import { notFound } from '../errors.js';
-import type { Project } from '../project.js';
+import type { ServedProject } from '../http-kit/served-project.js';
 import { sendJson } from '../http-kit/respond.js';
 import type { RouteHandler } from '../http-kit/route.js';
 
@@ -12,7 +12,7 @@ export interface TypeRoute {
 }
 
 /** The content routes the server answers, one per type, in the registry's order. */
-export function typeRoutes(project: Project): TypeRoute[] {
+export function typeRoutes(project: ServedProject): TypeRoute[] {
   return [...project.schemas.contentTypes.values()].map((ct) => ({
     uid: ct.uid,
     kind: ct.kind,

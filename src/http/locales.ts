@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Project } from '../project.js';
+import type { ServedProject } from '../http-kit/served-project.js';
 import { sendJson } from '../http-kit/respond.js';
 import type { RouteHandler } from '../http-kit/route.js';
 import { stableId } from '../http-kit/stable-id.js';
@@ -10,7 +10,7 @@ export const localesHandlers: Record<'list', RouteHandler> = {
   list: ({ event, project }) => sendJson(event, 200, localesList(project)),
 };
 
-function localesList(project: Project) {
+function localesList(project: ServedProject) {
   let ts: string;
   try {
     ts = statSync(join(project.contentDir, 'folio.json')).mtime.toISOString();

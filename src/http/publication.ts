@@ -1,6 +1,7 @@
 import { applicationError, forbidden, notFound } from '../errors.js';
 import type { RouteHandler } from '../http-kit/route.js';
 import { sendJson } from '../http-kit/respond.js';
+import { actorOf } from '../http-kit/actor.js';
 
 /** Folio's own publication routes (as written): Strapi's REST API has no unpublish and no discard. */
 export const PUBLICATION_PREFIX = '/_folio/content/';
@@ -21,11 +22,12 @@ export const publicationHandlers: Record<'publication', RouteHandler> = {
     const ct = route ? project.schemas.route(route.toLowerCase()) : undefined;
     if (!ct || !Object.hasOwn(ACTIONS, name) || more.length) throw notFound();
     if ((ct.kind === 'singleType') !== (documentId === undefined)) throw notFound();
-    if (!access.can(await principal(), `${ct.uid}.update`)) throw forbidden();
+    const caller = await principal();
+    if (!access.can(caller, `${ct.uid}.update`)) throw forbidden();
     const locale = new URLSearchParams(rawQuery).get('locale') ?? undefined;
     const id = documentId ?? project.documents.singleDocument(ct)?.documentId;
     if (!id) throw notFound();
-    const version = await project.documents[ACTIONS[name]](ct.uid, id, { locale });
+    const version = await project.documents[ACTIONS[name]](ct.uid, id, { locale, actor: actorOf(caller) });
     if (!version) throw applicationError(`Nothing to ${name.replace('-', ' ')}: there is no published version`);
     return sendJson(event, 200, {
       data: { documentId: id, locale: version.locale ?? null, status: name === 'unpublish' ? 'draft' : 'published' },

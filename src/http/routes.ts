@@ -81,3 +81,19 @@ export const publicationRoutes = defineRoutes({
   ],
   load: async () => (await import('./publication.js')).publicationHandlers,
 });
+
+/** Whether a uid value is free, and a free one made from its target field (uid-availability.ts). */
+export const uidRoutes = defineRoutes({
+  routes: [
+    { method: 'POST', path: '/_folio/uid/check-availability', handler: 'checkAvailability', exactCase: true },
+    { method: 'POST', path: '/_folio/uid/generate', handler: 'generate', exactCase: true },
+  ],
+  load: async () => (await import('./uid-availability.js')).uidHandlers,
+});
+
+/** `POST /api/email`: the e-mail plugin's send, written to the server's log (Folio sends no e-mail). */
+export const emailRoutes = (log: (message: string) => void) =>
+  defineRoutes({
+    routes: [{ method: 'POST', path: '/api/email', handler: 'send', action: 'plugin::email.email.send' }],
+    load: async () => (await import('./email.js')).emailHandlers(log),
+  });

@@ -18,6 +18,7 @@ export interface RunningServer {
 
 /** The port asked for is taken: `folio serve` reports it rather than serving somewhere else. */
 export class PortInUseError extends Error {
+  readonly code = 'EADDRINUSE';
   constructor(
     readonly port: number,
     readonly host: string,

@@ -10,6 +10,7 @@ import { loadSchemas, type SchemaRegistry } from '../schema/registry.js';
 import { isOwningSide, type Attribute, type ContentType } from '../schema/types.js';
 import { storedAttributes } from '../documents/model.js';
 import { linkEntry, linksNameLocale } from '../documents/file-format.js';
+import { importClashes } from './unique-clashes.js';
 
 type Json = Record<string, unknown>;
 
@@ -47,7 +48,7 @@ export interface MediaSink {
 
 /** The REST client of the source Strapi: every request with the token, errors made plain. */
 function client(base: string, token: string) {
-  const root = base.replace(/\/+$/, '');
+  const root = base.replace(/(?<!\/)\/+$/, '');
   const get = async (path: string, query?: Json): Promise<Response> => {
     const url = `${root}${path}${query ? `?${qs.stringify(query, { encodeValuesOnly: true })}` : ''}`;
     let res: Response;
@@ -288,6 +289,7 @@ export async function importFromStrapi(
 
   const store = new FileStore(contentDir);
   const codes = locales.map((l) => l.code);
+  const imported: Array<[ContentType, Map<string, Json>]> = [];
   for (const ct of reg.contentTypes.values()) {
     const statuses = ct.draftAndPublish ? (['draft', 'published'] as const) : (['published'] as const);
     const perLocale = ct.localized ? codes : [undefined];
@@ -331,6 +333,17 @@ export async function importFromStrapi(
         }
       }
     }
+    imported.push([ct, bodies]);
+  }
+  // Unique values are checked before any document is written: all of them are imported, or none.
+  const clashes = await importClashes(store, imported);
+  if (clashes.length)
+    throw new ImportError(
+      `No document was imported: these values of unique fields would be held twice in a locale (uid and unique ` +
+        `fields are unique per type and locale):\n  ${clashes.join('\n  ')}\n` +
+        'Change one of each in the project (or in Strapi) and import again; the model, locales and media are in.',
+    );
+  for (const [ct, bodies] of imported) {
     for (const [documentId, body] of bodies) await store.write(ct.pluralName, documentId, body);
     summary.documents[ct.pluralName] = bodies.size;
   }

@@ -1,7 +1,7 @@
 import { invalidKey, validationError } from '../errors.js';
 import type { Attribute, ContentType } from '../schema/types.js';
 import { isScalar } from '../schema/types.js';
-import { FILE_FILTER_KEYS } from '../documents/media.js';
+import { FILE_OBJECT_KEYS } from '../documents/media.js';
 
 const SYSTEM = ['createdAt', 'updatedAt', 'publishedAt'];
 
@@ -32,7 +32,9 @@ export function parseFields(
   for (const f of list) {
     if (f === 'id' || f === 'documentId') continue;
     if (owner === 'media') {
-      if (!FILE_FILTER_KEYS.includes(f)) throw invalidKey(f, { path: null, source: 'query', param: 'fields' });
+      // Every key of a file object can be selected (its objects too), as Strapi's file attributes are scalar.
+      if (!(FILE_OBJECT_KEYS as readonly string[]).includes(f))
+        throw invalidKey(f, { path: null, source: 'query', param: 'fields' });
       continue;
     }
     const isCt = 'uid' in owner && 'attributes' in owner && typeof (owner as ContentType).kind === 'string';

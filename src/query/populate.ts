@@ -77,6 +77,24 @@ function star(ctx: ReadContext, t: Target): PopulateTree {
   return tree;
 }
 
+/** Strapi's converter error for a populate that is neither a string, a list of strings nor an object. */
+const invalidPopulate = () =>
+  validationError('Invalid populate parameter. Expected a string, an array of strings, a populate object');
+
+/** Strapi's strict boolean reading of a populate value: true, false, or undefined when it is not boolean-like. */
+function booleanOf(v: unknown): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  if (v === 'true' || v === 't' || v === '1' || v === 1) return true;
+  if (v === 'false' || v === 'f' || v === '0' || v === 0) return false;
+  return undefined;
+}
+
+/**
+ * A `populate` parameter read as Strapi's query converter reads it (checked first by populate-check.ts, as
+ * Strapi's validator checks it): dot paths, lists of them, `*`, or an object per attribute. Keys that are not
+ * attributes (`populate[0]`, `populate[fields]`) and values that are not true (`populate[tags]=0`) populate
+ * nothing; relations the caller may not `find` are left out.
+ */
 export function parsePopulate(ctx: ReadContext, t: Target, raw: unknown, path: string[] = []): PopulateTree {
   if (raw === undefined || raw === null || raw === '') return new Map();
   if (typeof raw === 'string') {
@@ -91,29 +109,38 @@ export function parsePopulate(ctx: ReadContext, t: Target, raw: unknown, path: s
   if (Array.isArray(raw)) {
     if (raw.length > MAX_ENTRIES)
       throw validationError(`Too many populate entries (${raw.length}), at most ${MAX_ENTRIES}`);
+    if (!raw.every((item) => typeof item === 'string')) throw invalidPopulate();
     const tree: PopulateTree = new Map();
-    for (const item of raw) {
-      if (typeof item !== 'string')
-        throw validationError('Invalid populate parameter: expected strings in the populate array');
-      if (item === '*') throw invalidKey('*', { path: [...path, '*'].join('.'), source: 'query', param: 'populate' });
-      for (const part of item.split(',')) addDotted(ctx, t, tree, part.trim(), path);
-    }
+    for (const item of raw as string[]) for (const part of item.split(',')) addDotted(ctx, t, tree, part.trim(), path);
     return tree;
   }
-  if (isObject(raw)) {
-    const tree: PopulateTree = new Map();
-    const entries = Object.entries(raw);
-    if (entries.length > MAX_ENTRIES)
-      throw validationError(`Too many populate entries (${entries.length}), at most ${MAX_ENTRIES}`);
-    for (const [name, value] of entries) {
-      const attr = lookup(ctx, t, name, path);
-      if (!attr) continue; // a relation the caller may not find is dropped silently
-      if (value === false || value === 'false') continue;
-      tree.set(name, parseNode(ctx, t, name, attr, value, [...path, name]));
+  if (!isObject(raw)) throw invalidPopulate();
+  const tree: PopulateTree = new Map();
+  const entries = Object.entries(raw);
+  if (entries.length > MAX_ENTRIES)
+    throw validationError(`Too many populate entries (${entries.length}), at most ${MAX_ENTRIES}`);
+  for (const [name, value] of entries) {
+    const asBoolean = typeof value === 'string' || typeof value === 'boolean' ? booleanOf(value) : undefined;
+    if (asBoolean === false) continue;
+    const attr = ownAttribute(t, name);
+    if (!attr) continue;
+    checkDepth(ctx.config.read, [...path, name]);
+    if (attr !== 'localizations' && attr.type === 'relation' && !ctx.canFind(attr.target)) continue;
+    if (asBoolean === true) tree.set(name, leaf());
+    else {
+      const node = parseNode(ctx, t, name, attr, value, [...path, name]);
+      if (node) tree.set(name, node);
     }
-    return tree;
   }
-  throw validationError('Invalid populate parameter');
+  return tree;
+}
+
+/** The populatable attribute (or `localizations`) a key names on a level, if any. */
+function ownAttribute(t: Target, name: string): Attribute | 'localizations' | undefined {
+  if (name === 'localizations' && t.kind === 'document' && t.ct.localized) return 'localizations';
+  const attrs = attributesOf(t);
+  const attr = Object.hasOwn(attrs, name) ? attrs[name] : undefined;
+  return attr && populatable(attr) ? attr : undefined;
 }
 
 function addDotted(ctx: ReadContext, t: Target, tree: PopulateTree, dotted: string, path: string[]) {
@@ -123,26 +150,45 @@ function addDotted(ctx: ReadContext, t: Target, tree: PopulateTree, dotted: stri
   if (!attr) return;
   let node = tree.get(name);
   if (!node) tree.set(name, (node = leaf()));
-  if (rest.length) {
-    const sub = attr === 'localizations' ? t : targetOf(ctx, attr, t);
-    if (!sub || (attr !== 'localizations' && attr.type === 'dynamiczone'))
-      throw invalidKey(rest[0], { path: [...path, name, rest[0]].join('.'), source: 'query', param: 'populate' });
-    addDotted(ctx, sub, node.populate, rest.join('.'), [...path, name]);
+  if (!rest.length) return;
+  if (attr !== 'localizations' && attr.type === 'dynamiczone') {
+    // `blocks.file`: every component of the zone comes back; those with the attribute populate it.
+    node.on ??= new Map(attr.components.map((uid) => [uid, leaf()]));
+    for (const [uid, sub] of node.on) {
+      const comp = ctx.schemas.components.get(uid);
+      const ctarget: Target | undefined = comp && {
+        kind: 'component',
+        uid,
+        attributes: comp.attributes,
+        top: topOf(t),
+      };
+      if (ctarget && ownAttribute(ctarget, rest[0]))
+        addDotted(ctx, ctarget, sub.populate, rest.join('.'), [...path, name]);
+    }
+    return;
   }
+  const sub = attr === 'localizations' ? t : targetOf(ctx, attr, t);
+  if (!sub) throw invalidKey(rest[0], { path: [...path, name, rest[0]].join('.'), source: 'query', param: 'populate' });
+  addDotted(ctx, sub, node.populate, rest.join('.'), [...path, name]);
 }
 
 /** The attribute a populate key names, 'localizations', or undefined when it is a relation the caller may not see. */
 function lookup(ctx: ReadContext, t: Target, name: string, path: string[]): Attribute | 'localizations' | undefined {
-  const bad = () => invalidKey(name, { path: [...path, name].join('.'), source: 'query', param: 'populate' });
   checkDepth(ctx.config.read, [...path, name]);
-  if (name === 'localizations' && t.kind === 'document' && t.ct.localized) return 'localizations';
-  const attrs = attributesOf(t);
-  const attr = Object.prototype.hasOwnProperty.call(attrs, name) ? attrs[name] : undefined;
-  if (!attr || !populatable(attr)) throw bad();
-  if (attr.type === 'relation' && !ctx.canFind(attr.target)) return undefined;
+  const attr = ownAttribute(t, name);
+  if (!attr) throw invalidKey(name, { path: [...path, name].join('.'), source: 'query', param: 'populate' });
+  if (attr !== 'localizations' && attr.type === 'relation' && !ctx.canFind(attr.target)) return undefined;
   return attr;
 }
 
+/** The model name and uid Strapi's converter names a level by in its messages (a component has no singular name). */
+function modelNames(t: Target): { singular: string; uid: string } {
+  if (t.kind === 'document') return { singular: t.ct.singularName, uid: t.ct.uid };
+  if (t.kind === 'component') return { singular: 'undefined', uid: t.uid };
+  return { singular: 'file', uid: 'plugin::upload.file' };
+}
+
+/** One attribute's populate options (an object, or a string that is not boolean-like), as Strapi converts them. */
 function parseNode(
   ctx: ReadContext,
   parent: Target,
@@ -150,103 +196,86 @@ function parseNode(
   attr: Attribute | 'localizations',
   value: unknown,
   path: string[],
-): PopulateNode {
-  const label = path.join('.');
-  const target = attr === 'localizations' ? parent : targetOf(ctx, attr, parent);
-  const isZone = attr !== 'localizations' && attr.type === 'dynamiczone';
-  if (value === true || value === 'true' || (value === '*' && !isZone)) {
-    // `populate[field]=*` is read as `populate[field]=true` (folio-decisions.md).
-    return leaf();
-  }
-  if (!isObject(value)) {
-    if (isZone) {
-      const ct = parent.kind === 'document' ? parent.ct.uid : parent.kind === 'component' ? parent.uid : 'file';
-      const owner = parent.kind === 'document' ? parent.ct.singularName : 'component';
+): PopulateNode | undefined {
+  const { singular, uid } = modelNames(parent);
+  if (attr !== 'localizations' && attr.type === 'dynamiczone') {
+    const keys = Object.keys(value as object);
+    if (keys.some((k) => k !== 'populate' && k !== 'on' && k !== 'count'))
       throw validationError(
-        `Invalid nested populate for ${owner}.${name} (${ct}). ` +
+        `Invalid nested populate for ${singular}.${name} (${uid}). ` +
           `Expected a fragment ("on") or "count" but found ${JSON.stringify(value)}`,
       );
-    }
-    throw invalidKey(String(value), { path: `${label}.${String(value)}`, source: 'query', param: 'populate' });
+    return parseZone(ctx, parent, attr, value as Record<string, unknown>, path);
   }
-  const node = leaf();
-  if (isZone) {
-    const zone = attr as Extract<Attribute, { type: 'dynamiczone' }>;
-    for (const [k, v] of Object.entries(value)) {
-      if (k === 'on') {
-        if (!isObject(v))
-          throw validationError(`Invalid populate fragment for ${label}: expected an object of components`);
-        node.on = new Map();
-        for (const [uid, sel] of Object.entries(v)) {
-          if (!zone.components.includes(uid))
-            throw invalidKey(uid, { path: `${label}.${uid}`, source: 'query', param: 'populate' });
-          const comp = ctx.schemas.components.get(uid)!;
-          const ctarget: Target = { kind: 'component', uid, attributes: comp.attributes, top: topOf(parent) };
-          node.on.set(
-            uid,
-            sel === true || sel === 'true' || sel === '*'
-              ? leaf()
-              : parseNodeBody(ctx, ctarget, sel, `${label}.${uid}`, [...path, uid]),
-          );
-        }
-      } else if (k === 'populate') {
-        if (v !== '*')
-          throw validationError(
-            "Invalid nested population query detected. When using 'populate' within polymorphic structures, " +
-              "its value must be '*' to indicate all second level links. Specific field targeting is not supported " +
-              'here. Consider using the fragment API for more granular population control.',
-          );
-        node.on = new Map();
-        for (const uid of zone.components) {
-          const comp = ctx.schemas.components.get(uid);
-          if (comp)
-            node.on.set(uid, {
-              populate: star(ctx, { kind: 'component', uid, attributes: comp.attributes, top: topOf(parent) }),
-            });
-        }
-      } else if (k === 'count') {
-        node.count = v === true || v === 'true';
-      } else {
-        throw validationError(
-          `Invalid nested populate for ${label}. Expected a fragment ("on") or "count" but found ${JSON.stringify(k)}`,
-        );
-      }
-    }
-    return node;
-  }
-  if ('on' in value)
-    throw validationError(
-      `Using fragments is not permitted to populate "${name}" ` +
-        `in "${parent.kind === 'document' ? parent.ct.uid : 'component'}"`,
-    );
-  return parseNodeBody(ctx, target!, value, label, path);
+  if (isObject(value) && 'on' in value && value.on !== undefined && value.on !== null)
+    throw validationError(`Using fragments is not permitted to populate "${name}" in "${uid}"`);
+  const target = attr === 'localizations' ? parent : targetOf(ctx, attr, parent);
+  if (!target) return undefined;
+  return nestedNode(ctx, target, value, path, attr !== 'localizations' && attr.type === 'relation');
 }
 
-function parseNodeBody(ctx: ReadContext, target: Target, value: unknown, label: string, path: string[]): PopulateNode {
-  if (!isObject(value)) throw validationError(`Invalid populate for ${label}`);
+/**
+ * `convertNestedPopulate`: a string is true unless false-like, an object is read for its options. `count` is
+ * kept for relations only: on media, components and zones Strapi returns the data whole.
+ */
+function nestedNode(
+  ctx: ReadContext,
+  target: Target,
+  value: unknown,
+  path: string[],
+  counts: boolean,
+): PopulateNode | undefined {
+  if (typeof value === 'string' || typeof value === 'boolean')
+    return (booleanOf(value) ?? Boolean(value)) ? leaf() : undefined;
+  if (!isObject(value)) throw validationError("Invalid nested populate. Expected '*' or an object");
   const node = leaf();
   for (const [k, v] of Object.entries(value)) {
-    switch (k) {
-      case 'fields':
-        node.fields = parseFields(
-          target.kind === 'document' ? target.ct : target.kind === 'component' ? target.attributes : 'media',
-          v,
-        );
-        break;
-      case 'filters':
-        node.filter = compileFilters(scopeOf(ctx, target), v);
-        break;
-      case 'sort':
-        node.sort = compileSort(scopeOf(ctx, target), parseSort(v));
-        break;
-      case 'populate':
-        node.populate = parsePopulate(ctx, target, v, path);
-        break;
-      case 'count':
-        node.count = v === true || v === 'true';
-        break;
-      default:
-        throw invalidKey(k, { path: `${label}.${k}`, source: 'query', param: 'populate' });
+    if (k === 'fields') {
+      node.fields = parseFields(
+        target.kind === 'document' ? target.ct : target.kind === 'component' ? target.attributes : 'media',
+        v,
+      );
+    } else if (k === 'filters') node.filter = compileFilters(scopeOf(ctx, target), v);
+    else if (k === 'sort') node.sort = compileSort(scopeOf(ctx, target), parseSort(v));
+    else if (k === 'populate') node.populate = parsePopulate(ctx, target, v, path);
+    else if (k === 'count' && counts) node.count = booleanOf(v) === true;
+  }
+  return node;
+}
+
+/** A zone's options: `on` (the components listed, each with its own options), `populate: '*'`; `count` is ignored. */
+function parseZone(
+  ctx: ReadContext,
+  parent: Target,
+  zone: Extract<Attribute, { type: 'dynamiczone' }>,
+  value: Record<string, unknown>,
+  path: string[],
+): PopulateNode {
+  const node = leaf();
+  const componentTarget = (uid: string): Target | undefined => {
+    const comp = ctx.schemas.components.get(uid);
+    return comp && { kind: 'component', uid, attributes: comp.attributes, top: topOf(parent) };
+  };
+  if (value.populate !== undefined && value.populate !== null && value.populate !== '*')
+    throw validationError(
+      "Invalid nested population query detected. When using 'populate' within polymorphic structures, " +
+        "its value must be '*' to indicate all second level links. Specific field targeting is not supported " +
+        'here. Consider using the fragment API for more granular population control.',
+    );
+  if (value.populate === '*') {
+    node.on = new Map();
+    for (const uid of zone.components) {
+      const t = componentTarget(uid);
+      if (t) node.on.set(uid, { populate: star(ctx, t) });
+    }
+  }
+  if (isObject(value.on)) {
+    // Only the components listed come back (a uid the zone does not hold lists none of its items).
+    node.on = new Map();
+    for (const [uid, sel] of Object.entries(value.on)) {
+      const t = componentTarget(uid);
+      const sub = t ? nestedNode(ctx, t, sel, [...path, uid], false) : undefined;
+      node.on.set(uid, sub ?? leaf());
     }
   }
   return node;

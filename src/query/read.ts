@@ -12,6 +12,7 @@ import { type FoundPage, findLater, findNow } from './find.js';
 import { finish, shapingJobs } from './ready.js';
 import { shapedText } from './bodies.js';
 import { parsePopulate } from './populate.js';
+import { checkPopulate } from './populate-check.js';
 import { ReadBudget } from './bounds.js';
 import { documentScope } from './scope.js';
 import { type SortGetter, type SortKey, compileSort, parseSort, sortGetters } from './sort.js';
@@ -135,6 +136,7 @@ export function parseReadQuery(
     query.plannable = q._q === undefined && pubFilter === undefined;
   } else if (q.sort !== undefined) compileSort(scope, parseSort(q.sort));
   query.selection.fields = parseFields(ct, q.fields);
+  checkPopulate(context, ct, q.populate);
   query.selection.populate = parsePopulate(context, { kind: 'document', ct }, q.populate);
 
   if (ct.localized && q.locale !== undefined) {

@@ -101,6 +101,14 @@ export class PreparedRead {
     return limits ? { ...this.context, budget: new ReadBudget(limits) } : this.context;
   }
 
+  /**
+   * The same read outside folio.json's `read` limits, which bound what one HTTP answer may cost: for the
+   * CLI's own reads (`folio export`), which answer no request.
+   */
+  unbounded(): PreparedRead {
+    return new PreparedRead(this.documents, this.ct, this.query, { ...this.context, budget: undefined });
+  }
+
   /** The page the query asks for, as `{ data, meta }`. */
   find() {
     return runFind(this.run(), this.ct, this.query);

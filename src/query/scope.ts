@@ -32,6 +32,12 @@ export type Field =
 
 const EMPTY_ROW = Object.freeze({});
 
+/**
+ * Where Strapi says an unknown key is: the attribute path leading to it (the key itself is no attribute),
+ * null at the top. A key that is an attribute but may not be used is named with its own path.
+ */
+const parentPath = (path: string[]) => (path.length > 1 ? path.slice(0, -1).join('.') : null);
+
 export interface Scope {
   /** The read's bounds, for the depth of filter and sort paths through relations and components. */
   limits?: ReadLimits;
@@ -134,7 +140,7 @@ export function documentScope(ctx: ReadContext, ct: ContentType): Scope {
       if (key === 'locale' && ct.localized)
         return { kind: 'scalar', type: 'string', get: (row) => (row as Version).locale ?? null };
       const attr = Object.prototype.hasOwnProperty.call(ct.attributes, key) ? ct.attributes[key] : undefined;
-      if (!attr) throw invalidKey(key, { path: path.length > 1 ? path.join('.') : null, source: 'query', param });
+      if (!attr) throw invalidKey(key, { path: parentPath(path), source: 'query', param });
       return attributeField(ctx, key, attr, path, param, (row) => (row as Version).data[key], { ct });
     },
   };
@@ -151,7 +157,7 @@ export function componentScope(
     field(key, path, param) {
       if (key === 'id') return { kind: 'scalar', type: 'integer', get: () => null };
       const attr = Object.prototype.hasOwnProperty.call(attributes, key) ? attributes[key] : undefined;
-      if (!attr) throw invalidKey(key, { path: path.join('.'), source: 'query', param });
+      if (!attr) throw invalidKey(key, { path: parentPath(path), source: 'query', param });
       return attributeField(ctx, key, attr, path, param, (row) => (row as Record<string, unknown>)[key], { top });
     },
   };
@@ -160,7 +166,7 @@ export function componentScope(
 export function mediaScope(): Scope {
   return {
     field(key, path, param) {
-      if (!FILE_FILTER_KEYS.includes(key)) throw invalidKey(key, { path: path.join('.'), source: 'query', param });
+      if (!FILE_FILTER_KEYS.includes(key)) throw invalidKey(key, { path: parentPath(path), source: 'query', param });
       const type = ['id', 'width', 'height', 'size'].includes(key)
         ? 'float'
         : key.endsWith('At')

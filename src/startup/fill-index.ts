@@ -52,7 +52,7 @@ export interface LoadOptions {
    * Checks a decoded file's values by the rules of an API write: a problem (a message) keeps the document
    * out of the index. Files read on reader threads or taken from the snapshot are checked when decoded.
    */
-  check?: (ct: ContentType, body: Record<string, unknown>) => string | undefined;
+  check?: (ct: ContentType, body: Record<string, unknown>, documentId: string) => string | undefined;
   /**
    * A reload's memory of what was served (see DocumentService.lastGoodBody): a document file that cannot be
    * read, decoded or checked keeps that version, when it still passes, instead of leaving the API.
@@ -149,7 +149,7 @@ export async function loadDocuments(
         kept.complete = false;
         return;
       }
-      const problem = opts.check?.(ct, raw.body);
+      const problem = opts.check?.(ct, raw.body, raw.documentId);
       if (problem) {
         report.problems.push({ file: raw.file, message: problem });
         kept.complete = false;
@@ -265,7 +265,7 @@ function lazyContexts(types: ContentType[], files: StartupFiles, opts: LoadOptio
     types.map((ct) => {
       const read = (id: string) => files.readDocument(ct.pluralName, id);
       const stale = opts.onStale && ((doc: DocumentRecord) => opts.onStale!(ct, doc));
-      const check = opts.check && ((body: Record<string, unknown>) => opts.check!(ct, body));
+      const check = opts.check && ((body: Record<string, unknown>, id: string) => opts.check!(ct, body, id));
       const invalid = opts.onInvalid && ((doc: DocumentRecord, problem: string) => opts.onInvalid!(ct, doc, problem));
       const reread = (id: string) => files.readDocument(ct.pluralName, id)?.body;
       return [ct.uid, { ct, reread, read, stale, check, invalid }];

@@ -15,11 +15,11 @@ export function keepLastGood(
   opts: LoadOptions,
 ) {
   for (const p of report.problems) {
-    const m = /([^/\\]+)[/\\]([^/\\]+)\.json$/.exec(p.file);
+    const m = /(?<![^/\\])([^/\\]+)[/\\]([^/\\]+)\.json$/.exec(p.file);
     const ct = m ? schemas.byPluralName(m[1]) : undefined;
     if (!ct || !m || index.get(ct.uid, m[2]) || files.fileOf(ct.pluralName, m[2]) !== p.file) continue;
     const body = opts.lastGood!(ct, m[2]);
-    if (!body || opts.check?.(ct, body)) continue;
+    if (!body || opts.check?.(ct, body, m[2])) continue;
     try {
       index.put(decodeDocument(ct, m[2], body));
       p.message += '; serving the last good version';

@@ -43,7 +43,7 @@ export interface LazyContext {
   /** The file no longer holds the versions `doc` was indexed with: index it again from the file. */
   stale?: (doc: DocumentRecord) => void;
   /** Checks a decoded body's values (see LoadOptions.check): a message when they fail. */
-  check?: (body: Record<string, unknown>) => string | undefined;
+  check?: (body: Record<string, unknown>, documentId: string) => string | undefined;
   /** The document, indexed before it was decoded, failed `check` once it was. */
   invalid?: (doc: DocumentRecord, problem: string) => void;
 }
@@ -117,7 +117,7 @@ export class LazySource {
 
   /** Whether the values pass the write rules; when not, the document is reported to be taken out of the index. */
   private checkValues(body: Record<string, unknown>): boolean {
-    const problem = this.ctx.check?.(body);
+    const problem = this.ctx.check?.(body, this.doc.documentId);
     if (problem) this.ctx.invalid?.(this.doc, problem);
     return !problem;
   }

@@ -4,6 +4,26 @@ import { randomBytes } from 'node:crypto';
 
 export const TEMP_MARK = '.folio-tmp-';
 
+/** A file this process changed: its text, `null` when it (or a folder) was removed, undefined: see the disk. */
+type FileTap = (path: string, text: string | null | undefined) => void;
+
+/**
+ * Told of every file this process writes with `writeFileAtomic`, and of the files its writers remove or move
+ * into place themselves (`fileChanged`): what a CLI command changed, for its commit while a server commits.
+ */
+const taps = new Set<FileTap>();
+
+/** Follows this process's file changes until the function returned is called. */
+export function tapFileChanges(fn: FileTap): () => void {
+  taps.add(fn);
+  return () => taps.delete(fn);
+}
+
+/** Tells the taps a writer removed a file or folder (`null`) or moved a file into place (undefined). */
+export function fileChanged(path: string, text: null | undefined) {
+  for (const fn of taps) fn(path, text);
+}
+
 /**
  * Writes `text` to `file` so that a reader (or a crash) only ever sees the old or the new content:
  * write a sibling temp file, fsync it, rename it over the target, then fsync the folder. `beforeRename`
@@ -30,6 +50,7 @@ export async function writeFileAtomic(file: string, text: string, beforeRename?:
     await unlink(tmp).catch(() => undefined);
     throw err;
   }
+  for (const fn of taps) fn(file, text);
   await syncDir(dir);
 }
 

@@ -3,7 +3,7 @@ import { rename, unlink } from 'node:fs/promises';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { basename, dirname, join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
-import { KeyedLock, TEMP_MARK, writeFileAtomic } from './atomic.js';
+import { KeyedLock, TEMP_MARK, fileChanged, writeFileAtomic } from './atomic.js';
 import { WriteLock } from './write-lock.js';
 import { lastIssuedId, recordIssuedId } from './issued-ids.js';
 import { serialize } from './serialize.js';
@@ -69,14 +69,14 @@ export interface Store {
   /**
    * Writes a document file. With `expect` (the stamp it was read with, null: it did not exist), the write
    * is given up with a StaleFileError if the file is not in that state just before it is replaced.
-   * Resolves with the `textDigest` of the text written.
+   * Resolves with the text written and its `textDigest`.
    */
   write(
     pluralName: string,
     documentId: string,
     body: Record<string, unknown>,
     expect?: DiskStamp | null,
-  ): Promise<string>;
+  ): Promise<{ text: string; digest: string }>;
   remove(pluralName: string, documentId: string, expect?: DiskStamp | null): Promise<void>;
   /**
    * Runs `fn`, which writes or removes exactly the `planned` files (through `write` and `remove`), as one
@@ -235,7 +235,7 @@ export class FileStore implements Store {
       }
       op.undo.push(undoOf(file, aside));
     });
-    return digest;
+    return { text, digest };
   }
 
   async remove(pluralName: string, documentId: string, expect?: DiskStamp | null) {
@@ -254,11 +254,11 @@ export class FileStore implements Store {
           },
         );
         if (moved) op.undo.push({ back: () => rename(aside, file), done: () => unlink(aside) });
-        return;
-      }
-      await unlink(file).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOENT') throw err;
-      });
+      } else
+        await unlink(file).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') throw err;
+        });
+      fileChanged(file, null);
     });
   }
 

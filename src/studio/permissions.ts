@@ -19,9 +19,11 @@ const WRITES = /\.(create|update|delete|upload|destroy)$/;
 
 /**
  * `GET /_folio/studio/permissions`: the actions the caller may take on the project's content-types and media,
- * as permissions.json names them (`{ data: ["api::article.article.find", …], meta: { readOnly: false } }`), so
- * the Studio shows only what the role allows. On a read-only server no write action is listed and
- * `meta.readOnly` is true. It says nothing the caller could not learn by trying; the API still checks every request.
+ * as permissions.json names them (`{ data: ["api::article.article.find", …], meta: { readOnly: false, role:
+ * "editor" } }`), so the Studio shows only what the role allows, and can say which `folio permissions grant` line
+ * gives the role what it lacks (`owner: true` for the project's owner, who lacks nothing). On a read-only server no
+ * write action is listed and `meta.readOnly` is true. It says nothing the caller could not learn by trying (or from
+ * `/api/users/me`); the API still checks every request.
  */
 export const permissionsHandlers: Record<'permissions', RouteHandler> = {
   async permissions({ event, project, access, principal, readOnly = false }) {
@@ -31,6 +33,7 @@ export const permissionsHandlers: Record<'permissions', RouteHandler> = {
       ...OTHER_ACTIONS,
     ];
     const data = candidates.filter((a) => access.can(caller, a) && !(readOnly && WRITES.test(a)));
-    return sendJson(event, 200, { data, meta: { readOnly } });
+    const { role = null, owner = false } = caller as { role?: string; owner?: boolean };
+    return sendJson(event, 200, { data, meta: { readOnly, role, ...(owner ? { owner } : {}) } });
   },
 };

@@ -44,15 +44,17 @@ function listBuild(dir: string): Set<string> {
 }
 
 /**
- * The page runs its own scripts and styles only, so content shown in it (a Markdown preview) can run nothing;
- * images and media may come from anywhere, as a document's Markdown may link them.
+ * The page runs its own scripts and styles only, so content shown in it (a Markdown preview) can run nothing; it
+ * loads images and media from this server only (a remote image in a preview would tell another site who reads
+ * it, and when), and no form on it can post anywhere but here.
  */
 const CSP = [
   "default-src 'self'",
-  "img-src 'self' data: blob: https:",
-  "media-src 'self' blob: https:",
+  "img-src 'self' data: blob:",
+  "media-src 'self' blob:",
   "object-src 'none'",
   "base-uri 'none'",
+  "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');
 

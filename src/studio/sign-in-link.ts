@@ -3,6 +3,7 @@ import { applicationError, notFound, validationError } from '../errors.js';
 import { sanitizeUser, type AuthService } from '../auth/service.js';
 import type { UserRecord } from '../auth/state.js';
 import type { RouteHandler } from '../http-kit/route.js';
+import { cookieSessionAllowed, crossOriginCookie, setRefreshCookie } from '../auth/refresh-cookie.js';
 import { sendJson } from '../http-kit/respond.js';
 
 /** Where the Studio exchanges a one-time code for a session (as written). */
@@ -22,6 +23,13 @@ export class SignInCodes {
     const code = randomBytes(32).toString('base64url');
     this.codes.set(code, { userId, expires: Date.now() + ttlMs });
     return code;
+  }
+
+  /** How many codes of `userId` wait to be used (not expired). */
+  live(userId: number): number {
+    let n = 0;
+    for (const v of this.codes.values()) if (v.userId === userId && v.expires >= Date.now()) n++;
+    return n;
   }
 
   take(code: string): number | undefined {
@@ -52,24 +60,23 @@ export function studioUser(auth: AuthService, who: string): UserRecord {
 /**
  * `POST /_folio/studio/sign-in` with `{ "code": "…" }`: the one-time code of a sign-in link exchanged for a
  * session, answered as `POST /api/auth/local` answers a sign-in with the refresh token in its httpOnly cookie.
+ * Only a page of this server (or of an origin server.cors lists) may open a cookie session.
  */
 export function signInLinkHandlers(auth: AuthService): Record<'signIn', RouteHandler> {
   return {
     async signIn({ event, body, project }) {
+      if (!cookieSessionAllowed(event, project.config.server)) throw crossOriginCookie();
       const code = (body as { code?: unknown } | undefined)?.code;
       if (typeof code !== 'string' || !code) throw validationError('code is a required field');
       const userId = signInCodes(project.root).take(code);
       const user = userId === undefined ? undefined : auth.userById(userId);
-      if (!user || user.blocked || !user.confirmed)
+      // The owner's link works only where owner sessions are taken (a server on the user's own machine).
+      if (!user || user.blocked || !user.confirmed || (!auth.ownerSignIn && auth.isOwner(user.id)))
         throw applicationError('This sign-in link has expired or was used already: ask for a new one');
       const issued = await auth.issue(user, String(event.node.req.headers['user-agent'] ?? '') || null);
-      if (issued.refreshToken) {
-        // The cookie of POST /api/auth/local in httpOnly mode (auth/http.ts), which the refresh route reads.
-        const secure = (event.node.req.socket as { encrypted?: boolean }).encrypted ? '; Secure' : '';
-        const maxAge = auth.config.refreshTtlDays * 86400;
-        const flags = `Path=/api/auth; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
-        event.node.res.setHeader('set-cookie', `strapi_up_refresh=${issued.refreshToken}; ${flags}`);
-      }
+      // The cookie of POST /api/auth/local in httpOnly mode (auth/http.ts), which the refresh route reads.
+      if (issued.refreshToken)
+        setRefreshCookie(event, project.config.server, issued.refreshToken, auth.config.refreshTtlDays * 86400);
       return sendJson(event, 200, { jwt: issued.jwt, user: sanitizeUser(user) });
     },
   };

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseJsonFile } from '../store/json-syntax.js';
 import { ConfigError } from '../config.js';
 
 /**
@@ -90,10 +91,10 @@ export function loadUploadConfig(contentDir: string): UploadConfig {
   const file = join(contentDir, 'folio.json');
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = parseJsonFile(readFileSync(file, 'utf8'));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return structuredClone(DEFAULT_UPLOAD_CONFIG);
-    throw new ConfigError(`${file}: ${(err as Error).message}`);
+    throw new ConfigError(file, (err as Error).message);
   }
   return parseUploadConfig(isObject(raw) ? raw.upload : undefined, file);
 }
@@ -102,7 +103,7 @@ export function parseUploadConfig(section: unknown, where = 'folio.json'): Uploa
   const cfg = structuredClone(DEFAULT_UPLOAD_CONFIG);
   if (section === undefined) return cfg;
   const fail = (msg: string): never => {
-    throw new ConfigError(`${where}: "upload${msg}`);
+    throw new ConfigError(where, `"upload${msg}`);
   };
   if (!isObject(section)) fail('" must be an object');
   const s = section as Record<string, unknown>;

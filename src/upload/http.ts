@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { FolioError, invalidKey, notFound, paginationError, validationError } from '../errors.js';
 import { sendEmpty, sendJson } from '../http-kit/respond.js';
+import { actorOf } from '../http-kit/actor.js';
 import type { RouteHandler, RouteRequest } from '../http-kit/route.js';
 import { compileFilters } from '../query/filters.js';
 import { parseQueryString } from '../query/parse-qs.js';
@@ -168,7 +169,7 @@ async function findOne(req: RouteRequest, lib: LocalMediaLibrary, segment: strin
 async function destroy(req: RouteRequest, service: UploadService, segment: string) {
   query(req, FIND_PARAMS);
   const record = recordOf(service.library, segment);
-  const removed = await service.remove(record.id);
+  const removed = await service.remove(record.id, actorOf(await req.principal()));
   if (!removed) throw fileNotFound();
   return sendJson(req.event, 200, fileObject(removed.record));
 }
@@ -186,7 +187,8 @@ async function postUpload(req: RouteRequest, service: UploadService) {
     // A JSON body carries no files: it can only update a file's info (`?id=`), as in Strapi.
     if (id === undefined) throw validationError('Files are empty');
     const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
-    return sendJson(req.event, 200, fileObject(await service.updateInfo(id, parseFileInfo(body.fileInfo, 'fileInfo'))));
+    const info = parseFileInfo(body.fileInfo, 'fileInfo');
+    return sendJson(req.event, 200, fileObject(await service.updateInfo(id, info, actorOf(await req.principal()))));
   }
   let parsed: MultipartBody;
   try {
@@ -200,12 +202,15 @@ async function postUpload(req: RouteRequest, service: UploadService) {
     throw err;
   }
   const { fields, files } = parsed;
+  const actor = actorOf(await req.principal());
   try {
     const infoValues = fields.get('fileInfo') ?? [];
     if (id !== undefined) {
       if (files.length > 1) throw validationError('Cannot replace a file with multiple ones');
       const info = parseFileInfo(infoValues[0], 'fileInfo');
-      const result = files.length ? await service.replace(id, files[0], info) : await service.updateInfo(id, info);
+      const result = files.length
+        ? await service.replace(id, files[0], info, actor)
+        : await service.updateInfo(id, info, actor);
       return sendJson(req.event, 200, fileObject(result));
     }
     if (!files.length) throw validationError('Files are empty');
@@ -214,7 +219,7 @@ async function postUpload(req: RouteRequest, service: UploadService) {
         ? files.map((_, i) => parseFileInfo(infoValues[i], `fileInfo[${i}]`))
         : [parseFileInfo(infoValues[0], 'fileInfo')];
     const link = await linkOf(req, service, fields);
-    const stored = await service.upload(files, infos, link);
+    const stored = await service.upload(files, infos, link, undefined, actor);
     return sendJson(
       req.event,
       201,

@@ -2,8 +2,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { MediaLibrary } from '../documents/media.js';
+import type { Actor, WrittenFile } from '../documents/write-record.js';
+import { WrittenMedia } from './written-media.js';
 import { newDocumentId, now } from '../documents/model.js';
-import { KeyedLock, TEMP_MARK, removeStrayTemps, writeFileAtomic } from '../store/atomic.js';
+import { KeyedLock, TEMP_MARK, fileChanged, removeStrayTemps, writeFileAtomic } from '../store/atomic.js';
 import { issueId } from '../store/issued-ids.js';
 import { WriteLock } from '../store/write-lock.js';
 import { loadUploadConfig, type UploadConfig } from './config.js';
@@ -53,6 +55,8 @@ export class LocalMediaLibrary implements MediaLibrary {
   /** The digest of each record's file text as this library last wrote or read it: its own changes are no change. */
   private texts = new Map<string, string>();
   private listeners = new Set<(e: MediaEvent) => void>();
+  /** Each write as the files it changed, for the project's events (`folio serve --commit`). */
+  readonly written: WrittenMedia;
 
   private constructor(
     readonly contentDir: string,
@@ -63,6 +67,7 @@ export class LocalMediaLibrary implements MediaLibrary {
     this.recordsDir = join(this.uploadsDir, '_records');
     this.stateDir = join(dirname(contentDir), '.folio');
     this.fileLock = new WriteLock(this.stateDir, 'media');
+    this.written = new WrittenMedia(this.recordsDir, this.uploadsDir);
   }
 
   /** Opens the library of a project: reads `upload` settings from folio.json and every record once. */
@@ -118,8 +123,15 @@ export class LocalMediaLibrary implements MediaLibrary {
    * Stores prepared files as one batch: names them by content hash, renames their temp files into place,
    * writes their records. All or nothing: on a failure, what this batch wrote is removed again.
    */
-  async add(files: PreparedFile[]): Promise<FileRecord[]> {
-    return this.lock.run('library', () => this.fileLock.run(() => this.addLocked(files)));
+  async add(files: PreparedFile[], actor?: Actor): Promise<FileRecord[]> {
+    const done = await this.lock.run('library', () => this.fileLock.run(() => this.addLocked(files)));
+    this.written.record(
+      actor,
+      'upload',
+      done,
+      done.flatMap((r) => this.written.binaries(r)),
+    );
+    return done;
   }
 
   private async addLocked(files: PreparedFile[]): Promise<FileRecord[]> {
@@ -153,6 +165,7 @@ export class LocalMediaLibrary implements MediaLibrary {
   async updateInfo(
     id: number,
     patch: Partial<Pick<FileRecord, 'name' | 'alternativeText' | 'caption' | 'focalPoint'>>,
+    actor?: Actor,
   ): Promise<FileRecord | undefined> {
     return this.lock.run('library', async () => {
       const current = this.mem.byId.get(id);
@@ -162,6 +175,7 @@ export class LocalMediaLibrary implements MediaLibrary {
       this.mem.remove(current);
       this.mem.add(next);
       this.emit('media.update', next);
+      this.written.record(actor, 'update', [next]);
       return next;
     });
   }
@@ -174,6 +188,7 @@ export class LocalMediaLibrary implements MediaLibrary {
     id: number,
     f: PreparedFile,
     patch: Partial<Pick<FileRecord, 'name' | 'alternativeText' | 'caption' | 'focalPoint'>>,
+    actor?: Actor,
   ): Promise<FileRecord | undefined> {
     return this.lock.run('library', async () => {
       const current = this.mem.byId.get(id);
@@ -194,24 +209,35 @@ export class LocalMediaLibrary implements MediaLibrary {
       this.mem.add(next);
       // Formats the new content no longer has.
       const kept = new Set(storedNames(next));
-      for (const name of storedNames(current)) if (!kept.has(name)) await this.unlinkIfUnused(name);
+      const gone: WrittenFile[] = [];
+      for (const name of storedNames(current))
+        if (!kept.has(name) && (await this.unlinkIfUnused(name))) gone.push(this.written.binary(name, null));
       this.emit('media.update', next);
+      this.written.record(actor, 'replace', [next], [...this.written.binaries(next), ...gone]);
       return next;
     });
   }
 
   /** Deletes a file: its record, then its binaries. Returns the deleted record. */
-  async remove(id: number): Promise<FileRecord | undefined> {
+  async remove(id: number, actor?: Actor): Promise<FileRecord | undefined> {
     return this.lock.run('library', async () => {
       const current = this.mem.byId.get(id);
       if (!current) return undefined;
       await unlink(this.recordPath(current.documentId)).catch((err: NodeJS.ErrnoException) => {
         if (err.code !== 'ENOENT') throw err;
       });
+      fileChanged(this.recordPath(current.documentId), null);
       this.mem.remove(current);
       this.texts.delete(current.documentId);
-      await this.removeBinaries(current);
+      const gone = await this.removeBinaries(current);
       this.emit('media.delete', current);
+      this.written.record(
+        actor,
+        'delete',
+        [],
+        [{ file: this.recordPath(current.documentId), text: null }, ...gone],
+        current,
+      );
       return current;
     });
   }
@@ -303,24 +329,34 @@ export class LocalMediaLibrary implements MediaLibrary {
   private async placeBinaries(f: PreparedFile, record: FileRecord) {
     await mkdir(this.uploadsDir, { recursive: true });
     await rename(f.tmpPath, join(this.uploadsDir, `${record.hash}${record.ext}`));
+    fileChanged(join(this.uploadsDir, `${record.hash}${record.ext}`), undefined);
     for (const fmt of f.formats ?? []) {
       const info = record.formats?.[fmt.key];
-      if (info) await rename(fmt.tmpPath, join(this.uploadsDir, `${info.hash}${info.ext}`));
+      if (!info) continue;
+      await rename(fmt.tmpPath, join(this.uploadsDir, `${info.hash}${info.ext}`));
+      fileChanged(join(this.uploadsDir, `${info.hash}${info.ext}`), undefined);
     }
   }
 
-  private async removeBinaries(record: FileRecord) {
-    for (const name of storedNames(record)) await this.unlinkIfUnused(name);
+  /** Removes a record's binaries no other record serves; answers them as removed files. */
+  private async removeBinaries(record: FileRecord): Promise<WrittenFile[]> {
+    const gone: WrittenFile[] = [];
+    for (const name of storedNames(record))
+      if (await this.unlinkIfUnused(name)) gone.push(this.written.binary(name, null));
+    return gone;
   }
 
-  /** Unlinks a stored file unless another record still serves it. */
-  private async unlinkIfUnused(name: string) {
-    if (this.mem.served.has(name)) return;
+  /** Unlinks a stored file unless another record still serves it; answers whether it is gone now. */
+  private async unlinkIfUnused(name: string): Promise<boolean> {
+    if (this.mem.served.has(name)) return false;
     try {
       await unlink(join(this.uploadsDir, name));
+      fileChanged(join(this.uploadsDir, name), null);
+      return true;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
-        this.warn(`Folio: could not remove ${name}: ${(err as Error).message}`);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true;
+      this.warn(`Folio: could not remove ${name}: ${(err as Error).message}`);
+      return false;
     }
   }
 

@@ -18,9 +18,8 @@ export async function detectFileType(file: string): Promise<DetectedType> {
   const { fileTypeFromFile } = await import('file-type');
   const found = await fileTypeFromFile(file);
   if (found) {
-    // XML is only told apart (SVG, XHTML, plain XML) by its root element.
-    if (found.mime === 'application/xml' || found.mime === 'text/xml')
-      return sniffText(head) ?? { mime: 'application/xml', ext: 'xml' };
+    // XML is only told apart (SVG, XHTML, other XML) by its root element; see sniffText.
+    if (found.mime === 'application/xml' || found.mime === 'text/xml') return sniffText(head) ?? PLAIN_TEXT;
     return { mime: found.mime, ext: found.ext };
   }
   if (isText(head, head.length === HEAD_BYTES)) return sniffText(head) ?? { mime: 'text/plain', ext: 'txt' };
@@ -66,6 +65,8 @@ export function isText(buf: Buffer, truncated: boolean): boolean {
   }
 }
 
+const PLAIN_TEXT: DetectedType = { mime: 'text/plain', ext: 'txt' };
+
 /** The WHATWG "HTML" sniffing signatures: what a browser would take for a web page. */
 const HTML_STARTS = [
   '<!doctype html',
@@ -87,7 +88,12 @@ const HTML_STARTS = [
   '<!--',
 ];
 
-/** Markup, scripts and executables among text files; undefined for plain text. */
+/**
+ * Markup, scripts and executables among text files; undefined for plain text. XML whose root is SVG or (X)HTML,
+ * whatever its namespace prefix, is that; any other XML is stored as plain text: a browser runs the script of an
+ * XHTML or SVG element anywhere in an XML document (`<x:script xmlns:x="http://www.w3.org/1999/xhtml">`), or of an
+ * XSLT stylesheet it names, once a host serves the file as XML.
+ */
 function sniffText(head: Buffer): DetectedType | undefined {
   let text = head.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -99,7 +105,7 @@ function sniffText(head: Buffer): DetectedType | undefined {
   let rest = lower;
   let isXml = false;
   for (;;) {
-    const m = /^(<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!doctype[^>[]*(\[[\s\S]*?\])?\s*>)\s*/.exec(rest);
+    const m = /^(<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!doctype[^>[]*(?:\[[\s\S]*?\]\s*)?>)\s*/.exec(rest);
     if (!m) break;
     if (m[1].startsWith('<?xml')) isXml = true;
     if (m[1].startsWith('<!doctype')) {
@@ -109,8 +115,9 @@ function sniffText(head: Buffer): DetectedType | undefined {
     }
     rest = rest.slice(m[0].length);
   }
-  if (/^<svg[\s>/:]/.test(rest)) return { mime: 'image/svg+xml', ext: 'svg' };
-  if (isXml && /^<html[\s>/:]/.test(rest)) return { mime: 'application/xhtml+xml', ext: 'xhtml' };
+  const root = /^<([\w.-]+:)?(svg|html)[\s>/]/.exec(rest);
+  if (root?.[2] === 'svg') return { mime: 'image/svg+xml', ext: 'svg' };
+  if (root?.[2] === 'html' && (isXml || root[1])) return { mime: 'application/xhtml+xml', ext: 'xhtml' };
   for (const sig of HTML_STARTS) {
     if (lower.startsWith(sig)) {
       const next = lower.charAt(sig.length);
@@ -126,7 +133,7 @@ function sniffText(head: Buffer): DetectedType | undefined {
         return { mime: 'text/html', ext: 'html' };
     }
   }
-  if (isXml) return { mime: 'application/xml', ext: 'xml' };
+  if (isXml) return PLAIN_TEXT;
   return undefined;
 }
 

@@ -11,13 +11,14 @@ export function slugifyName(name: string): string {
   let s = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   s = s.replace(/ß/g, 'ss').replace(/&/g, ' and ');
   s = s
-    .replace(/([A-Z]{2,})(\d+)/g, '$1 $2')
-    .replace(/([a-z\d]+)([A-Z]{2,})/g, '$1 $2')
+    .replace(/(?<=[A-Z]{2})(?=\d)/g, ' ')
+    .replace(/(?<=[a-z\d])(?=[A-Z]{2})/g, ' ')
     .replace(/([a-z\d])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-rt-z\d]+)/g, '$1 $2');
-  s = s.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+    .replace(/(?<=[A-Z])(?=[A-Z][a-rt-z\d])/g, ' ');
+  // Runs of separators become one `_`, so one at each end is all there is to trim.
+  s = s.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '');
   // Keep stored names well under file-system limits.
-  s = s.slice(0, 100).replace(/_+$/, '');
+  s = s.slice(0, 100).replace(/_$/, '');
   return s || 'file';
 }
 
@@ -48,9 +49,9 @@ const MAX_NAME = 255;
  */
 export function checkDisplayName(name: string): string {
   const n = name.normalize('NFC');
+  if (n.length > MAX_NAME) throw validationError(`name must be at most ${MAX_NAME} characters`);
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f/\\]/.test(n)) throw applicationError('File name contains invalid characters');
-  if (n.length > MAX_NAME) throw validationError(`name must be at most ${MAX_NAME} characters`);
   return n;
 }
 

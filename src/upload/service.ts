@@ -1,6 +1,7 @@
 import type { DocumentService } from '../documents/service.js';
+import type { Actor } from '../documents/write-record.js';
 import { FolioError, applicationError, fieldErrors, notFound, validationError } from '../errors.js';
-import type { Project } from '../project.js';
+import type { ServedProject } from '../http-kit/served-project.js';
 import type { ContentType, MediaAttribute } from '../schema/types.js';
 import { imageDimensions, makeFormats } from './images.js';
 import { LocalMediaLibrary, type FileRecord, type FocalPoint, type PreparedFile } from './library.js';
@@ -31,7 +32,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
  * The media library of a project, when it is the local one (projects opened with another library have no
  * upload routes).
  */
-export function localLibrary(project: Project): LocalMediaLibrary | undefined {
+export function localLibrary(project: ServedProject): LocalMediaLibrary | undefined {
   const media = project.documents.media;
   return media instanceof LocalMediaLibrary ? media : undefined;
 }
@@ -135,6 +136,7 @@ export class UploadService {
     infos: FileInfo[],
     link?: LinkTarget,
     keep?: Array<Pick<PreparedFile, 'documentId' | 'createdAt' | 'updatedAt' | 'publishedAt'> | undefined>,
+    actor?: Actor,
   ): Promise<FileRecord[]> {
     if (!files.length) throw validationError('Files are empty');
     const prepared: PreparedFile[] = [];
@@ -152,11 +154,11 @@ export class UploadService {
         }
       }
       if (!prepared.length && refused) throw refused;
-      const stored = await this.library.add(prepared);
+      const stored = await this.library.add(prepared, actor);
       if (link) {
         try {
           for (const r of stored) {
-            const ok = await this.documents.linkMedia(link.ct.uid, link.versionId, link.field, r.documentId);
+            const ok = await this.documents.linkMedia(link.ct.uid, link.versionId, link.field, r.documentId, actor);
             if (!ok)
               throw validationError(`No entry of ${link.ct.uid} has the id ${link.versionId}`, {
                 key: 'refId',
@@ -164,7 +166,7 @@ export class UploadService {
               });
           }
         } catch (err) {
-          for (const r of stored) await this.remove(r.id);
+          for (const r of stored) await this.remove(r.id, actor);
           throw err;
         }
       }
@@ -175,7 +177,7 @@ export class UploadService {
   }
 
   /** Changes name, alternative text, caption or focal point; `null`/absent values keep the current ones (as Strapi). */
-  async updateInfo(id: number, info: FileInfo): Promise<FileRecord> {
+  async updateInfo(id: number, info: FileInfo, actor?: Actor): Promise<FileRecord> {
     const patch: Partial<FileInfo> = {};
     for (const k of FILE_INFO_KEYS as Array<keyof FileInfo>) {
       const v = info[k];
@@ -185,13 +187,14 @@ export class UploadService {
     const updated = await this.library.updateInfo(
       id,
       patch as Partial<Pick<FileRecord, 'name' | 'alternativeText' | 'caption' | 'focalPoint'>>,
+      actor,
     );
     if (!updated) throw notFound('Entity not found');
     return updated;
   }
 
   /** Replaces a file's content, keeping its id, documentId and URL. */
-  async replace(id: number, file: IncomingFile, info: FileInfo): Promise<FileRecord> {
+  async replace(id: number, file: IncomingFile, info: FileInfo, actor?: Actor): Promise<FileRecord> {
     if (!this.library.byId(id)) throw notFound('Entity not found');
     let prepared: PreparedFile | undefined;
     try {
@@ -202,7 +205,7 @@ export class UploadService {
       if (info.alternativeText != null) patch.alternativeText = info.alternativeText;
       if (info.caption != null) patch.caption = info.caption;
       if (info.focalPoint != null) patch.focalPoint = info.focalPoint;
-      const replaced = await this.library.replace(id, prepared, patch);
+      const replaced = await this.library.replace(id, prepared, patch, actor);
       if (!replaced) throw notFound('Entity not found');
       return replaced;
     } finally {
@@ -214,12 +217,12 @@ export class UploadService {
    * Deletes a file (by id or documentId): its record and binaries, then the file is removed from every
    * media field that used it. Returns the deleted file and how many documents were changed.
    */
-  async remove(ref: number | string): Promise<{ record: FileRecord; detached: number } | undefined> {
+  async remove(ref: number | string, actor?: Actor): Promise<{ record: FileRecord; detached: number } | undefined> {
     const found = this.library.resolve(ref);
     if (!found) return undefined;
-    const record = await this.library.remove(found.id);
+    const record = await this.library.remove(found.id, actor);
     if (!record) return undefined;
-    const detached = await this.documents.detachMedia(record.documentId);
+    const detached = await this.documents.detachMedia(record.documentId, actor);
     return { record, detached };
   }
 

@@ -3,7 +3,8 @@ import { basename, dirname } from 'node:path';
 import type { Project } from '../project.js';
 import { storedAttributes, type Status } from '../documents/model.js';
 import type { ContentType } from '../schema/types.js';
-import { jsonSyntaxErrors } from './json-syntax.js';
+import { jsonSyntaxErrors } from '../store/json-syntax.js';
+import { conflictProblems } from '../git/merge-state.js';
 
 /** A problem found in a file the loader turned away: where in the file (a key path or `line:column`) and what. */
 export interface FileProblem {
@@ -31,6 +32,9 @@ export function recheckRejectedFile(
   } catch {
     return undefined;
   }
+  // A merge left conflict markers: each conflict with its field and both values, not the syntax they break.
+  const conflicts = conflictProblems(text);
+  if (conflicts.length) return conflicts;
   const syntax = jsonSyntaxErrors(text);
   if (syntax.length)
     return syntax.map((e) => ({ path: `${e.line}:${e.column}`, message: `invalid JSON: ${e.message}` }));

@@ -1,13 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Project } from '../project.js';
 import { parseInput } from '../documents/input.js';
 import { linkParts } from '../documents/file-format.js';
-import { versions, NO_LOCALE, type Status, type Version } from '../documents/model.js';
+import { versions, type Status, type Version } from '../documents/model.js';
 import { isOwningSide, type Attribute, type ContentType } from '../schema/types.js';
 import { FolioError } from '../errors.js';
 import { storedValueProblems } from '../documents/stored-values.js';
 import { recheckRejectedFile } from './rejected-file.js';
+import { uniqueValueProblems } from './unique-values.js';
+import { ReadBodies } from './open.js';
 
 export interface Problem {
   file: string;
@@ -21,7 +23,11 @@ export interface Problem {
  * unique values, and temp files left behind. Numeric ids used twice (after a merge) are notices, not
  * problems: see id-clashes.ts.
  */
-export function validateProject(project: Project, onProgress?: (done: number, total: number) => void): Problem[] {
+export function validateProject(
+  project: Project,
+  onProgress?: (done: number, total: number) => void,
+  bodies: ReadBodies = new ReadBodies(),
+): Problem[] {
   const problems: Problem[] = [];
   const rel = (f: string) => relative(project.root, f) || f;
   // A file turned away at its first problem is read again for all of them (see rejected-file.ts).
@@ -53,18 +59,16 @@ export function validateProject(project: Project, onProgress?: (done: number, to
   let done = 0;
   for (const ct of project.schemas.contentTypes.values()) total += docs.index.count(ct.uid);
   for (const ct of project.schemas.contentTypes.values()) {
-    const unique = new Map<string, string>();
+    // Per type, once: the folder's name as printed, and the attributes that link to something.
+    const before = fileOf(ct.pluralName, '').slice(0, -'.json'.length);
+    const links = Object.entries(ct.attributes).filter(([, a]) => LINKING.has(a.type));
     for (const doc of docs.index.documents(ct.uid)) {
       onProgress?.(done++, total);
-      const file = fileOf(ct.pluralName, doc.documentId);
-      let raw: Record<string, unknown> | undefined;
-      try {
-        raw = JSON.parse(
-          readFileSync(join(project.contentDir, 'documents', ct.pluralName, `${doc.documentId}.json`), 'utf8'),
-        );
-      } catch {
-        /* reported at load */
-      }
+      const file = `${before}${doc.documentId}.json`;
+      const all = versions(doc);
+      // Decoding a document (on first use of its values) hands the body of its file to `bodies`.
+      for (const v of all) void v.data;
+      const raw = bodies.take(project, ct, doc.documentId);
       if (ct.kind === 'singleType' && docs.index.count(ct.uid) > 1)
         problems.push({
           file,
@@ -74,32 +78,23 @@ export function validateProject(project: Project, onProgress?: (done: number, to
       if (raw)
         for (const x of storedValueProblems(project.schemas, locales, ct, raw))
           problems.push({ file, path: x.path, message: x.message });
-      for (const v of versions(doc)) {
+      for (const v of all) {
         const where = `${v.locale ? `locales.${v.locale}.` : ''}${v.status}`;
         if (v.status === 'published' || !ct.draftAndPublish) {
           for (const x of docs.publishProblems(ct, v))
             problems.push({ file, path: `${where}.${x.path.join('.')}`, message: x.message });
-          for (const [name, attr] of Object.entries(ct.attributes)) {
-            const value = v.data[name];
-            if (!('unique' in attr) || !attr.unique || value === null || value === undefined || value === '') continue;
-            const key = `${name}|${v.locale ?? NO_LOCALE}|${JSON.stringify(value)}`;
-            const other = unique.get(key);
-            if (other && other !== doc.documentId)
-              problems.push({
-                file,
-                path: `${where}.${name}`,
-                message: `${JSON.stringify(value)} is not unique: ${fileOf(ct.pluralName, other)} has it too`,
-              });
-            else unique.set(key, doc.documentId);
-          }
         }
-        for (const [name, attr] of Object.entries(ct.attributes))
+        for (const [name, attr] of links)
           checkLinks(project, attr, v.data[name], `${where}.${name}`, file, problems, v.locale);
       }
     }
   }
+  problems.push(...uniqueValueProblems(project));
   return problems;
 }
+
+/** The attribute kinds checkLinks looks into. */
+const LINKING = new Set(['relation', 'media', 'component', 'dynamiczone']);
 
 function checkLinks(
   project: Project,

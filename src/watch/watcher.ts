@@ -2,6 +2,7 @@ import { type FSWatcher, statSync, watch as watchDir } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { reloadProject, type Project } from '../project.js';
+import { ConfigError } from '../config.js';
 import { TEMP_MARK } from '../store/atomic.js';
 import { SAFE_ID } from '../store/document-id.js';
 import type { ContentType } from '../schema/types.js';
@@ -195,10 +196,12 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
         events.onReload?.({ documents: report.documents, problems: report.problems.length });
         for (const p of report.problems) events.onChange?.({ file: p.file, what: 'problem', problem: p.message });
       } catch (err) {
+        // The line names the file: the problem alone follows it.
+        const problem = err instanceof ConfigError ? err.reason : (err as Error).message;
         events.onChange?.({
           file: 'content/folio.json',
           what: 'problem',
-          problem: `${(err as Error).message}; keeping the last good state`,
+          problem: `${problem}; keeping the last good state`,
         });
       }
       return;

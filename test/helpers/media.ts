@@ -81,8 +81,10 @@ export function filesUnder(dir: string): string[] {
     }
     for (const n of names) {
       const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else out.push(relative(dir, p));
+      // A file removed since the folder was read (a server's temp file) is not there any more.
+      const stat = statSync(p, { throwIfNoEntry: false });
+      if (stat?.isDirectory()) walk(p);
+      else if (stat) out.push(relative(dir, p));
     }
   };
   walk(dir);

@@ -38,8 +38,10 @@ export function makeProject(opts: { config?: Record<string, unknown>; withExampl
   mkdirSync(contentDir, { recursive: true });
   cpSync(join(FIXTURES, 'types'), join(contentDir, 'types'), { recursive: true });
   cpSync(join(FIXTURES, 'components'), join(contentDir, 'components'), { recursive: true });
+  // The example's documents use its media files (covers): they come with them.
   if (opts.withExampleDocuments)
-    cpSync(join(REPO, 'content', 'documents'), join(contentDir, 'documents'), { recursive: true });
+    for (const part of ['documents', 'uploads'])
+      cpSync(join(REPO, 'content', part), join(contentDir, part), { recursive: true });
   writeFileSync(join(contentDir, 'folio.json'), `${JSON.stringify({ ...FIXTURE_CONFIG, ...opts.config }, null, 2)}\n`);
   // The permissions the conformance recordings assume (fixtures/blog/README.md).
   cpSync(join(import.meta.dirname, 'fixture-permissions.json'), join(contentDir, 'permissions.json'));

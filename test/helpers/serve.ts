@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, watch } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { BIN } from './project.js';
@@ -32,7 +32,8 @@ export async function spawnServe(dir: string, args: string[] = [], env: NodeJS.P
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 20000);
     const look = () => {
-      const m = /(http:\/\/127\.0\.0\.1:\d+)\/api/.exec(out);
+      // `localhost` stands for an address of every interface (0.0.0.0) in what serve prints.
+      const m = /(http:\/\/(?:127\.0\.0\.1|localhost):\d+)\/api/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]);
@@ -129,16 +130,57 @@ export async function answers(base: string): Promise<boolean> {
   }
 }
 
-/** A digest of every file under `dir` (names and bytes): equal digests, unchanged tree. */
-/** Each file under `dir` with the start of its content's sha256: a failed comparison names what changed. */
+/**
+ * Each file under `dir` with the start of its content's sha256: a failed comparison names what changed. A file
+ * removed while the tree is read (a server's temp file) is left out.
+ */
 export function treeListing(dir: string): string[] {
-  return filesUnder(dir).map(
-    (f) =>
-      `${f} ${createHash('sha256')
-        .update(readFileSync(join(dir, f)))
-        .digest('hex')
-        .slice(0, 12)}`,
-  );
+  return filesUnder(dir).flatMap((f) => {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(join(dir, f));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    return [`${f} ${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}`];
+  });
+}
+
+/**
+ * Resolves once the tree under `dir` lists as `expected` (treeListing): at once when it does, else on the file
+ * change that makes it so. Waits for that event, not for a time: pass the test's `signal` (aborted when the test
+ * times out) to fail naming the files that stayed different.
+ */
+export function treeBecomes(dir: string, expected: string[], signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    // Watching starts before the first look, so a change between the two is not missed.
+    const watcher = watch(dir, { recursive: true });
+    let now: string[] = [];
+    const done = (err?: Error) => {
+      watcher.close();
+      signal?.removeEventListener('abort', abort);
+      if (err) reject(err);
+      else resolve();
+    };
+    const look = () => {
+      now = treeListing(dir);
+      if (now.join() === expected.join()) done();
+    };
+    const abort = () => {
+      const added = now.filter((f) => !expected.includes(f));
+      const gone = expected.filter((f) => !now.includes(f));
+      done(
+        new Error(
+          `${dir} stayed changed: added ${added.join(', ') || 'nothing'}; gone ${gone.join(', ') || 'nothing'}`,
+        ),
+      );
+    };
+    signal?.addEventListener('abort', abort);
+    watcher.on('change', look);
+    watcher.on('error', (err) => done(err));
+    look();
+  });
 }
 
 export function treeHash(dir: string): string {

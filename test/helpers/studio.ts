@@ -133,6 +133,12 @@ export async function signedIn(browser: Browser, url: string, account: { identif
     data: account,
   });
   if (!login.ok()) throw new Error(`Signing in as ${account.identifier}: ${login.status()}`);
+  // What the Studio's own sign-in leaves besides the cookie: the hint that a reload should renew the session.
+  await context.addInitScript(() => {
+    if (sessionStorage.getItem('hinted')) return;
+    sessionStorage.setItem('hinted', '1');
+    localStorage.setItem('folio-studio:signed-in', '1');
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   page.on('pageerror', (e) => process.stderr.write(`browser: ${e.message}\n`));
@@ -183,4 +189,12 @@ export function studioSession(
     session.made?.cleanup();
   });
   return session;
+}
+
+/** Collects what the page logs as errors (console errors, failed loads, uncaught exceptions), for "none" checks. */
+export function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(`${m.text()} (${m.location().url})`));
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
 }

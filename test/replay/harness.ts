@@ -106,7 +106,7 @@ function substitute(value: unknown, results: Map<string, Result>, vars: Record<s
   return value;
 }
 
-/** Runs every step in order; a step's placeholders may name any earlier step's answer. */
+/** Runs every step in order (but those `notSent`); a step's placeholders may name any earlier step's answer. */
 export async function runScenario(
   server: TestServer,
   name: string,
@@ -118,7 +118,8 @@ export async function runScenario(
     if (notSent.has(step.name)) continue;
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...defaults, ...step.headers })) {
-      if (v !== null && v !== undefined) headers[k] = String(substitute(v, results, vars));
+      // Names lower-cased, so the step's `Content-Type` is the one checked below (fetch would send both).
+      if (v !== null && v !== undefined) headers[k.toLowerCase()] = String(substitute(v, results, vars));
     }
     let body: BodyInit | undefined;
     if (step.body !== undefined) {
@@ -141,7 +142,13 @@ export async function runScenario(
     }
     const path = String(substitute(step.path, results, vars));
     const query = step.query ? `?${String(substitute(step.query, results, vars))}` : '';
-    const res = await fetch(`${server.url}${path}${query}`, { method: step.method ?? 'GET', headers, body });
+    // Redirects are answers to compare (`GET /` is a 302), not followed, as the recorder did not.
+    const res = await fetch(`${server.url}${path}${query}`, {
+      method: step.method ?? 'GET',
+      headers,
+      body,
+      redirect: 'manual',
+    });
     const buf = Buffer.from(await res.arrayBuffer());
     const type = res.headers.get('content-type') ?? '';
     let bodyType: Result['bodyType'];

@@ -23,6 +23,11 @@ export class Normaliser {
     }
     if (typeof v === 'number' && (key === 'id' || key === 'refId') && Number.isInteger(v)) return '<int>';
     if (typeof v === 'string') {
+      // Refresh tokens are opaque to clients: Strapi's are JWTs, Folio's random keys.
+      if (key === 'refreshToken') return '<token>';
+      // A session (GET /api/auth/sessions): a random device id and a random 32-hex session id.
+      if (key === 'deviceId') return '<device>';
+      if (key === 'id' && /^[0-9a-f]{32}$/.test(v)) return '<session>';
       if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(v)) return '<ts>';
       if (/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/.test(v)) return '<jwt>';
       if (key === 'documentId' || /^[a-z][a-z0-9]{23}$/.test(v)) {
@@ -31,7 +36,6 @@ export class Normaliser {
       }
       if (key === 'hash' || key === 'url' || (key === 'name' && /_[0-9a-f]{10}/.test(v)))
         return v.replace(/_[0-9a-f]{10}/g, '_<hash>');
-      if (key === 'refreshToken') return '<token>';
     }
     return v;
   }
@@ -59,6 +63,9 @@ export function stripComponentIds(entry: unknown, schema: Schema | undefined): u
   if (!entry || typeof entry !== 'object' || !schema) return entry;
   if (Array.isArray(entry)) return entry.map((e) => stripComponentIds(e, schema));
   const out: Record<string, unknown> = { ...(entry as Record<string, unknown>) };
+  // The v4 response format (Strapi-Response-Format: v4) nests the fields under `attributes`.
+  if (!schema.attributes.attributes && out.attributes && typeof out.attributes === 'object')
+    out.attributes = stripComponentIds(out.attributes, schema);
   for (const [k, v] of Object.entries(out)) {
     const attr = schema.attributes[k];
     if (!attr || v === null || v === undefined) continue;
@@ -69,7 +76,11 @@ export function stripComponentIds(entry: unknown, schema: Schema | undefined): u
       );
     else if (attr.type === 'relation') {
       const target = (attr as unknown as { target: string }).target.split('.').pop()!;
-      out[k] = stripComponentIds(v, TYPES[target]);
+      // v4 wraps a relation in `{ data }`.
+      const v4 = typeof v === 'object' && !Array.isArray(v) && Object.keys(v).join() === 'data';
+      out[k] = v4
+        ? { data: stripComponentIds((v as { data: unknown }).data, TYPES[target]) }
+        : stripComponentIds(v, TYPES[target]);
     }
   }
   if (k(out, 'localizations')) out.localizations = stripComponentIds(out.localizations, schema);

@@ -3,8 +3,8 @@ import { AuthService } from '../../auth/service.js';
 import { usersConfig } from '../../auth/config.js';
 import { expandAction, isRoleKey, loadPermissions, savePermissions, type TypeRef } from '../../auth/permissions.js';
 import { loadProject, type GlobalOptions } from '../context.js';
-import { CliError, printJson, printResult, printTable } from '../output.js';
-import { prompts } from '../prompts.js';
+import { CliError, printJson, printResult, printTable, red } from '../output.js';
+import { prompts, type Prompts } from '../prompts.js';
 import type { Project } from '../../project.js';
 
 /** Singular and plural names of the project's types, for the `article.find` / `articles:find` shorthands. */
@@ -54,7 +54,7 @@ export function registerAccess(program: Command, globals: () => GlobalOptions) {
     const command = permissions
       .command(`${verb} <actions...>`)
       .description(`${verb} actions ${verb === 'grant' ? 'to' : 'from'} a role`)
-      .option('--role <role>', 'role (default public)', 'public');
+      .option('--role <role>', 'role', 'public');
     if (verb === 'grant') command.option('--create-role', 'create the role when it does not exist yet');
     command
       .addHelpText(
@@ -118,7 +118,7 @@ Actions are Strapi's names or shorthands:
     .requiredOption('--username <name>', 'user name (3 characters or more)')
     .requiredOption('--email <email>', 'e-mail address')
     .option('--password <password>', 'password (6 characters or more; default: read from standard input)')
-    .option('--role <role>', 'role (default authenticated)', 'authenticated')
+    .option('--role <role>', 'role', 'authenticated')
     .addHelpText(
       'after',
       `
@@ -137,22 +137,7 @@ Example:
       }
       let password = o.password;
       const ui = prompts(opts);
-      if (password === undefined && ui.interactive) {
-        // Hidden as typed, and asked twice: a typo in a password nobody sees is found only at sign-in.
-        const typed = await ui.ask<string>({
-          type: 'password',
-          message: 'Password (6 characters or more)',
-          mask: '*',
-          validate: (a: string) => (a.length >= 6 ? true : 'Enter 6 characters or more'),
-        });
-        await ui.ask<string>({
-          type: 'password',
-          message: 'The same password again',
-          mask: '*',
-          validate: (a: string) => (a === typed ? true : 'Not the same password: type it again'),
-        });
-        password = typed;
-      }
+      if (password === undefined && ui.interactive) password = await askNewPassword(ui);
       if (password === undefined) {
         if (process.stdin.isTTY)
           throw new CliError('Pass --password, pipe the password on standard input, or run it in a terminal');
@@ -277,4 +262,23 @@ Examples:
       if (!gone) throw new CliError(`No token "${who}" (see "folio tokens list")`);
       printResult(opts, { revoked: { id: gone.id, name: gone.name } }, `revoked token ${gone.name}\n`);
     });
+}
+
+/**
+ * Asks for a new password, hidden as typed, then again: a typo in a password nobody sees is found only at
+ * sign-in. Each answer is checked here, not by the prompt: a rejected one is gone, and the next question
+ * starts empty (the prompt's own check keeps the rejected text, and what is typed next is added to it).
+ */
+async function askNewPassword(ui: Prompts): Promise<string> {
+  const say = (message: string) => process.stderr.write(`${red(message)}\n`);
+  for (;;) {
+    const typed = await ui.ask<string>({ type: 'password', message: 'Password (6 characters or more)', mask: '*' });
+    if (typed.length < 6) {
+      say('Enter 6 characters or more');
+      continue;
+    }
+    const again = await ui.ask<string>({ type: 'password', message: 'The same password again', mask: '*' });
+    if (again === typed) return typed;
+    say('Not the same password: enter it again, twice');
+  }
 }

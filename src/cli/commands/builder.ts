@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { existsSync, rmSync } from 'node:fs';
+import { fileChanged } from '../../store/atomic.js';
 import { join } from 'node:path';
 import { FileStore } from '../../store/store.js';
 import { checkModelName } from '../../schema/validate-schema.js';
@@ -169,6 +170,7 @@ Examples:
       }
       rmSync(file);
       rmSync(join(contentDir(), 'documents', ct.pluralName), { recursive: true, force: true });
+      for (const gone of [file, join(contentDir(), 'documents', ct.pluralName)]) fileChanged(gone, null);
       printResult(
         opts,
         { uid: ct.uid, documents: count, removedFields: pointing.map((p) => `${p.other.uid}.${p.field}`) },

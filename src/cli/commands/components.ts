@@ -8,9 +8,13 @@ import { loadSchemas } from '../../schema/registry.js';
 import type { GlobalOptions } from '../context.js';
 import { CliError, printJson, printResult, printTable } from '../output.js';
 import { prompts } from '../prompts.js';
+import { didYouMean } from '../suggest.js';
 import { pluralize, type FieldOptions } from '../guided.js';
 import { buildAttribute, fieldFlags } from './attribute-flags.js';
 import { readJson, writeSchema, type BuilderContext, type Json } from './schema-files.js';
+
+const unknownComponent = (uid: string, uids: Iterable<string>) =>
+  new CliError(`Unknown component "${uid}".${didYouMean(uid, uids)} See "folio components list".`);
 
 /** `folio components …`: list, create, show, and add a field to a component. */
 export function registerComponents(program: Command, globals: () => GlobalOptions, { contentDir }: BuilderContext) {
@@ -66,7 +70,7 @@ export function registerComponents(program: Command, globals: () => GlobalOption
     .action(async (uid: string) => {
       const opts = globals();
       const comp = loadSchemas(contentDir()).components.get(uid);
-      if (!comp) throw new CliError(`Unknown component "${uid}" (see "folio components list")`);
+      if (!comp) throw unknownComponent(uid, loadSchemas(contentDir()).components.keys());
       if (opts.json) return printJson(comp.raw);
       printTable(
         ['field', 'type'],
@@ -79,7 +83,7 @@ export function registerComponents(program: Command, globals: () => GlobalOption
       const opts = globals();
       const reg = loadSchemas(contentDir());
       const comp = reg.components.get(uid);
-      if (!comp) throw new CliError(`Unknown component "${uid}"`);
+      if (!comp) throw unknownComponent(uid, reg.components.keys());
       const schema = readJson(comp.file);
       const attrs = schema.attributes as Json;
       if (field in attrs) throw new CliError(`${uid} already has a field "${field}"`);

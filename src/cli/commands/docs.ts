@@ -8,6 +8,9 @@ import { Reader } from '../../query/reader.js';
 import type { Version } from '../../documents/model.js';
 import { loadProject, readStdin, type GlobalOptions } from '../context.js';
 import { CliError, dim, printJson, printResult, printTable } from '../output.js';
+import { pageSummary, wholeNumber } from '../pages.js';
+import { unknownType } from '../suggest.js';
+import { promptData } from './docs-prompt.js';
 
 interface ReadOptions extends GlobalOptions {
   locale?: string;
@@ -59,11 +62,16 @@ function queryOf(o: ReadOptions): Record<string, unknown> {
 
 function typeOf(project: Project, name: string): ContentType {
   const ct = project.schemas.find(name);
-  if (!ct) {
-    const names = [...project.schemas.contentTypes.values()].map((t) => t.singularName).join(', ');
-    throw new CliError(`Unknown content-type "${name}". Known types: ${names || '(none)'}. See "folio types list".`);
-  }
+  if (!ct) throw new CliError(unknownType(name, project.schemas.contentTypes.values()));
   return ct;
+}
+
+/** --locale on a type without locales: it would be ignored, and the document written or read for every locale. */
+function notLocalized(project: Project, ct: ContentType, locale: string) {
+  const codes = project.config.locales.map((l) => l.code);
+  const unknown = codes.includes(locale) ? '' : `, and ${locale} is not a locale of this project (${codes.join(', ')})`;
+  const why = `${ct.pluralName} are not localized (one version for every locale)`;
+  return `--locale ${locale}: ${why}${unknown}; leave it out`;
 }
 
 /** The documentId a command names: the one given, or a single type's document when none is. */
@@ -84,50 +92,6 @@ function labelOf(ct: ContentType, row: Record<string, unknown>): string {
   return '';
 }
 
-/** On a terminal, `docs create` without --data asks for each field (empty answers are left out). */
-async function promptData(ct: ContentType): Promise<Record<string, unknown>> {
-  const { default: inquirer } = await import('inquirer');
-  const data: Record<string, unknown> = {};
-  for (const [name, attr] of Object.entries(ct.attributes)) {
-    if (
-      attr.private ||
-      attr.type === 'password' ||
-      attr.type === 'json' ||
-      attr.type === 'blocks' ||
-      attr.type === 'dynamiczone' ||
-      attr.type === 'component' ||
-      attr.type === 'media'
-    )
-      continue;
-    if (attr.type === 'relation' && attr.mappedBy) continue;
-    const label = `${name}${'required' in attr && attr.required ? ' (required)' : ''}`;
-    let question: Record<string, unknown>;
-    if (attr.type === 'boolean') question = { type: 'confirm', message: label, default: attr.default === true };
-    else if (attr.type === 'enumeration')
-      question = { type: 'list', message: label, choices: ['', ...(attr.enum ?? [])] };
-    else if (attr.type === 'relation')
-      question = { type: 'input', message: `${label}: documentId(s) of ${attr.target}, comma-separated` };
-    else question = { type: 'input', message: `${label} (${attr.type})` };
-    const { value } = (await inquirer.prompt([{ name: 'value', ...question } as never])) as { value: unknown };
-    if (value === '' || value === undefined) continue;
-    if (attr.type === 'relation') {
-      const ids = String(value)
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean);
-      data[name] = ['oneToMany', 'manyToMany'].includes(attr.relation) ? ids : ids[0];
-    } else if (
-      ['integer', 'float', 'decimal'].includes(attr.type) &&
-      typeof value === 'string' &&
-      value.trim() !== '' &&
-      Number.isFinite(Number(value))
-    ) {
-      data[name] = Number(value);
-    } else data[name] = value;
-  }
-  return data;
-}
-
 async function parseData(o: WriteOptions, ct?: ContentType): Promise<Record<string, unknown>> {
   if (o.data === undefined && ct && process.stdin.isTTY && process.stdout.isTTY && !o.json) return promptData(ct);
   const fromStdin = o.data === undefined || o.data === '-';
@@ -136,7 +100,7 @@ async function parseData(o: WriteOptions, ct?: ContentType): Promise<Record<stri
   try {
     value = JSON.parse(text);
   } catch (err) {
-    const { describeJsonError } = await import('../../validate/json-syntax.js');
+    const { describeJsonError } = await import('../../store/json-syntax.js');
     const where = describeJsonError(text) ?? (err as Error).message;
     throw new CliError(`${fromStdin ? 'The JSON on standard input' : '--data'} is not valid JSON (${where})`);
   }
@@ -154,14 +118,14 @@ async function explained<T>(
   project: Project,
   ct: ContentType,
   data: Record<string, unknown>,
-  locale: string | undefined,
+  { locale, json }: { locale?: string; json?: boolean },
   write: () => Promise<T>,
 ): Promise<T> {
   try {
     return await write();
   } catch (err) {
     const { explainWriteError } = await import('../messages.js');
-    throw explainWriteError(err, project, ct, data, locale) ?? err;
+    throw explainWriteError(err, project, ct, data, locale, json) ?? err;
   }
 }
 
@@ -199,7 +163,10 @@ export function registerDocs(program: Command, globals: () => GlobalOptions) {
   const opened = async <O extends object>(type: string, o: O) => {
     const opts = { ...globals(), ...o };
     const project = await loadProject(opts);
-    return { opts, project, ct: typeOf(project, type) };
+    const ct = typeOf(project, type);
+    const { locale } = opts as { locale?: string };
+    if (locale !== undefined && locale !== '*' && !ct.localized) throw new CliError(notLocalized(project, ct, locale));
+    return { opts, project, ct };
   };
 
   const readFlags = (c: Command) =>
@@ -212,8 +179,8 @@ export function registerDocs(program: Command, globals: () => GlobalOptions) {
   readFlags(docs.command('list <type>').description('list documents of a content-type'))
     .option('--filter <expr>', 'filter, e.g. "title[$containsi]=hello" (repeatable)', collect)
     .option('--sort <sort>', 'e.g. "title:asc" or "views:desc,title"')
-    .option('--page <n>', 'page number')
-    .option('--page-size <n>', 'page size (max from folio.json)')
+    .option('--page <n>', 'page number', wholeNumber(1))
+    .option('--page-size <n>', 'page size (max from folio.json)', wholeNumber(1))
     .option('--query <qs>', 'a raw Strapi query string, e.g. "filters[views][$gt]=10&sort=title"')
     .addHelpText(
       'after',
@@ -242,9 +209,9 @@ Examples:
         'label',
         'updatedAt',
       ];
-      printTable(headers, rows);
-      const p = result.meta.pagination as Record<string, number>;
-      if (!opts.quiet) process.stdout.write(dim(`page ${p.page} of ${p.pageCount} (${p.total} in all)\n`));
+      if (rows.length) printTable(headers, rows);
+      const summary = pageSummary(result.meta.pagination as Record<string, number>, rows.length, ct.pluralName);
+      if (!opts.quiet) process.stdout.write(rows.length ? dim(`${summary}\n`) : `${summary}\n`);
     });
 
   readFlags(docs.command('get <type> [documentId]').description('show one document (single types need no documentId)'))
@@ -290,7 +257,7 @@ Examples:
     .action(async (type: string, o: WriteOptions) => {
       const { opts, project, ct } = await opened(type, o);
       const data = await parseData(opts, ct);
-      const v = await explained(project, ct, data, opts.locale, () =>
+      const v = await explained(project, ct, data, opts, () =>
         ct.kind === 'singleType' && project.documents.singleDocument(ct)
           ? project.documents.update(ct.uid, project.documents.singleDocument(ct)!.documentId, data, {
               status: writeStatus(opts),
@@ -323,7 +290,7 @@ Examples:
       const id = addressed(project, ct, documentId);
       const data = await parseData(opts);
       // An empty single type: its first update creates it, as PUT /api/<singular> does.
-      const v = await explained(project, ct, data, opts.locale, () =>
+      const v = await explained(project, ct, data, opts, () =>
         id
           ? project.documents.update(ct.uid, id, data, { status: writeStatus(opts), locale: opts.locale })
           : ct.kind === 'singleType'

@@ -6,6 +6,7 @@ import { loadSchemas } from '../../schema/registry.js';
 import { contentDirOf } from '../../project.js';
 import type { GlobalOptions } from '../context.js';
 import { CliError } from '../output.js';
+import { unknownType } from '../suggest.js';
 
 export type Json = Record<string, unknown>;
 
@@ -27,7 +28,7 @@ export function builderContext(globals: () => GlobalOptions) {
   const findType = (name: string) => {
     const reg = loadSchemas(contentDir());
     const ct = reg.find(name);
-    if (!ct) throw new CliError(`Unknown content-type "${name}" (see "folio types list")`);
+    if (!ct) throw new CliError(unknownType(name, reg.contentTypes.values()));
     return { reg, ct, file: ct.file, schema: readJson(ct.file) };
   };
   return { contentDir, typeFile, findType };

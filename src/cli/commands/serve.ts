@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG } from '../../config.js';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, dim } from '../output.js';
 import { printReady } from '../banner.js';
+import { listenFailure } from '../listen-errors.js';
+import type { Project } from '../../project.js';
 
 interface ServeOptions extends GlobalOptions {
   port?: string;
@@ -13,6 +14,10 @@ interface ServeOptions extends GlobalOptions {
   readOnly?: boolean;
   verbose?: boolean;
   studioAs?: string;
+  ownerLink?: boolean;
+  commit?: boolean;
+  push?: string;
+  pull?: string;
 }
 
 /** How long the server must have been without requests before the start-up warm-up goes on (see below). */
@@ -30,14 +35,21 @@ export function registerServe(program: Command, globals: () => GlobalOptions) {
       'read every document file at start (ignore and do not write .folio/cache/documents.snapshot)',
     )
     .option('--read-only', 'refuse every write (403): for replicas serving one commit')
+    .option('--commit', 'commit each write to git, authored by its caller (git.commit in folio.json)')
+    .option('--push <remote>', 'push the commits to this git remote, batched, never forced (git.push)')
+    .option('--pull <interval>', "with --read-only: follow the branch's remote, pulling every 30s, 5m… (git.pull)")
     .option('--verbose', 'log every request with its status and timing')
     .option('--studio-as <user>', 'print a one-time Folio Studio sign-in link for this user (username or e-mail)')
+    .option('--owner-link', "print the owner's one-click Studio link even when listening beyond this machine")
+    .option('--no-owner-link', "print no owner link, and refuse the owner's sessions (default: on loopback only)")
     .addHelpText(
       'after',
       `
 Examples:
   folio serve
   folio serve --port 4000 --dir ./my-site
+  folio serve --commit --push origin          the editors' server: each save a commit, pushed
+  folio serve --read-only --pull 30s          a replica following the remote
   curl http://localhost:1337/api/articles`,
     )
     .action(async (o: ServeOptions) => {
@@ -53,10 +65,11 @@ Examples:
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new CliError(`--port must be a number from 0 to 65535`);
       const host = opts.host ?? project.config.server.host;
-      const [{ startServer, PortInUseError }, { serverOptions }] = await modules;
+      const [{ startServer }, { serverOptions }] = await modules;
       const log = (m: string) => process.stderr.write(`${m}\n`);
       keepServing(log);
-      const options = await serverOptions(project, { log });
+      const git = await startGitWork(project, opts, log);
+      const options = await serverOptions(project, { log, git });
       // The user a Studio sign-in link is for, checked before the server starts.
       let studio;
       if (opts.studioAs) {
@@ -91,17 +104,8 @@ Examples:
           onRequest: count,
         });
       } catch (err) {
-        if (!(err instanceof PortInUseError)) throw err;
-        const named =
-          opts.port !== undefined
-            ? 'from --port'
-            : port === DEFAULT_CONFIG.server.port
-              ? 'the default port'
-              : 'from server.port in content/folio.json';
-        throw new CliError(
-          `port ${port} on ${host} is already in use (${named}): stop the program using it, ` +
-            `or choose a free port with --port <port> (--port 0 picks any free port)`,
-        );
+        const sources = { port, host, portFlag: opts.port !== undefined, hostFlag: opts.host !== undefined };
+        throw listenFailure(err, sources) ?? err;
       }
       const { WebhookDispatcher } = await import('../../webhooks/webhooks.js');
       const { LocalMediaLibrary } = await import('../../upload/library.js');
@@ -117,6 +121,7 @@ Examples:
         await watcher?.close();
         await listener.shutdown(2000);
         await project.documents.idle();
+        await git.close();
         await Promise.race([webhooks.idle(), new Promise((r) => setTimeout(r, 5000))]);
         process.exit(0);
       };
@@ -124,7 +129,22 @@ Examples:
       process.on('SIGINT', () => void shutdown('SIGINT'));
       process.on('SIGTERM', () => void shutdown('SIGTERM'));
       const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${listener.port}`;
-      await printReady(project, base, opts);
+      const { prepareOwnerLinks } = await import('../../studio/owner-link.js');
+      const ownerLines = await prepareOwnerLinks({
+        auth: options.access.auth,
+        root: project.root,
+        address: listener.server.address(),
+        base,
+        flag: opts.ownerLink,
+        json: opts.json === true,
+        write: (text) => process.stdout.write(text),
+      });
+      await printReady(project, base, opts, ownerLines);
+      // Said once, after the start: a clone whose merge driver is not set up merges document files by lines.
+      void import('../../git/setup.js')
+        .then((git) => git.driverProblem(project.root))
+        .then((problem) => problem && !opts.quiet && log(`note: ${problem}`))
+        .catch(() => undefined);
       if (studio && !opts.json) {
         const code = studio.link.signInCodes(project.root).issue(studio.user.id);
         const minutes = studio.link.SIGN_IN_TTL_MS / 60000;
@@ -174,6 +194,33 @@ Examples:
         });
       }
     });
+}
+
+/** The git work the options and folio.json's `git` ask for (the options win), started before the server. */
+async function startGitWork(project: Project, opts: ServeOptions, log: (m: string) => void) {
+  const cfg = project.config.git;
+  let pull = cfg.pull;
+  if (opts.pull !== undefined) {
+    const { parseInterval } = await import('../../config.js');
+    const ms = parseInterval(opts.pull);
+    if (ms === undefined) throw new CliError('--pull must be an interval of at least 1 s: 30s, 5m, 1h or seconds');
+    pull = ms;
+  }
+  // A replica's pulls reach its answers through the watcher.
+  if (pull !== null && opts.watch === false) throw new CliError('--pull needs the watcher: drop --no-watch');
+  const push = opts.push ?? cfg.push;
+  const { startGit } = await import('../../git/serving.js');
+  try {
+    return await startGit(project, {
+      commit: opts.commit === true || cfg.commit,
+      push,
+      pull,
+      readOnly: opts.readOnly === true,
+      log,
+    });
+  } catch (err) {
+    throw new CliError(`git: ${(err as Error).message}`);
+  }
 }
 
 /** Logs a change of the settings a running server cannot apply (its address); answers them as now read. */

@@ -2,10 +2,7 @@ import type { Command } from 'commander';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { writeFileAtomic } from '../../store/atomic.js';
-import { serialize } from '../../store/serialize.js';
 import { loadSchemas } from '../../schema/registry.js';
-import { Reader } from '../../query/reader.js';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, printJson } from '../output.js';
 import { refuseWithLoadProblems, replaceRaw, writeRaw } from '../folio-json.js';
@@ -19,7 +16,8 @@ export function registerTransfer(program: Command, globals: () => GlobalOptions)
     .addHelpText(
       'after',
       `
-Layout (published content, populated one level, as a full-access client reads it):
+Layout (published content, populated one level as a full-access client reads it, but the inverse side of a
+relation, e.g. an author's articles: those are in the files of the side that holds the link):
   <out>/api/<plural>/index.json              page 1 of the list (default locale, default page size)
   <out>/api/<plural>/page/<n>.json           every page
   <out>/api/<plural>/<documentId>.json       every document
@@ -32,47 +30,10 @@ Example:
       const opts = globals();
       const project = await loadProject(opts);
       const out = resolve(o.out);
-      const reader = new Reader(project);
-      const tasks: Array<() => Promise<void>> = [];
-      const write = (file: string, body: unknown) =>
-        tasks.push(() => writeFileAtomic(join(out, 'api', file), serialize(body)));
-      for (const ct of project.schemas.contentTypes.values()) {
-        const locales = ct.localized ? project.config.locales.map((l) => l.code) : [undefined];
-        for (const locale of locales) {
-          const suffix = locale && locale !== project.config.defaultLocale ? locale : undefined;
-          const q = (extra: Record<string, unknown>) => ({ populate: '*', ...(locale ? { locale } : {}), ...extra });
-          if (ct.kind === 'singleType') {
-            if (!project.documents.singleDocument(ct)) continue;
-            const data = reader.prepare(ct, q({}), 'findOne').single();
-            if (data) write(`${ct.singularName}${suffix ? `.${suffix}` : ''}.json`, { data, meta: {} });
-            continue;
-          }
-          const prefix = `${ct.pluralName}${suffix ? `/${suffix}` : ''}`;
-          let page = 1,
-            pageCount: number;
-          do {
-            const result = reader.prepare(ct, q({ pagination: { page: String(page) } }), 'find').find();
-            pageCount = Math.max(1, Number((result.meta.pagination as Record<string, number>).pageCount));
-            if (page === 1) write(`${prefix}/index.json`, result);
-            write(`${prefix}/page/${page}.json`, result);
-            page++;
-          } while (page <= pageCount);
-          const one = reader.prepare(ct, q({}), 'findOne');
-          for (const doc of project.documents.index.documents(ct.uid)) {
-            const data = one.one(doc.documentId);
-            if (data) write(`${prefix}/${doc.documentId}.json`, { data, meta: {} });
-          }
-        }
-      }
-      mkdirSync(out, { recursive: true });
-      await withProgress(`exporting to ${o.out}`, opts, async (bar) => {
-        bar.total(tasks.length);
-        for (let i = 0; i < tasks.length; i += 64) {
-          await Promise.all(tasks.slice(i, i + 64).map((t) => t().then(() => bar.tick())));
-        }
-      });
-      if (opts.json) printJson({ out, files: tasks.length });
-      else if (!opts.quiet) process.stderr.write(`exported ${tasks.length} files to ${out}\n`);
+      const { exportStatic } = await import('../../export/static-export.js');
+      const files = await withProgress(`exporting to ${o.out}`, opts, (bar) => exportStatic(project, out, bar));
+      if (opts.json) printJson({ out, files });
+      else if (!opts.quiet) process.stderr.write(`exported ${files} files to ${out}\n`);
     });
 
   const imp = program.command('import').description('bring a project in from another tool');

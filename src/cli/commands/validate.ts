@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { openProject } from '../../project.js';
 import type { GlobalOptions } from '../context.js';
 import { printJson } from '../output.js';
 import { withProgress } from '../progress.js';
@@ -20,14 +19,21 @@ error, not problems: every process numbers them alike until "folio validate --fi
     .action(async (o: { fix?: boolean }) => {
       const opts = { ...globals(), ...o };
       const started = Date.now();
-      // Documents whose values fail are kept in the index here: they are reported with every problem below.
-      const project = await withProgress('loading the project', opts, () =>
-        openProject(opts.dir ?? process.cwd(), { load: { checkValues: false } }),
+      // Asked of git beside the load: a merge left unresolved, and a clone whose merge driver is not set up.
+      const git = import('../../git/validate-notes.js').then((m) => m.gitNotes(opts.dir ?? process.cwd()));
+      const { openForValidation } = await import('../../validate/open.js');
+      const { project, bodies } = await withProgress('loading the project', opts, () =>
+        openForValidation(opts.dir ?? process.cwd()),
       );
       const { validateProject } = await import('../../validate/validate.js');
       const { idClashNotices } = await import('../../validate/id-clashes.js');
       const fixed = opts.fix ? await project.documents.rewriteRenumbered() : [];
-      const problems = await withProgress('checking documents', opts, (bar) => validateProject(project, bar.update));
+      const problems = await withProgress('checking documents', opts, (bar) =>
+        validateProject(project, bar.update, bodies),
+      );
+      const { unresolved, driver } = await git;
+      problems.push(...unresolved);
+      if (driver && !opts.quiet && !opts.json) process.stderr.write(`note: ${driver}\n`);
       const notices = idClashNotices(project);
       if (opts.json) printJson({ ok: problems.length === 0, problems, notices, fixed });
       else {

@@ -25,6 +25,16 @@ export interface User {
 
 type Listener = () => void;
 
+/** Set while this browser has signed in to the Studio: only then is a session worth renewing on a reload. */
+const SESSION_HINT = 'folio-studio:signed-in';
+const hasHint = () => {
+  try {
+    return localStorage.getItem(SESSION_HINT) === '1';
+  } catch {
+    return true;
+  }
+};
+
 /**
  * The signed-in session: a short-lived access JWT kept in memory, renewed with the refresh token, which the
  * server keeps in an httpOnly cookie (`x-strapi-refresh-cookie: httpOnly`), so no script can read it.
@@ -43,6 +53,12 @@ class Session {
   private set(jwt: string | undefined, user: User | undefined) {
     this.jwt = jwt;
     this.user = user;
+    try {
+      if (jwt) localStorage.setItem(SESSION_HINT, '1');
+      else localStorage.removeItem(SESSION_HINT);
+    } catch {
+      // Storage refused (a private window's policy): a reload then asks to sign in again.
+    }
     for (const fn of this.listeners) fn();
   }
 
@@ -64,10 +80,28 @@ class Session {
     this.set(body.jwt, body.user);
   }
 
+  /** Whether this server offers the owner's one-click sign-in link (a server on the user's own machine). */
+  async ownerLinkAvailable(): Promise<boolean> {
+    try {
+      const res = await send('GET', '/_folio/studio/owner-link');
+      return ((await res.json()) as { data?: { available?: boolean } }).data?.available === true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Has the server print a new owner sign-in link in its terminal (only there: the answer does not hold it). */
+  async printOwnerLink(): Promise<void> {
+    await send('POST', '/_folio/studio/owner-link', {});
+  }
+
   /** A new access token from the refresh cookie: false when there is no session to renew. */
   renew(): Promise<boolean> {
     this.renewing ??= (async () => {
+      // The cookie is httpOnly: whether there may be one is known from the hint, so a visitor who never signed in
+      // costs no refused request (which the browser would log as an error).
       try {
+        if (!hasHint()) return false;
         const res = await send('POST', '/api/auth/refresh', {}, { 'x-strapi-refresh-cookie': 'httpOnly' });
         const { jwt } = (await res.json()) as { jwt: string };
         const me = await send('GET', '/api/users/me', undefined, { authorization: `Bearer ${jwt}` });

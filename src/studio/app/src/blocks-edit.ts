@@ -84,15 +84,17 @@ export function convert(b: Node, kind: string): Node {
 export const blockText = (b: Node) => (b.children ?? []).map((item) => textOf(item.children)).join('\n');
 
 /** The links the API takes: web, mail, phone and FTP addresses, and paths of the site. */
-export const LINK_URL = /^(https?:|ftp:|mailto:|tel:|\/)/;
-export const LINK_RULE = 'A link starts with https://, http://, mailto:, tel:, ftp: or / (a path of the site).';
+export const LINK_URL = /^(?:https?:|ftp:|mailto:|tel:|\/(?![/\\]))/;
+export const LINK_RULE =
+  'A link starts with https://, http://, mailto:, tel:, ftp: or / (a path of the site, not //host or /\\host).';
 
 /** A typed link as saved: a bare domain gets https://; empty is no link; false when the API would refuse it. */
 export function linkUrl(typed: string): string | false | undefined {
   const url = typed.trim();
   if (!url) return undefined;
+  if (/[\t\n\r]/.test(url)) return false;
   if (LINK_URL.test(url)) return url;
-  return /^[^\s/:]+\.[^\s:]+$/.test(url) ? `https://${url}` : false;
+  return /^[^\s/:.]+\.[^\s:]+$/.test(url) ? `https://${url}` : false;
 }
 
 /** A new, empty block of a kind. */

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { EditorView } from 'prosemirror-view';
 import type { Attribute } from './model';
 import { FieldError } from './field-error';
+import { hintOf, labelOf } from './labels';
 import { MediaField, type MediaFile } from './media-field';
 import type { InlineNode, ListItem } from './blocks-format';
 import {
@@ -47,6 +48,7 @@ export function BlocksField(props: {
 }) {
   const { name, value, error, onChange } = props;
   const path = props.path ?? name;
+  const label = labelOf(name, props.attr);
   const blocks = (Array.isArray(value) ? value : []) as Node[];
   const [kind, setKind] = useState('paragraph');
   /** An image block is added once its image is chosen (the API takes no image block without one). */
@@ -92,11 +94,18 @@ export function BlocksField(props: {
   }, [!!linking]);
 
   return (
-    <fieldset class="field blocks" id={`field-${path}`}>
+    <fieldset
+      class="field blocks"
+      id={`field-${path}`}
+      aria-describedby={`field-${path}-hint${error ? ` field-${path}-error` : ''}`}
+    >
       <legend>
-        {name}
-        <span class="kind"> (blocks)</span>
+        {label}
+        {props.attr.required && <span aria-hidden="true"> *</span>}
       </legend>
+      <p class="hint" id={`field-${path}-hint`}>
+        {hintOf(props.attr)}
+      </p>
       <FormatBar path={path} view={view} pm={pm} onLink={openLink} />
       {linking && <LinkForm urlId={urlId} linking={linking} onInput={setLinking} onClose={closeLink} />}
       <ol class="items">
@@ -191,13 +200,14 @@ export function BlocksField(props: {
           type="button"
           onClick={() => (kind === 'image' ? setChoosing(true) : onChange([...blocks, emptyBlock(kind)]))}
         >
-          Add a block to {name}
+          Add a block to {label}
         </button>
       </div>
       {choosing && (
         <div class="image-choice">
           <MediaField
-            name={`Image to add to ${name}`}
+            name={`Image to add to ${label}`}
+            label={`Image to add to ${label}`}
             path={`${path}.new-image`}
             attr={{ type: 'media', allowedTypes: ['images'] }}
             value={[]}

@@ -1,30 +1,39 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, query } from './api';
-import { slugify, type FormValue } from './fields';
-import { onLiveEvent } from './live';
-import { EDITABLE, endpoint, populateParams, type Attribute, type ContentType, type Model } from './model';
+import { EDITABLE, endpoint, type Attribute, type ContentType, type Model } from './model';
 import { flash } from './flash';
-import { ErrorNotice } from './notices';
-import { EditorActions } from './editor-actions';
+import { GrantHint } from './grants';
+import { EditorActions, focusField, type Failure, type Outcome } from './editor-actions';
 import { EditorFields } from './editor-fields';
 import { EditorHeader } from './editor-header';
 import { ChangedNotice, GeneralErrors, KeptFields, MissingLocaleNotice, NotFound } from './editor-notices';
-import { errorsAt, formOf, payloadOf, STRUCTURED } from './editor-payload';
-import type { MediaFile } from './media-field';
-import type { RelationRef } from './relation-field';
-import { navigate } from './router';
-import { statusesOf, type Doc, type Status } from './status';
+import { errorsAt, payloadOf, STRUCTURED } from './editor-payload';
+import { mainField } from './relation-field';
+import { navigate, useLeaveGuard } from './router';
+import type { Doc } from './status';
+import { useDocument } from './use-document';
+import { useEditorForm } from './use-editor-form';
+import { historyHref } from './history';
 
 type Action = 'draft' | 'publish' | 'save';
 
-/** The locales of a document's other versions, from its populated `localizations`. */
-const localesOf = (d: Doc): string[] =>
-  Array.isArray(d.localizations) ? d.localizations.map((l: { locale: string }) => l.locale) : [];
+const isEditable = (a: Attribute) =>
+  EDITABLE.has(a.type) || STRUCTURED.has(a.type) || a.type === 'relation' || a.type === 'media';
+
+/** The id of the first field of `keys` on the page, in the order the page shows them. */
+function firstFieldId(keys: string[]): string | undefined {
+  const found = keys.map((k) => document.getElementById(`field-${k}`)).filter((e): e is HTMLElement => !!e);
+  found.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  return found[0]?.id;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
- * The form of one document (a collection's, or a single type's): its scalar fields, saved through the REST API
- * as a draft or published. Only the fields the editor changed are sent, so a save changes nothing else in the
- * file; kinds without a field yet are shown read-only and kept as they are.
+ * The form of one document (a collection's, or a single type's), saved through the REST API as a draft or
+ * published. Only the fields the user changed are sent, so a save changes nothing else in the file; kinds without a
+ * field yet are shown read-only and kept. The form is checked as the API would check it before anything is sent,
+ * each problem at its field; and it is not left with unsaved changes without a question.
  */
 export function Editor(props: { type: ContentType; model: Model; documentId?: string; params: URLSearchParams }) {
   const { type, model, documentId, params } = props;
@@ -32,180 +41,83 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
   const isNew = !single && documentId === undefined;
   const defaultLocale = model.locales.find((l) => l.isDefault)?.code;
   const locale = type.localized ? (params.get('locale') ?? defaultLocale) : undefined;
-  const [doc, setDoc] = useState<Doc | undefined>();
-  const [status, setStatus] = useState<Status | undefined>();
-  const [values, setValues] = useState<Record<string, FormValue>>({});
-  const [relations, setRelations] = useState<Record<string, RelationRef[]>>({});
-  const [structured, setStructured] = useState<Record<string, unknown>>({});
-  const [files, setFiles] = useState<Record<string, MediaFile[]>>({});
-  const [touched, setTouched] = useState<Set<string>>(new Set());
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<{ error: unknown; what: string; action?: string } | undefined>();
-  const [message, setMessage] = useState('');
-  const [changed, setChanged] = useState<'updated' | 'deleted' | undefined>();
+  const [failure, setFailure] = useState<Failure | undefined>();
+  const [outcome, setOutcome] = useState<Outcome | undefined>();
   const [busy, setBusy] = useState(false);
-  const [missing, setMissing] = useState(false);
-  /** The locales this document has, and a version in another locale when it lacks the one asked for. */
-  const [present, setPresent] = useState<string[] | undefined>();
-  const [source, setSource] = useState<Doc | undefined>();
-  const saving = useRef(false);
-  const loadedAt = useRef<string | undefined>(undefined);
+  const [deleting, setDeleting] = useState(false);
 
   const targetOf = (uid: string | undefined) => model.types.find((t) => t.uid === uid);
-  const isEditable = (a: Attribute) =>
-    EDITABLE.has(a.type) || STRUCTURED.has(a.type) || a.type === 'relation' || a.type === 'media';
   const editable = Object.entries(type.attributes).filter(([, a]) => isEditable(a));
   const kept = Object.entries(type.attributes).filter(([, a]) => !isEditable(a));
-  const docPath = single ? endpoint(type) : `${endpoint(type)}/${documentId}`;
+  const localizedNames = editable.filter(([, a]) => a.pluginOptions?.i18n?.localized !== false).map(([n]) => n);
+  const form = useEditorForm({ model, editable, isNew, targetOf });
+  const docState = useDocument({ type, model, documentId, locale, form, localizedNames, onFailure: setFailure });
+  const { doc, status, source, saving, docPath, load } = docState;
 
-  const fill = (d: Doc | undefined) => {
-    const form = formOf(editable, targetOf, d);
-    setValues(form.values);
-    setRelations(form.relations);
-    setStructured(form.structured);
-    setFiles(form.files);
-    setTouched(new Set());
-    setErrors({});
-    setChanged(undefined);
-    setDoc(d);
-    loadedAt.current = d?.updatedAt;
-  };
-
-  /** The draft (every document has one) and its status. */
-  const readDraft = async (inLocale = locale): Promise<Doc | undefined> => {
-    try {
-      const status = type.draftAndPublish ? 'draft' : undefined;
-      const populate = populateParams(model, type.attributes);
-      if (type.localized) populate['populate[localizations][fields][0]'] = 'locale';
-      const { data } = await api<{ data: Doc }>('GET', `${docPath}${query({ status, locale: inLocale, ...populate })}`);
-      return data;
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 404) return undefined;
-      throw err;
-    }
-  };
-
-  /**
-   * Reads the document into the form. After a save (`editsAtSave`, the edit count when it was sent), a form edited
-   * meanwhile keeps what was typed: only the version it stands on is the one read.
-   */
-  const load = async (editsAtSave?: number) => {
-    try {
-      const d = await readDraft();
-      // A document missing in this locale may exist in another: the form then creates this locale's version.
-      let other: Doc | undefined;
-      if (!d && type.localized)
-        for (const l of model.locales) if (l.code !== locale && (other = await readDraft(l.code))) break;
-      setMissing(!d && !other && !single);
-      setSource(other);
-      const found = d ?? other;
-      setPresent(found ? [String(found.locale), ...localesOf(found)] : undefined);
-      if (d && editsAtSave !== undefined && edits.current !== editsAtSave) {
-        setDoc(d);
-        loadedAt.current = d.updatedAt;
-      } else {
-        fill(d ?? (other && sharedOnly(other)));
-        if (!d) loadedAt.current = undefined;
-      }
-      setStatus(d ? (await statusesOf(type, [d], locale)).get(d.documentId) : undefined);
-      setFailure(undefined);
-    } catch (err) {
-      setFailure({
-        error: err,
-        what: `read this ${type.displayName}`,
-        action: `${type.uid}.find${single ? '' : 'One'}`,
-      });
-    }
-  };
-
-  // The form shows once its document is read, so nothing typed before is overwritten by the read.
-  const [ready, setReady] = useState(false);
   useEffect(() => {
-    setReady(false);
-    if (isNew) {
-      fill(undefined);
-      setReady(true);
-    } else void load().finally(() => setReady(true));
-    setMessage(flash.take());
+    const message = flash.take();
+    setOutcome(message ? { text: message, kind: 'done' } : undefined);
+    setDeleting(false);
   }, [type.uid, documentId, locale]);
 
-  // A change to this document from elsewhere (another editor, the CLI, its file edited or pulled) is announced;
-  // this editor's own saves are told apart by the draft's updatedAt, which the save has already read back.
-  useEffect(
-    () =>
-      onLiveEvent(async (e) => {
-        if (isNew || saving.current || e.uid !== type.uid) return;
-        if (!single && e.documentId !== documentId) return;
-        if (locale && e.locale && e.locale !== locale) return;
-        if (e.event === 'entry.delete' && !single) return setChanged('deleted');
-        const current = await readDraft().catch(() => undefined);
-        if (saving.current) return;
-        if (!current) setChanged('deleted');
-        else if (current.updatedAt !== loadedAt.current) setChanged('updated');
-      }),
-    [type.uid, documentId, locale],
+  const nameField = mainField(type);
+  const savedName = doc && nameField ? String(doc[nameField] ?? '').trim() : '';
+  const title = single
+    ? type.displayName
+    : isNew
+      ? `New ${type.displayName}`
+      : savedName || `Untitled ${type.displayName}`;
+  useEffect(() => {
+    document.title = `${title} · Folio Studio`;
+  }, [title]);
+
+  useLeaveGuard(() =>
+    form.isDirty() && !saving.current
+      ? `Your changes to ${single || isNew ? `this ${type.displayName}` : `“${title}”`} are not saved.`
+      : undefined,
   );
 
-  const edits = useRef(0);
-  const touch = (name: string) => {
-    edits.current++;
-    setTouched((t) => new Set(t).add(name));
-    if (errors[name]) setErrors(({ [name]: _, ...rest }) => rest);
+  /** Says what stopped a save, at each field and in the bar, and takes the user to the first field. */
+  const refuse = (problems: Record<string, string>, why?: string) => {
+    form.setErrors(problems);
+    const fieldId = firstFieldId(Object.keys(problems));
+    const count = plural(Object.keys(problems).length, 'field needs', 'fields need');
+    setOutcome({ text: `Nothing was saved: ${why ?? `${count} attention`}.`, kind: 'problem', fieldId });
+    if (fieldId) focusField(undefined, fieldId);
   };
-  const change = (name: string, value: FormValue) => {
-    setValues((v) => ({ ...v, [name]: value }));
-    touch(name);
-    // A new document's uid follows its target field until the editor writes the uid themselves.
-    if (isNew)
-      for (const [uidName, a] of editable)
-        if (a.type === 'uid' && a.targetField === name && !ownUid.current.has(uidName)) {
-          setValues((v) => ({ ...v, [uidName]: slugify(String(value)) }));
-          touch(uidName);
-        }
-  };
-  const ownUid = useRef(new Set<string>());
 
   const save = async (action: Action) => {
-    const editsAtSave = edits.current;
-    const { data, problems } = payloadOf(type, model, touched, { values, relations, structured, files });
-    if (Object.keys(problems).length) {
-      setErrors(problems);
-      setMessage('Nothing was saved: correct the fields marked below.');
-      document.getElementById(`field-${Object.keys(problems)[0]}`)?.focus();
-      return;
-    }
+    const editsAtSave = form.edits.current;
+    const publish = action !== 'draft';
+    const checked = form.checkAll(publish);
+    const { data, problems } = payloadOf(type, model, form.touchedNow(), form.formNow());
+    Object.assign(checked, problems);
+    if (Object.keys(checked).length) return refuse(checked);
     const status = action === 'draft' ? 'draft' : undefined;
     setBusy(true);
     saving.current = true;
-    setMessage('');
+    setOutcome(undefined);
     setFailure(undefined);
     try {
-      let saved: Doc;
-      if (isNew) {
-        ({ data: saved } = await api<{ data: Doc }>('POST', `${endpoint(type)}${query({ status, locale })}`, { data }));
-      } else {
-        ({ data: saved } = await api<{ data: Doc }>('PUT', `${docPath}${query({ status, locale })}`, { data }));
-      }
+      const path = isNew ? endpoint(type) : docPath;
+      const { data: saved } = await api<{ data: Doc }>(isNew ? 'POST' : 'PUT', `${path}${query({ status, locale })}`, {
+        data,
+      });
       const done = action === 'draft' ? 'Draft saved.' : action === 'publish' ? 'Published.' : 'Saved.';
-      setMessage(done);
+      setOutcome({ text: done, kind: 'done' });
       if (isNew) {
         flash.set(done);
-        navigate(`${endpoint(type).replace('/api/', '/admin/content/')}/${saved.documentId}${query({ locale })}`, true);
+        const href = `${endpoint(type).replace('/api/', '/admin/content/')}/${saved.documentId}${query({ locale })}`;
+        navigate(href, { replace: true, force: true });
       } else await load(editsAtSave);
     } catch (err) {
       if (err instanceof ApiError && err.status === 400 && err.problems.length) {
-        const at = errorsAt(err.problems);
-        setErrors(at);
-        setMessage(`Nothing was saved: ${err.message}`);
-        const first = err.problems.find((p) => type.attributes[String(p.path[0])]);
-        if (first) document.getElementById(`field-${String(first.path[0])}`)?.focus();
+        const at = errorsAt(err.problems, (p) => !!document.getElementById(`field-${p}`));
+        refuse(at, `${plural(Object.keys(at).length, 'problem', 'problems')} found by the server`);
       } else {
         const verb = action === 'publish' ? 'publish' : 'save';
-        setFailure({
-          error: err,
-          what: `${verb} this ${type.displayName}`,
-          action: `${type.uid}.${isNew ? 'create' : 'update'}`,
-        });
+        const what = `${verb} this ${type.displayName}`;
+        setFailure({ error: err, what, action: `${type.uid}.${isNew ? 'create' : 'update'}` });
       }
     } finally {
       setBusy(false);
@@ -213,58 +125,17 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
     }
   };
 
-  /** Unpublish or discard the draft: Folio's own routes, since Strapi's REST API has neither. */
-  const transition = async (name: 'unpublish' | 'discard-draft') => {
+  /** Runs one of the document's other actions, saying its outcome in the bar. */
+  const act = async (run: () => Promise<string | undefined>, failed: Failure) => {
     setBusy(true);
     saving.current = true;
-    setMessage('');
+    setOutcome(undefined);
     setFailure(undefined);
     try {
-      const route = single ? type.singularName : `${type.pluralName}/${documentId}`;
-      await api('POST', `/_folio/content/${route}/${name}${query({ locale })}`);
-      await load();
-      setMessage(name === 'unpublish' ? 'Unpublished: the draft is kept.' : 'Draft discarded.');
+      const text = await run();
+      if (text) setOutcome({ text, kind: 'done' });
     } catch (err) {
-      const what = `${name === 'unpublish' ? 'unpublish' : 'discard the draft of'} this ${type.displayName}`;
-      setFailure({ error: err, what, action: `${type.uid}.update` });
-    } finally {
-      setBusy(false);
-      saving.current = false;
-    }
-  };
-
-  /** The attributes one locale's version has of its own (the others are shared by all locales). */
-  const localizedNames = editable.filter(([, a]) => a.pluginOptions?.i18n?.localized !== false).map(([n]) => n);
-  const sharedOnly = (d: Doc): Doc => {
-    const out = { ...d };
-    for (const n of localizedNames) delete out[n];
-    return out;
-  };
-  /** Fills this locale's form from the other version: its localized fields are then saved with the form. */
-  const copyFrom = (d: Doc) => {
-    fill(d);
-    loadedAt.current = undefined;
-    setDoc(undefined);
-    setTouched(new Set(localizedNames));
-  };
-  const localeName = (code: string | undefined) => model.locales.find((l) => l.code === code)?.name ?? code;
-  const typeHref = endpoint(type).replace('/api/', '/admin/content/');
-  const here = `${typeHref}${isNew ? '/new' : single ? '' : `/${documentId}`}`;
-  const localeHref = (code: string) => `${here}${query({ locale: code })}`;
-
-  const [deleting, setDeleting] = useState(false);
-  // A new locale's version is written with an update, as is any save of a document that exists.
-  const mayWrite = model.can(`${type.uid}.${isNew ? 'create' : 'update'}`);
-  const remove = async () => {
-    setBusy(true);
-    saving.current = true;
-    try {
-      await api('DELETE', `${docPath}${query({ locale })}`);
-      flash.set(`Deleted the ${type.displayName}${locale ? ` (${locale})` : ''}.`);
-      if (single) await load();
-      else navigate(listHref!);
-    } catch (err) {
-      setFailure({ error: err, what: `delete this ${type.displayName}`, action: `${type.uid}.delete` });
+      setFailure({ ...failed, error: err });
     } finally {
       setBusy(false);
       setDeleting(false);
@@ -272,43 +143,104 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
     }
   };
 
+  /** Unpublish or discard the draft: Folio's own routes, since Strapi's REST API has neither. */
+  const transition = (name: 'unpublish' | 'discard-draft') =>
+    act(
+      async () => {
+        const route = single ? type.singularName : `${type.pluralName}/${documentId}`;
+        await api('POST', `/_folio/content/${route}/${name}${query({ locale })}`);
+        await load();
+        return name === 'unpublish' ? 'Unpublished: the draft is kept.' : 'Draft discarded.';
+      },
+      {
+        error: undefined,
+        what: `${name === 'unpublish' ? 'unpublish' : 'discard the draft of'} this ${type.displayName}`,
+        action: `${type.uid}.update`,
+      },
+    );
+
   const listHref = single
     ? undefined
     : `/admin/content/${type.pluralName}${query({ locale: params.get('locale') ?? undefined })}`;
-  const title = isNew ? `New ${type.displayName}` : type.displayName;
-  const general = Object.entries(errors).filter(([name]) => !type.attributes[name]);
+  const remove = () =>
+    act(
+      async () => {
+        await api('DELETE', `${docPath}${query({ locale })}`);
+        const done = `Deleted the ${type.displayName}${locale ? ` (${locale})` : ''}.`;
+        if (!single) {
+          flash.set(done);
+          navigate(listHref!, { force: true });
+          return undefined;
+        }
+        await load();
+        return done;
+      },
+      { error: undefined, what: `delete this ${type.displayName}`, action: `${type.uid}.delete` },
+    );
 
-  if (missing) return <NotFound type={type} documentId={documentId} locale={locale} listHref={listHref} />;
+  const savedId = isNew ? undefined : (documentId ?? doc?.documentId);
+  /** "Generate from …": a value no other document holds (the server's), else the slug made here. */
+  const generateUid = async (name: string, slug: string) => {
+    const target = (type.attributes[name] as { targetField?: string }).targetField;
+    try {
+      const { data } = await api<{ data: string }>('POST', `/_folio/uid/generate${query({ locale })}`, {
+        contentTypeUID: type.uid,
+        field: name,
+        data: target ? { [target]: form.form.values[target] ?? '' } : {},
+        documentId: savedId,
+      });
+      form.setValue(name, data);
+    } catch {
+      form.setValue(name, slug);
+    }
+  };
+  const localeName = (code: string | undefined) => model.locales.find((l) => l.code === code)?.name ?? code;
+  const typeHref = endpoint(type).replace('/api/', '/admin/content/');
+  const here = `${typeHref}${isNew ? '/new' : single ? '' : `/${documentId}`}`;
+  const localeHref = (code: string) => `${here}${query({ locale: code })}`;
+  // A new locale's version is written with an update, as is any save of a document that exists.
+  const mayWrite = model.can(`${type.uid}.${isNew ? 'create' : 'update'}`);
+  const general = Object.entries(form.errors).filter(([key]) => !type.attributes[key.split('.')[0]]);
 
-  if (!ready) return <p>Loading…</p>;
+  if (docState.missing) return <NotFound type={type} documentId={documentId} locale={locale} listHref={listHref} />;
+  if (!docState.ready) return <p>Loading…</p>;
 
   return (
-    <section aria-labelledby="editor-title">
+    <section aria-labelledby="editor-title" class="editor">
       <EditorHeader
         model={model}
+        type={type}
         title={title}
-        status={status}
-        showStatus={type.draftAndPublish && !isNew}
         locale={locale}
-        present={present}
+        present={docState.present}
         localeHref={localeHref}
         listHref={listHref}
+        historyHref={savedId ? historyHref(type, savedId, { locale }) : undefined}
+        updatedAt={doc?.updatedAt}
       />
-      {changed && (
-        <ChangedNotice changed={changed} onReload={() => void load()} onDismiss={() => setChanged(undefined)} />
+      {docState.changed && (
+        <ChangedNotice
+          changed={docState.changed}
+          onReload={() => void load()}
+          onDismiss={() => docState.setChanged(undefined)}
+        />
       )}
       {source && (
-        <MissingLocaleNotice type={type} source={source} localeName={localeName} locale={locale} onCopy={copyFrom} />
+        <MissingLocaleNotice
+          type={type}
+          source={source}
+          localeName={localeName}
+          locale={locale}
+          onCopy={docState.copyFrom}
+        />
       )}
-      <ErrorNotice error={failure?.error} what={failure?.what ?? ''} action={failure?.action} />
-      <p class="message" role="status" aria-live="polite">
-        {message}
-      </p>
-      <GeneralErrors general={general} />
       {!mayWrite && !model.readOnly && (
-        <p class="notice info">
-          Your role may read this {type.displayName} but not {isNew ? 'create' : 'change'} it.
-        </p>
+        <div class="notice info">
+          <p>
+            Your role may read this {type.displayName} but not {isNew ? 'create' : 'change'} it.
+          </p>
+          <GrantHint actions={[`${type.uid}.${isNew ? 'create' : 'update'}`]} />
+        </div>
       )}
       <form
         noValidate
@@ -316,42 +248,43 @@ export function Editor(props: { type: ContentType; model: Model; documentId?: st
           e.preventDefault();
           if (mayWrite) void save(type.draftAndPublish ? 'draft' : 'save');
         }}
+        onKeyDown={(e) => {
+          // Ctrl+S (Cmd+S) saves, as in a desktop editor, rather than saving the page as a file.
+          if (e.key.toLowerCase() !== 's' || !(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+          e.preventDefault();
+          if (mayWrite && !busy && (isNew || form.isDirty())) void save(type.draftAndPublish ? 'draft' : 'save');
+        }}
       >
         <fieldset class="plain" disabled={!mayWrite}>
           <EditorFields
             model={model}
             editable={editable}
-            form={{ values, relations, structured, files }}
-            errors={errors}
+            form={form.form}
+            errors={form.errors}
+            privateSet={form.privateSet}
             locale={locale}
             targetOf={targetOf}
-            onStructured={(name, v) => {
-              setStructured((st) => ({ ...st, [name]: v }));
-              touch(name);
-            }}
-            onFiles={(name, v) => {
-              setFiles((f) => ({ ...f, [name]: v }));
-              touch(name);
-            }}
-            onRelations={(name, v) => {
-              setRelations((r) => ({ ...r, [name]: v }));
-              touch(name);
-            }}
-            onValue={(name, attr, v) => {
-              if (attr.type === 'uid') ownUid.current.add(name);
-              change(name, v);
-            }}
-            onGenerate={change}
+            onStructured={form.setStructured}
+            onFiles={form.setFiles}
+            onRelations={form.setRelations}
+            onValue={(name, attr, v) => form.setValue(name, v, attr.type === 'uid')}
+            onSecret={form.setSecret}
+            onGenerate={(name, v) => void generateUid(name, v)}
           />
           <KeptFields kept={kept.map(([n]) => n)} doc={doc} />
         </fieldset>
+        <GeneralErrors general={general} />
         <EditorActions
           type={type}
           mayWrite={mayWrite}
           mayDelete={!isNew && !!doc && !source && model.can(`${type.uid}.delete`)}
           busy={busy}
+          dirty={form.dirty}
+          isNew={isNew}
           status={status}
           deleting={deleting}
+          outcome={outcome}
+          failure={failure}
           onPublish={() => void save('publish')}
           onTransition={(name) => void transition(name)}
           onDeleting={setDeleting}

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { MarkdownPreview } from './markdown-preview';
 import type { Attribute } from './model';
 import { FieldError } from './field-error';
+import { hintOf, labelOf, readable } from './labels';
 
 /** What a field holds while it is edited: the text of its input, or a checkbox's state. */
 export type FormValue = string | boolean;
@@ -79,7 +80,7 @@ export const slugify = (text: string) =>
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+    .replace(/^-|-$/g, '');
 
 /** One labelled field of the editor, its error beside it (announced, and linked with aria-describedby). */
 export function Field(props: {
@@ -89,18 +90,22 @@ export function Field(props: {
   attr: Attribute;
   value: FormValue;
   error?: string;
+  /** More help than the attribute's kind and limits (a private field's note). */
+  note?: string;
   onChange(value: FormValue): void;
   onGenerate?: () => void;
 }) {
   const { name, attr, value, error, onChange } = props;
   const id = props.id ?? `field-${name}`;
+  const label = labelOf(name, attr);
   const [preview, setPreview] = useState(false);
   const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
   const common = {
     id,
     name,
     'aria-invalid': error ? ('true' as const) : undefined,
-    'aria-describedby': error ? errorId : undefined,
+    'aria-describedby': error ? `${errorId} ${hintId}` : hintId,
     'aria-required': attr.required ? ('true' as const) : undefined,
   };
   let input;
@@ -150,7 +155,6 @@ export function Field(props: {
         maxLength={attr.maxLength}
         value={String(value)}
         autocomplete={type === 'password' ? 'new-password' : undefined}
-        placeholder={type === 'password' ? 'Unchanged unless you type a new one' : undefined}
         onInput={(e) => onChange(e.currentTarget.value)}
       />
     );
@@ -158,24 +162,27 @@ export function Field(props: {
   return (
     <div class={`field ${attr.type}`}>
       <label for={id}>
-        {name}
+        {label}
         {attr.required && <span aria-hidden="true"> *</span>}
-        <span class="kind"> ({attr.type === 'richtext' ? 'Markdown' : attr.type})</span>
       </label>
+      <p class="hint" id={hintId}>
+        {hintOf(attr)}
+        {props.note ? `. ${props.note}` : ''}
+      </p>
       <div class="control">
         {input}
         {attr.type === 'richtext' && (
           <button type="button" aria-pressed={preview} onClick={() => setPreview(!preview)}>
-            Preview<span class="visually-hidden"> {name}</span>
+            Preview<span class="visually-hidden"> {label}</span>
           </button>
         )}
         {attr.type === 'uid' && props.onGenerate && (
           <button type="button" onClick={props.onGenerate}>
-            Generate from {attr.targetField}
+            Generate from {readable(attr.targetField ?? '')}
           </button>
         )}
       </div>
-      {preview && attr.type === 'richtext' && <MarkdownPreview text={String(value)} label={`Preview of ${name}`} />}
+      {preview && attr.type === 'richtext' && <MarkdownPreview text={String(value)} label={`Preview of ${label}`} />}
       <FieldError id={errorId} error={error} />
     </div>
   );

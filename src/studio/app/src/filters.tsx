@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { labelOf } from './labels';
 import type { ContentType } from './model';
 
 /** One condition of the list: an attribute, a Strapi filter operator, and a value. */
@@ -92,12 +93,13 @@ export function FilterBar(props: { type: ContentType; filters: Filter[]; onChang
         onInput={(e) => setValue(e.currentTarget.value)}
       />
     );
+  const nameOf = (name: string) => (type.attributes[name] ? labelOf(name, type.attributes[name]) : name);
   return (
     <div class="filters">
       {filters.length > 0 && (
         <ul class="active-filters" aria-label="Active filters">
           {filters.map((f, i) => {
-            const text = `${f[0]} ${OP_NAMES[f[1]] ?? f[1]}${NO_VALUE.has(f[1]) ? '' : ` ${f[2]}`}`;
+            const text = `${nameOf(f[0])} ${OP_NAMES[f[1]] ?? f[1]}${NO_VALUE.has(f[1]) ? '' : ` ${f[2]}`}`;
             return (
               <li>
                 {text}{' '}
@@ -121,7 +123,7 @@ export function FilterBar(props: { type: ContentType; filters: Filter[]; onChang
         <label for="filter-field">Filter on</label>
         <select id="filter-field" value={field} onChange={(e) => setField(e.currentTarget.value)}>
           {fields.map(([name]) => (
-            <option value={name}>{name}</option>
+            <option value={name}>{nameOf(name)}</option>
           ))}
         </select>
         <label for="filter-op" class="visually-hidden">

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, query } from './api';
 import { filterParams, FilterBar, parseFilters } from './filters';
+import { labelOf } from './labels';
 import { flash } from './flash';
 import { ErrorNotice } from './notices';
 import { onLiveEvent } from './live';
@@ -225,62 +226,64 @@ export function CollectionList({ type, model, params }: { type: ContentType; mod
       )}
       {result && (
         <>
-          <table>
-            <caption class="visually-hidden">
-              {type.displayName}: page {result.page} of {Math.max(1, result.pageCount)}
-            </caption>
-            <thead>
-              <tr>
-                {selectable && (
-                  <th scope="col">
-                    <input
-                      type="checkbox"
-                      aria-label="Select every document on this page"
-                      checked={result.docs.length > 0 && result.docs.every((d) => selected.has(d.documentId))}
-                      onChange={(e) => {
-                        const on = e.currentTarget.checked;
-                        setSelected(new Set(on ? result.docs.map((d) => d.documentId) : []));
-                      }}
-                    />
-                  </th>
-                )}
-                {columns.map((c) => header(c))}
-                {type.draftAndPublish && <th scope="col">Status</th>}
-                {type.localized && header('locale', 'Locale')}
-                {header('updatedAt', 'Updated')}
-              </tr>
-            </thead>
-            <tbody>
-              {result.docs.map((d) => {
-                const href = `${base}/${d.documentId}${query({ locale: d.locale })}`;
-                const status = result.statuses.get(d.documentId) ?? 'draft';
-                return (
-                  <tr key={d.documentId}>
-                    {selectable && (
-                      <td>
-                        <input
-                          type="checkbox"
-                          aria-label={`Select ${cell(d[columns[0]]) || d.documentId}`}
-                          checked={selected.has(d.documentId)}
-                          onChange={(e) => toggle(d.documentId, e.currentTarget.checked)}
-                        />
-                      </td>
-                    )}
-                    {columns.map((c, i) => (
-                      <td>{i === 0 ? <Link href={href}>{cell(d[c]) || d.documentId}</Link> : cell(d[c])}</td>
-                    ))}
-                    {type.draftAndPublish && (
-                      <td>
-                        <span class={`status ${status}`}>{status}</span>
-                      </td>
-                    )}
-                    {type.localized && <td>{d.locale}</td>}
-                    <td>{new Date(d.updatedAt).toLocaleString()}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <div class="table-scroll" tabIndex={0} role="region" aria-label={`${type.displayName} table`}>
+            <table>
+              <caption class="visually-hidden">
+                {type.displayName}: page {result.page} of {Math.max(1, result.pageCount)}
+              </caption>
+              <thead>
+                <tr>
+                  {selectable && (
+                    <th scope="col">
+                      <input
+                        type="checkbox"
+                        aria-label="Select every document on this page"
+                        checked={result.docs.length > 0 && result.docs.every((d) => selected.has(d.documentId))}
+                        onChange={(e) => {
+                          const on = e.currentTarget.checked;
+                          setSelected(new Set(on ? result.docs.map((d) => d.documentId) : []));
+                        }}
+                      />
+                    </th>
+                  )}
+                  {columns.map((c) => header(c, labelOf(c, type.attributes[c])))}
+                  {type.draftAndPublish && <th scope="col">Status</th>}
+                  {type.localized && header('locale', 'Locale')}
+                  {header('updatedAt', 'Updated')}
+                </tr>
+              </thead>
+              <tbody>
+                {result.docs.map((d) => {
+                  const href = `${base}/${d.documentId}${query({ locale: d.locale })}`;
+                  const status = result.statuses.get(d.documentId) ?? 'draft';
+                  return (
+                    <tr key={d.documentId}>
+                      {selectable && (
+                        <td>
+                          <input
+                            type="checkbox"
+                            aria-label={`Select ${cell(d[columns[0]]) || d.documentId}`}
+                            checked={selected.has(d.documentId)}
+                            onChange={(e) => toggle(d.documentId, e.currentTarget.checked)}
+                          />
+                        </td>
+                      )}
+                      {columns.map((c, i) => (
+                        <td>{i === 0 ? <Link href={href}>{cell(d[c]) || d.documentId}</Link> : cell(d[c])}</td>
+                      ))}
+                      {type.draftAndPublish && (
+                        <td>
+                          <span class={`status ${status}`}>{status}</span>
+                        </td>
+                      )}
+                      {type.localized && <td>{d.locale}</td>}
+                      <td>{new Date(d.updatedAt).toLocaleString()}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
           {result.docs.length === 0 && (
             <p>
               No {type.displayName} {q ? `matches “${q}”` : 'yet'}.

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiError, session } from './api';
 import type { Attribute } from './model';
 import { FieldError } from './field-error';
+import { hintOf, labelOf } from './labels';
 
 /** A file of the media library, as the upload API answers it. */
 export interface MediaFile {
@@ -57,6 +58,8 @@ export function MediaField(props: {
   name: string;
   /** The field's id and the path its controls name, when the name is not unique on the page (in components). */
   path?: string;
+  /** The field's label (default: the attribute's). */
+  label?: string;
   attr: Attribute;
   value: MediaFile[];
   error?: string;
@@ -66,13 +69,14 @@ export function MediaField(props: {
   const many = attr.multiple === true;
   const path = props.path ?? name;
   const id = `field-${path}`;
+  const label = props.label ?? labelOf(name, attr);
   const hidden = <span class="visually-hidden"> ({path})</span>;
   const [library, setLibrary] = useState<MediaFile[] | undefined>();
   const [problem, setProblem] = useState('');
   const [busy, setBusy] = useState(false);
   const add = (files: MediaFile[]) => {
     const ok = files.filter((f) => allowed(attr, f));
-    if (ok.length < files.length) setProblem(`${name} takes ${attr.allowedTypes?.join(', ')} only.`);
+    if (ok.length < files.length) setProblem(`${label} takes ${attr.allowedTypes?.join(', ')} only.`);
     if (ok.length) onChange(many ? [...value.filter((v) => !ok.some((f) => f.id === v.id)), ...ok] : [ok[0]]);
   };
   const explain = (err: unknown, what: string, action: string) =>
@@ -118,15 +122,14 @@ export function MediaField(props: {
 
   const accept = attr.allowedTypes?.includes('files') ? undefined : attr.allowedTypes?.map((k) => ACCEPT[k]).join(',');
   return (
-    <fieldset class="field media" id={id} aria-describedby={error ? `${id}-error` : undefined}>
+    <fieldset class="field media" id={id} aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}>
       <legend>
-        {name}
-        <span class="kind">
-          {' '}
-          (media{many ? ', several' : ''}
-          {attr.allowedTypes ? `: ${attr.allowedTypes.join(', ')}` : ''})
-        </span>
+        {label}
+        {attr.required && <span aria-hidden="true"> *</span>}
       </legend>
+      <p class="hint" id={`${id}-hint`}>
+        {hintOf(attr)}
+      </p>
       {value.length === 0 ? (
         <p class="empty">No file.</p>
       ) : (

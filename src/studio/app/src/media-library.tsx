@@ -1,13 +1,27 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, session } from './api';
-import type { MediaFile } from './media-field';
+import { api, query, session } from './api';
+import { FileCard, type LibraryFile } from './media-card';
 import type { Model } from './model';
 import { ErrorNotice } from './notices';
 
-interface LibraryFile extends MediaFile {
-  caption?: string | null;
-  size: number;
-}
+/** The orders the library can be shown in, as the upload API sorts. */
+const SORTS: [string, string][] = [
+  ['createdAt:desc', 'Newest first'],
+  ['createdAt:asc', 'Oldest first'],
+  ['name:asc', 'Name, A to Z'],
+  ['name:desc', 'Name, Z to A'],
+  ['size:desc', 'Largest first'],
+  ['size:asc', 'Smallest first'],
+];
+
+/** The kinds of file the library can be narrowed to, by the start of their MIME type. */
+const KINDS: [string, string][] = [
+  ['', 'Every kind'],
+  ['image/', 'Images'],
+  ['video/', 'Videos'],
+  ['audio/', 'Audio'],
+  ['application/', 'Documents and other files'],
+];
 
 /** Sends files to `/api/upload` with XMLHttpRequest, the one browser API that reports upload progress. */
 function uploadWithProgress(files: File[], onProgress: (share: number) => void): Promise<LibraryFile[]> {
@@ -33,100 +47,38 @@ function uploadWithProgress(files: File[], onProgress: (share: number) => void):
   });
 }
 
-/** One file: its preview, alt text and caption (saved through `POST /api/upload?id=`), and delete. */
-function FileCard(props: { file: LibraryFile; mayEdit: boolean; mayDelete: boolean; onChanged(): void }) {
-  const { file, mayEdit, mayDelete, onChanged } = props;
-  const [alt, setAlt] = useState(file.alternativeText ?? '');
-  const [caption, setCaption] = useState(file.caption ?? '');
-  const [state, setState] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [confirming, setConfirming] = useState(false);
-  const id = `file-${file.id}`;
-  return (
-    <li class="card">
-      {file.mime.startsWith('image/') ? (
-        <img src={file.formats?.thumbnail?.url ?? file.url} alt={file.alternativeText || file.name} loading="lazy" />
-      ) : (
-        <span class="file-kind" aria-hidden="true">
-          {file.mime.split('/')[1] ?? 'file'}
-        </span>
-      )}
-      <p class="name">
-        <a href={file.url}>{file.name}</a> <span class="kind">({Math.round(file.size)} KB)</span>
-      </p>
-      <form
-        onSubmit={async (e) => {
-          e.preventDefault();
-          try {
-            await api('POST', `/api/upload?id=${file.id}`, {
-              fileInfo: { alternativeText: alt || null, caption: caption || null },
-            });
-            setState('Saved.');
-            setError(undefined);
-          } catch (err) {
-            setError(err);
-          }
-        }}
-      >
-        <fieldset class="plain" disabled={!mayEdit}>
-          <label for={`${id}-alt`}>Alt text</label>
-          <input id={`${id}-alt`} value={alt} onInput={(e) => setAlt(e.currentTarget.value)} />
-          <label for={`${id}-caption`}>Caption</label>
-          <input id={`${id}-caption`} value={caption} onInput={(e) => setCaption(e.currentTarget.value)} />
-          {mayEdit && (
-            <button type="submit">
-              Save<span class="visually-hidden"> {file.name}</span>
-            </button>
-          )}
-        </fieldset>
-      </form>
-      <p role="status">{state}</p>
-      <ErrorNotice error={error} what={`change ${file.name}`} action="plugin::upload.content-api.upload" />
-      {mayDelete &&
-        (confirming ? (
-          <p>
-            <button
-              type="button"
-              class="danger"
-              onClick={async () => {
-                try {
-                  await api('DELETE', `/api/upload/files/${file.id}`);
-                  onChanged();
-                } catch (err) {
-                  setError(err);
-                }
-              }}
-            >
-              Delete {file.name} for good
-            </button>{' '}
-            <button type="button" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </p>
-        ) : (
-          <button type="button" onClick={() => setConfirming(true)}>
-            Delete<span class="visually-hidden"> {file.name}</span>
-          </button>
-        ))}
-    </li>
-  );
-}
-
-/** The media library: every file as a card, upload by picking or dropping files, with progress. */
+/**
+ * The media library: every file as a card (searched by name, narrowed by kind, sorted on the server), and upload
+ * by picking or dropping files, with progress.
+ */
 export function MediaLibrary({ model }: { model: Model }) {
   const [files, setFiles] = useState<LibraryFile[] | undefined>();
   const [error, setError] = useState<{ error: unknown; what: string; action: string } | undefined>();
   const [progress, setProgress] = useState<number | undefined>();
   const [over, setOver] = useState(false);
   const [reloads, setReloads] = useState(0);
+  const [typed, setTyped] = useState('');
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState(SORTS[0][0]);
+  const [kind, setKind] = useState('');
   const mayUpload = model.can('plugin::upload.content-api.upload');
   const mayDelete = model.can('plugin::upload.content-api.destroy');
 
   useEffect(() => {
-    api<LibraryFile[]>('GET', '/api/upload/files?sort=createdAt:desc').then(setFiles, (err) =>
-      setError({ error: err, what: 'read the media library', action: 'plugin::upload.content-api.find' }),
+    document.title = 'Media library · Folio Studio';
+  }, []);
+  useEffect(() => {
+    let live = true;
+    const params = { sort, _q: search, 'filters[mime][$startsWith]': kind || undefined };
+    api<LibraryFile[]>('GET', `/api/upload/files${query(params)}`).then(
+      (list) => live && setFiles(list),
+      (err) =>
+        live && setError({ error: err, what: 'read the media library', action: 'plugin::upload.content-api.find' }),
     );
-  }, [reloads]);
+    return () => {
+      live = false;
+    };
+  }, [reloads, search, sort, kind]);
 
   const upload = async (list: File[]) => {
     if (!list.length) return;
@@ -142,6 +94,7 @@ export function MediaLibrary({ model }: { model: Model }) {
     }
   };
 
+  const narrowed = search !== '' || kind !== '';
   return (
     <section aria-labelledby="media-title">
       <header class="bar">
@@ -178,10 +131,43 @@ export function MediaLibrary({ model }: { model: Model }) {
           )}
         </div>
       )}
+      <div class="tools">
+        <form
+          role="search"
+          aria-label="Search the media library"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setSearch(typed.trim());
+          }}
+        >
+          <label for="media-search">Search by name</label>
+          <input id="media-search" type="search" value={typed} onInput={(e) => setTyped(e.currentTarget.value)} />
+          <button type="submit">Search</button>
+        </form>
+        <label>
+          Kind{' '}
+          <select value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
+            {KINDS.map(([value, label]) => (
+              <option value={value}>{label}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Sort{' '}
+          <select value={sort} onChange={(e) => setSort(e.currentTarget.value)}>
+            {SORTS.map(([value, label]) => (
+              <option value={value}>{label}</option>
+            ))}
+          </select>
+        </label>
+      </div>
       <ErrorNotice error={error?.error} what={error?.what ?? ''} action={error?.action} />
-      {files && files.length === 0 && <p>No file yet.</p>}
-      {files && (
-        <ul class="cards">
+      <p class="message" role="status">
+        {files && (narrowed ? `${files.length} ${files.length === 1 ? 'file matches' : 'files match'}.` : '')}
+      </p>
+      {files && files.length === 0 && <p>{narrowed ? 'No file matches.' : 'No file yet.'}</p>}
+      {files && files.length > 0 && (
+        <ul class="cards" aria-label="Files">
           {files.map((f) => (
             <FileCard
               key={f.id}

@@ -1,7 +1,12 @@
 import { api } from './api';
+import { setRole } from './grants';
 
 export interface Attribute {
   type: string;
+  /** A label the schema gives the attribute (else its name is made readable). */
+  displayName?: string;
+  regex?: string;
+  unique?: boolean;
   required?: boolean;
   private?: boolean;
   enum?: string[];
@@ -54,6 +59,10 @@ export interface Model {
   /** The server refuses every write (`folio serve --read-only`): no write action is granted then. */
   readOnly: boolean;
   locales: Locale[];
+  /** The signed-in user's role, as permissions.json names it (for the grant lines the Studio suggests). */
+  role?: string;
+  /** Signed in as the project's owner: every permission, on the user's own machine. */
+  owner?: boolean;
 }
 
 /** The permissions the Studio needs to read the model, named as in content/permissions.json. */
@@ -79,16 +88,30 @@ interface TypeView {
 /** Where a type's documents are: `/api/<pluralName>` for a collection, `/api/<singularName>` for a single type. */
 export const endpoint = (t: ContentType) => `/api/${t.kind === 'singleType' ? t.singularName : t.pluralName}`;
 
+/** The role cannot read the content model: the Studio says which actions it lacks and how to grant them. */
+export class NoModelAccess extends Error {
+  constructor(readonly missing: string[]) {
+    super(`The role may not read the content model (it lacks ${missing.join(', ')})`);
+  }
+}
+
 /**
  * The project's content-types, and what the user may do with them (`/_folio/studio/permissions`), so the
  * sidebar and the buttons show what the role allows and nothing the API would refuse.
  */
 export async function loadModel(): Promise<Model> {
-  const { data } = await api<{ data: TypeView[] }>('GET', '/api/content-type-builder/content-types');
-  const components = await api<{ data: { uid: string; schema: Omit<ComponentType, 'uid'> }[] }>(
-    'GET',
-    '/api/content-type-builder/components',
-  );
+  const { data: granted, meta } = await api<{
+    data: string[];
+    meta?: { readOnly?: boolean; role?: string | null; owner?: boolean };
+  }>('GET', '/_folio/studio/permissions');
+  setRole(meta?.role ?? undefined);
+  const can = (action: string) => granted.includes(action);
+  const lacking = MODEL_PERMISSIONS.filter((p) => !can(p));
+  if (lacking.length) throw new NoModelAccess(lacking);
+  const [{ data }, components] = await Promise.all([
+    api<{ data: TypeView[] }>('GET', '/api/content-type-builder/content-types'),
+    api<{ data: { uid: string; schema: Omit<ComponentType, 'uid'> }[] }>('GET', '/api/content-type-builder/components'),
+  ]);
   const types: ContentType[] = data
     .filter((t) => t.uid.startsWith('api::'))
     .map((t) => ({
@@ -102,17 +125,13 @@ export async function loadModel(): Promise<Model> {
       attributes: t.schema.attributes,
     }))
     .sort((a, b) => a.displayName.localeCompare(b.displayName));
-  const { data: granted, meta } = await api<{ data: string[]; meta?: { readOnly?: boolean } }>(
-    'GET',
-    '/_folio/studio/permissions',
-  );
-  const can = (action: string) => granted.includes(action);
   let locales: Locale[] = [];
-  try {
-    locales = await api<Locale[]>('GET', '/api/i18n/locales');
-  } catch {
-    // Without the locales permission the Studio works in the default locale only.
-  }
+  if (can('plugin::i18n.locales.listLocales'))
+    try {
+      locales = await api<Locale[]>('GET', '/api/i18n/locales');
+    } catch {
+      // Without the locales the Studio works in the default locale only.
+    }
   return {
     types,
     components: new Map(components.data.map((c) => [c.uid, { uid: c.uid, ...c.schema }])),
@@ -120,6 +139,8 @@ export async function loadModel(): Promise<Model> {
     can,
     readOnly: meta?.readOnly === true,
     locales,
+    role: meta?.role ?? undefined,
+    owner: meta?.owner === true,
   };
 }
 

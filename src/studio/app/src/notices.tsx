@@ -1,13 +1,26 @@
 import { ApiError } from './api';
+import { GrantHint } from './grants';
 
-/** An API error said plainly; a 403 names the permission the role lacks, as content/permissions.json spells it. */
+/**
+ * An API error said plainly; a 403 names the permission the role lacks, as content/permissions.json spells it,
+ * with the `folio permissions grant` line that gives it.
+ */
 export function ErrorNotice({ error, what, action }: { error: unknown; what: string; action?: string }) {
   if (!error) return null;
-  let text: string;
   if (error instanceof ApiError && error.status === 403)
-    text = `Your role may not ${what}${action ? `: it needs the permission “${action}”` : ''}. Ask an administrator.`;
-  else if (error instanceof ApiError && error.status === 401) text = 'Your session has ended: sign in again.';
-  else text = `Could not ${what}: ${error instanceof Error ? error.message : String(error)}`;
+    return (
+      <div class="notice error" role="alert">
+        <p>
+          Your role may not {what}
+          {action ? `: it needs the permission “${action}”` : ''}.
+        </p>
+        {action && <GrantHint actions={[action]} />}
+      </div>
+    );
+  const text =
+    error instanceof ApiError && error.status === 401
+      ? 'Your session has ended: sign in again.'
+      : `Could not ${what}: ${error instanceof Error ? error.message : String(error)}`;
   return (
     <p class="notice error" role="alert">
       {text}

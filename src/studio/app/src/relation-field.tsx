@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, query } from './api';
 import { endpoint, type Attribute, type ContentType } from './model';
 import { FieldError } from './field-error';
+import { labelOf, withArticle } from './labels';
 
 /** A related document as the field shows it. */
 export interface RelationRef {
@@ -103,19 +104,16 @@ export function RelationField(props: {
   };
 
   return (
-    <fieldset class="field relation" aria-describedby={error ? `${id}-error` : undefined}>
-      <legend>
-        {name}
-        <span class="kind">
-          {' '}
-          (relation to {target?.displayName ?? attr.target}
-          {many ? ', several' : ''})
-        </span>
-      </legend>
+    <fieldset class="field relation" id={id} aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}>
+      <legend>{labelOf(name, attr)}</legend>
+      <p class="hint" id={`${id}-hint`}>
+        {many ? 'Links to' : 'A link to'} {target ? withArticle(target.displayName) : attr.target}
+        {many ? ' (several, in order)' : ''}
+      </p>
       {value.length === 0 ? (
         <p class="empty">None.</p>
       ) : (
-        <ol class="linked" id={id}>
+        <ol class="linked">
           {value.map((ref, i) => (
             <li key={ref.documentId}>
               <span>{ref.label}</span>
@@ -139,7 +137,7 @@ export function RelationField(props: {
       {target && (
         <div class="picker">
           <label for={`${id}-search`}>
-            {many || value.length === 0 ? 'Add' : 'Replace with'} a {target.displayName}
+            {many || value.length === 0 ? 'Add' : 'Replace with'} {withArticle(target.displayName)}
             <span class="visually-hidden"> ({path})</span>
           </label>
           <input

@@ -43,3 +43,29 @@ export async function statusesOf(type: ContentType, drafts: Doc[], locale?: stri
   }
   return out;
 }
+
+/** What a document has, from `/_folio/studio/document/…`: its versions by locale, and which private fields are set. */
+export interface DocumentState {
+  exists: boolean;
+  /** By locale code (`""` on a type without locales): when its draft and its published version last changed. */
+  locales: Record<string, { draft: string | null; published: string | null }>;
+  /** Private fields holding a value; null when the role may not change the document. */
+  private: Record<string, boolean> | null;
+}
+
+export async function readDocumentState(
+  type: ContentType,
+  documentId: string | undefined,
+  locale?: string,
+): Promise<DocumentState> {
+  const route = type.kind === 'singleType' ? type.singularName : `${type.pluralName}/${documentId}`;
+  return (await api<{ data: DocumentState }>('GET', `/_folio/studio/document/${route}${query({ locale })}`)).data;
+}
+
+/** A document's status in a locale, as the list shows it. */
+export function statusIn(type: ContentType, state: DocumentState, locale?: string): Status | undefined {
+  const v = state.locales[locale ?? ''];
+  if (!v) return undefined;
+  if (!type.draftAndPublish) return 'published';
+  return v.published === null ? 'draft' : v.published === v.draft ? 'published' : 'modified';
+}

@@ -1,4 +1,9 @@
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { createRequire } from 'node:module';
+import type { ParseError } from 'jsonc-parser';
+
+// Loaded on the first broken file only: the start path (reader threads included) parses with JSON.parse.
+let jsonc: typeof import('jsonc-parser') | undefined;
+const parser = () => (jsonc ??= createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser'));
 
 /** One syntax error of a JSON text, where an editor shows it (1-based line and column). */
 export interface JsonSyntaxError {
@@ -31,6 +36,7 @@ const WORDS: Record<string, string> = {
  * rather than the one character offset JSON.parse gives. Empty when the text parses.
  */
 export function jsonSyntaxErrors(text: string): JsonSyntaxError[] {
+  const { parse, printParseErrorCode } = parser();
   const errors: ParseError[] = [];
   parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const starts = [0];
@@ -59,4 +65,18 @@ export function describeJsonError(text: string): string | undefined {
   const [first] = jsonSyntaxErrors(text);
   if (!first) return text.trim() === '' ? 'it is empty' : undefined;
   return `line ${first.line}, column ${first.column}: ${first.message}`;
+}
+
+/**
+ * JSON.parse of a file's text, whose syntax error says where as `folio validate` does (`2:1: invalid JSON:
+ * trailing comma`) rather than as a character offset.
+ */
+export function parseJsonFile(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const [first] = jsonSyntaxErrors(text);
+    if (!first) throw err;
+    throw new SyntaxError(`${first.line}:${first.column}: invalid JSON: ${first.message}`, { cause: err });
+  }
 }
