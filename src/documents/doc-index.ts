@@ -11,8 +11,16 @@ export type { RowList, SummarySource, UndecodedHook, VersionPick } from './doc-i
 export { RENUMBERED_FROM, renumberedId } from './doc-index-ids.js';
 export { pickVersion } from './doc-index-rows.js';
 
-/** Told of a document added, replaced (`doc` its new copy) or removed (`doc` undefined): see `watch`. */
-export type IndexWatcher = (uid: string, documentId: string, doc: DocumentRecord | undefined) => void;
+/**
+ * Told of a document added, replaced (`doc` its new copy) or removed (`doc` undefined), with the copy it replaces
+ * (`prev`, undefined when it is new): see `watch`.
+ */
+export type IndexWatcher = (
+  uid: string,
+  documentId: string,
+  doc: DocumentRecord | undefined,
+  prev: DocumentRecord | undefined,
+) => void;
 
 /**
  * The in-memory index the server answers from: documents by type and documentId, versions by id,
@@ -32,8 +40,8 @@ export class DocumentIndex {
     return () => this.watchers.delete(fn);
   }
 
-  private tell(uid: string, documentId: string, doc: DocumentRecord | undefined) {
-    for (const fn of this.watchers) fn(uid, documentId, doc);
+  private tell(uid: string, documentId: string, doc: DocumentRecord | undefined, prev?: DocumentRecord) {
+    for (const fn of this.watchers) fn(uid, documentId, doc, prev);
   }
 
   /** Whether `doc` was indexed before its values were decoded, and they still are not. */
@@ -203,7 +211,7 @@ export class DocumentIndex {
     if (old) this.unlink(t, old);
     docs.set(doc.documentId, doc);
     this.insert(t, doc, false);
-    this.tell(doc.uid, doc.documentId, doc);
+    this.tell(doc.uid, doc.documentId, doc, old);
   }
 
   /**
@@ -285,7 +293,7 @@ export class DocumentIndex {
     docs.delete(documentId);
     if (t.rows.size) t.rows.clear();
     this.generation++;
-    this.tell(uid, documentId, undefined);
+    this.tell(uid, documentId, undefined, old);
   }
 
   private unlink(t: TypeIndex, doc: DocumentRecord) {

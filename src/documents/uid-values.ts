@@ -13,16 +13,17 @@ export interface UidPlace {
 
 /** Whether no other document's version (draft or published) of the locale holds `value`. */
 export function isUidAvailable(unique: UniqueValues, at: UidPlace, value: string): boolean {
-  return unique.holder(at.ct, at.field, at.locale, value, at.documentId, true) === undefined;
+  return !unique.valuesLike(at.ct, at.field, at.locale, value, at.documentId).has(value);
 }
 
 /**
  * `value`, or the first of `value-1`, `value-2`… no other document holds, as Strapi's content manager suggests
- * (`findUniqueUID`).
+ * (`findUniqueUID`: the values starting with `value` read once).
  */
 export function freeUid(unique: UniqueValues, at: UidPlace, value: string): string {
-  if (isUidAvailable(unique, at, value)) return value;
-  for (let i = 1; ; i++) if (isUidAvailable(unique, at, `${value}-${i}`)) return `${value}-${i}`;
+  const taken = unique.valuesLike(at.ct, at.field, at.locale, value, at.documentId);
+  if (!taken.has(value)) return value;
+  for (let i = 1; ; i++) if (!taken.has(`${value}-${i}`)) return `${value}-${i}`;
 }
 
 /**
