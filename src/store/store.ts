@@ -88,6 +88,8 @@ export interface Store {
   readCurrent?(pluralName: string, documentId: string): CurrentFile | undefined;
   /** Runs `fn` holding the project's write lock, shared with every other process writing it. */
   exclusive?<T>(fn: () => Promise<T>): Promise<T>;
+  /** Runs `fn` holding the project's write lock with no write of this process or another under way. */
+  alone?<T>(fn: () => Promise<T>): Promise<T>;
   /** The highest numeric id any process handed out for the collection (0: none recorded); call under `exclusive`. */
   lastIssuedId?(pluralName: string): number;
   recordIssuedId?(pluralName: string, id: number): void;
@@ -114,6 +116,10 @@ export class FileStore implements Store {
 
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     return this.lock.run(fn);
+  }
+
+  alone<T>(fn: () => Promise<T>): Promise<T> {
+    return this.lock.alone(fn);
   }
 
   readCurrent(pluralName: string, documentId: string): CurrentFile | undefined {
