@@ -1,11 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { FolioError, notFound } from '../errors.js';
 import type { ContentType } from '../schema/types.js';
-import { type DiskStamp, type Store, StaleFileError, textDigest } from '../store/store.js';
+import { type DiskStamp, type Store, StaleFileError } from '../store/store.js';
 import { parseDocumentText } from '../store/document-text.js';
 import { KeyedLock } from '../store/atomic.js';
 import { decodeDocument, encodeDocument } from './file-format.js';
 import type { DocumentIndex } from './doc-index.js';
+import type { IndexedTexts } from './indexed-texts.js';
 import { type DocumentRecord, type Slot, SlotMap, copyVersion, versions } from './model.js';
 import type { EventBus } from './events.js';
 import { type WriteNote, type WrittenFile, subjectOf } from './write-record.js';
@@ -27,6 +28,11 @@ export class DocumentWrites {
     private readonly index: DocumentIndex,
     private readonly typeOf: (uid: string) => ContentType,
     private readonly checkValues: ValuesCheck,
+    /**
+     * The text each indexed document was taken from: writes of different documents may rewrite one other document
+     * side by side, so its file can hold a newer text than its indexed copy.
+     */
+    private readonly texts: IndexedTexts,
     /** Told of each write, with the files it changed (`EventBus.onWrite`). */
     private readonly events?: EventBus,
   ) {}
@@ -102,8 +108,8 @@ export class DocumentWrites {
       if (indexed) this.index.remove(ct.uid, documentId);
       return undefined;
     }
-    // The indexed copy is what the file holds only if it was written as the very text on disk now.
-    if (indexed && this.writtenAs.get(indexed) === textDigest(disk.text)) return indexed;
+    // The indexed copy is what the file holds only if it was taken from the very text on disk now.
+    if (indexed && this.texts.holds(indexed, disk.text)) return indexed;
     const refuse = (why: string) =>
       new FolioError(
         409,
@@ -177,7 +183,7 @@ export class DocumentWrites {
       note?.subject ??
       (note && main && id ? subjectOf(main, named ?? this.index.get(main.uid, id), id, note.locale) : undefined);
     for (const [i, [, d]] of typed.entries()) {
-      this.writtenAs.set(d, written[i].digest);
+      this.texts.took(d, written[i].digest);
       this.index.put(d);
     }
     for (const g of gone) this.index.remove(g.ct.uid, g.documentId);
@@ -211,12 +217,6 @@ export class DocumentWrites {
     this.store.recordIssuedId?.(ct.pluralName, id);
     return id;
   }
-
-  /**
-   * The digest of the text each document this process wrote was written as: writes of different documents
-   * may rewrite one other document side by side, so its file can hold a newer text than its indexed copy.
-   */
-  private readonly writtenAs = new WeakMap<DocumentRecord, string>();
 
   /**
    * Per write in progress (several run side by side, on different documents): the stamps of the files it

@@ -53,6 +53,8 @@ export function fileObject(f: Record<string, unknown>, fields?: readonly string[
 export interface MediaLibrary {
   /** A file by numeric id or documentId, or undefined when there is none. */
   resolve(ref: string | number): MediaFile | undefined;
+  /** Runs `fn` while no write of the library is under way, in this process or another; writes wait meanwhile. */
+  alone?<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 /** Strapi's media categories: a file's mime type decides which one it is in. */

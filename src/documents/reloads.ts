@@ -1,9 +1,10 @@
 import type { ContentType } from '../schema/types.js';
-import type { Store } from '../store/store.js';
+import { type Store, textDigest } from '../store/store.js';
 import { parseDocumentText } from '../store/document-text.js';
 import type { KeyedLock } from '../store/atomic.js';
 import { decodeDocument } from './file-format.js';
 import type { DocumentIndex } from './doc-index.js';
+import type { IndexedTexts } from './indexed-texts.js';
 import type { ValuesCheck } from './document-writes.js';
 import { type DocumentRecord, type Version, versions } from './model.js';
 
@@ -22,6 +23,8 @@ export type ReindexResult = 'updated' | 'removed' | 'unchanged' | { problem: str
 export interface ReloadContext {
   store: Store;
   index: DocumentIndex;
+  /** The text each indexed document was taken from (written as, or read). */
+  texts: IndexedTexts;
   /** The per-document lock writes hold: a re-indexing waits for them. */
   lock: KeyedLock;
   checkValues: ValuesCheck;
@@ -31,58 +34,65 @@ export interface ReloadContext {
 }
 
 /**
- * Re-reads one document file after a change on disk (another process, an editor, a git checkout).
- * A file this process wrote itself is skipped. A broken file keeps the last good version in the index
- * and is reported. Returns what happened.
+ * Follows one document file after a change on disk (another process, an editor, a git checkout): nothing to do
+ * when the index holds what the file's text says (this process wrote that very text, or read it already); else the
+ * document is indexed again from it.
  */
-export async function reloadDocument(
-  cx: ReloadContext,
-  ct: ContentType,
-  documentId: string,
-  file: string,
-  text: string | undefined,
-): Promise<'own' | ReindexResult> {
-  if (cx.store.isOwnWrite(file, text)) return 'own';
-  // The file held something else than this process wrote: a later return to that text (a file moved
-  // back, a git switch) is a change to index, not an own write.
-  cx.store.forgetOwnWrites(file);
-  return reindex(cx, ct, documentId, () => (text === undefined ? undefined : parseDocumentText(text, documentId)));
+export async function reloadDocument(cx: ReloadContext, ct: ContentType, documentId: string): Promise<ReindexResult> {
+  const before = cx.index.get(ct.uid, documentId);
+  let text: string | undefined;
+  try {
+    text = await cx.store.readTextAsync(ct.pluralName, documentId);
+  } catch {
+    return refreshDocument(cx, ct, documentId);
+  }
+  if (cx.texts.holds(cx.index.get(ct.uid, documentId), text)) return 'unchanged';
+  // Read before the document's lock was held: a write of this process that replaced the file since (it indexed a
+  // new copy) makes the text old, and the file is read again.
+  const replaced = () => cx.index.get(ct.uid, documentId) !== before;
+  return reindex(cx, ct, documentId, () => (replaced() ? cx.store.readText(ct.pluralName, documentId) : text));
 }
 
 /** Indexes one document again from its file as it is now (read under the document's lock). */
 export function refreshDocument(cx: ReloadContext, ct: ContentType, documentId: string): Promise<ReindexResult> {
-  cx.store.forgetOwnWrites(cx.store.fileOf(ct.pluralName, documentId));
-  return reindex(cx, ct, documentId, () => cx.store.readDocument(ct.pluralName, documentId)?.body);
+  return reindex(cx, ct, documentId, () => cx.store.readText(ct.pluralName, documentId));
 }
 
-/** Indexes one document again from `body()` (its file's, read under the document's lock; undefined: gone). */
+/**
+ * Indexes one document again from `read()`, its file's text (undefined: gone), read under the document's lock
+ * and indexed in the same turn, so no write of it lands in between; nothing to do when the index holds that text.
+ */
 function reindex(
   cx: ReloadContext,
   ct: ContentType,
   documentId: string,
-  body: () => Record<string, unknown> | undefined,
+  read: () => string | undefined,
 ): Promise<ReindexResult> {
   return cx.lock.run(`${ct.uid}/${documentId}`, async () => {
     // Looking the document up fills the type's documentId map: a slice at a time, not all at once.
     await cx.index.whenMapped(ct.uid);
     const existed = cx.index.get(ct.uid, documentId);
-    let read: Record<string, unknown> | undefined;
+    let text: string | undefined;
+    let body: Record<string, unknown> | undefined;
     try {
-      read = body();
+      text = read();
+      if (cx.texts.holds(existed, text)) return 'unchanged';
+      body = text === undefined ? undefined : parseDocumentText(text, documentId);
     } catch (err) {
       return { problem: (err as Error).message };
     }
-    if (read === undefined) {
+    if (body === undefined) {
       if (!existed) return 'unchanged';
       cx.index.remove(ct.uid, documentId);
       for (const v of versions(existed)) cx.emit('entry.delete', ct, v);
       return 'removed';
     }
     try {
-      const doc = decodeDocument(ct, documentId, read);
-      const problem = cx.checkValues(ct, read);
+      const doc = decodeDocument(ct, documentId, body);
+      const problem = cx.checkValues(ct, body);
       if (problem) return { problem };
       cx.index.put(doc);
+      cx.texts.took(doc, textDigest(text!));
       const first = versions(doc)[0];
       if (first) cx.emit(existed ? 'entry.update' : 'entry.create', ct, first);
       return 'updated';
@@ -101,7 +111,7 @@ export function loadHooks(cx: ReloadContext, checkValues = true): LoadHooks {
   // (unless written or removed here since, which indexed it already).
   const onStale = (ct: ContentType, doc: DocumentRecord) => {
     if (cx.index.get(ct.uid, doc.documentId) !== doc) return;
-    void reindex(cx, ct, doc.documentId, () => cx.store.readDocument(ct.pluralName, doc.documentId)?.body);
+    void refreshDocument(cx, ct, doc.documentId);
   };
   const hooks: LoadHooks = { onStale };
   if (!checkValues) return hooks;

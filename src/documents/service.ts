@@ -13,7 +13,14 @@ import type { MediaLibrary } from './media.js';
 import { detachMedia, linkMedia, type MediaLinkContext } from './media-links.js';
 import { hashPasswordValues } from './passwords.js';
 import { checkPublishable, publishProblems } from './publish-checks.js';
-import { type LoadHooks, type ReloadContext, loadHooks, refreshDocument, reloadDocument } from './reloads.js';
+import {
+  type LoadHooks,
+  type ReindexResult,
+  type ReloadContext,
+  loadHooks,
+  refreshDocument,
+  reloadDocument,
+} from './reloads.js';
 import {
   type DocumentRecord,
   type Slot,
@@ -25,6 +32,7 @@ import {
   now,
 } from './model.js';
 import { EventBus } from './events.js';
+import { IndexedTexts } from './indexed-texts.js';
 import { UniqueValues } from './unique-values.js';
 import type { Actor } from './write-record.js';
 import { valuesProblem } from './stored-values.js';
@@ -80,11 +88,14 @@ export class DocumentService {
     /** Shared with the project so listeners survive a reload of schemas. */
     readonly events: EventBus = new EventBus(),
   ) {
-    this.writes = new DocumentWrites(store, this.index, (uid) => this.contentType(uid), this.checkValues, events);
+    const texts = new IndexedTexts();
+    const typeOf = (uid: string) => this.contentType(uid);
+    this.writes = new DocumentWrites(store, this.index, typeOf, this.checkValues, texts, events);
     this.linking = new Linking(schemas, config, this.index, this.writes, media, (name) => this.contentType(name));
     this.reloads = {
       store,
       index: this.index,
+      texts,
       lock: this.writes.lock,
       checkValues: this.checkValues,
       emit: (event, ct, version) => this.emit(event, ct, version),
@@ -99,17 +110,12 @@ export class DocumentService {
   }
 
   /**
-   * Re-reads one document file after a change on disk (another process, an editor, a git checkout).
-   * A file this process wrote itself is skipped. A broken file keeps the last good version in the index
-   * and is reported. Returns what happened.
+   * Follows one document file after a change on disk (another process, an editor, a git checkout): nothing
+   * to do when the index was taken from the very text the file holds (this process wrote it); else the file is
+   * indexed again. A broken file keeps the last good version in the index and is reported. Returns what happened.
    */
-  reloadDocument(
-    ct: ContentType,
-    documentId: string,
-    file: string,
-    text: string | undefined,
-  ): Promise<'own' | 'updated' | 'removed' | 'unchanged' | { problem: string }> {
-    return reloadDocument(this.reloads, ct, documentId, file, text);
+  reloadDocument(ct: ContentType, documentId: string): Promise<ReindexResult> {
+    return reloadDocument(this.reloads, ct, documentId);
   }
 
   /** Indexes one document again from its file as it is now (read under the document's lock). */

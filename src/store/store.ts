@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, linkSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
+import { readFile, rename, unlink } from 'node:fs/promises';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { basename, dirname, join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
@@ -88,6 +88,8 @@ export interface Store {
   readCurrent?(pluralName: string, documentId: string): CurrentFile | undefined;
   /** Runs `fn` holding the project's write lock, shared with every other process writing it. */
   exclusive?<T>(fn: () => Promise<T>): Promise<T>;
+  /** Runs `fn` holding the project's write lock with no write of this process or another under way. */
+  alone?<T>(fn: () => Promise<T>): Promise<T>;
   /** The highest numeric id any process handed out for the collection (0: none recorded); call under `exclusive`. */
   lastIssuedId?(pluralName: string): number;
   recordIssuedId?(pluralName: string, id: number): void;
@@ -96,19 +98,13 @@ export interface Store {
   fileOf(pluralName: string, documentId: string): string;
   /** Reads one document file (again, after a change on disk; or to decode it): `undefined` when gone. */
   readDocument(pluralName: string, documentId: string): RawDocument | undefined;
-  /** Whether the file's current text is what this process last wrote there (so a watcher can skip it). */
-  isOwnWrite(file: string, text: string | undefined): boolean;
-  /** Forgets what this process wrote to `file`: the file has since held something else (moved away, edited). */
-  forgetOwnWrites(file: string): void;
+  /** A document file's text as it is now, `undefined` when there is none. */
+  readText(pluralName: string, documentId: string): string | undefined;
+  /** `readText`, without blocking: many are read side by side. */
+  readTextAsync(pluralName: string, documentId: string): Promise<string | undefined>;
 }
 
 export class FileStore implements Store {
-  /**
-   * Digests of the last texts this process wrote to each file (`null`: removed it), so a watcher can tell its own
-   * writes from others'. Several are kept: a file written twice in quick succession may be seen at either.
-   */
-  private own = new Map<string, Array<string | null>>();
-
   private readonly lock: WriteLock;
   private readonly files = new KeyedLock();
   /** The operation (see `writing`) the current write belongs to: its files' queues are already held. */
@@ -120,6 +116,10 @@ export class FileStore implements Store {
 
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     return this.lock.run(fn);
+  }
+
+  alone<T>(fn: () => Promise<T>): Promise<T> {
+    return this.lock.alone(fn);
   }
 
   readCurrent(pluralName: string, documentId: string): CurrentFile | undefined {
@@ -150,31 +150,26 @@ export class FileStore implements Store {
     recordIssuedId(stateDirOf(this.contentDir), pluralName, id);
   }
 
-  private remember(file: string, digest: string | null) {
-    const list = this.own.get(file) ?? [];
-    list.push(digest);
-    if (list.length > 8) list.shift();
-    this.own.set(file, list);
-    if (this.own.size > 10_000) this.own.delete(this.own.keys().next().value!);
-  }
-
-  isOwnWrite(file: string, text: string | undefined): boolean {
-    const list = this.own.get(file);
-    return !!list && list.includes(text === undefined ? null : textDigest(text));
-  }
-
-  forgetOwnWrites(file: string) {
-    this.own.delete(file);
-  }
-
   readDocument(pluralName: string, documentId: string): RawDocument | undefined {
-    const file = this.fileOf(pluralName, documentId);
+    const text = this.readText(pluralName, documentId);
+    if (text === undefined) return undefined;
+    return { documentId, file: this.fileOf(pluralName, documentId), body: parseDocumentText(text, documentId) };
+  }
+
+  readText(pluralName: string, documentId: string): string | undefined {
     try {
-      return { documentId, file, body: parseDocumentText(readSmallFile(file), documentId) };
+      return readSmallFile(this.fileOf(pluralName, documentId));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
     }
+  }
+
+  readTextAsync(pluralName: string, documentId: string): Promise<string | undefined> {
+    return readFile(this.fileOf(pluralName, documentId), 'utf8').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined;
+      throw err;
+    });
   }
 
   private dir(pluralName: string) {
@@ -221,7 +216,6 @@ export class FileStore implements Store {
     const check = expect === undefined ? undefined : () => checkStamp(file, expect);
     // One write of a file at a time in this process, so the stamp check and the rename after it are one step.
     await this.queued(file, async (op) => {
-      this.remember(file, digest);
       if (!op?.undo) return writeFileAtomic(file, text, check);
       let aside: string | null | undefined;
       try {
@@ -242,7 +236,6 @@ export class FileStore implements Store {
     const file = this.fileOf(pluralName, documentId);
     await this.queued(file, async (op) => {
       if (expect !== undefined) checkStamp(file, expect);
-      this.remember(file, null);
       if (op?.undo) {
         // Moved aside rather than removed, so a later failure of the operation can put it back.
         const aside = asideName(file);

@@ -41,7 +41,7 @@ export class WriteLock {
   }
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
-    await this.enter();
+    await this.enter(false);
     try {
       return await fn();
     } finally {
@@ -49,10 +49,46 @@ export class WriteLock {
     }
   }
 
+  /**
+   * Runs `fn` as the lock's only holder, in this process too: it starts once the writes under way have ended,
+   * and writes arriving meanwhile wait until it is done (a rewrite of the checkout by git, which a write landing
+   * in the middle of would spoil, or be lost to).
+   */
+  async alone<T>(fn: () => Promise<T>): Promise<T> {
+    while (this.solo) await this.solo;
+    let done!: () => void;
+    this.solo = new Promise<void>((resolve) => (done = resolve));
+    try {
+      // The holders of now finish; nobody joins them.
+      if (this.holders > 0) this.closing = true;
+      await this.enter(true);
+      try {
+        return await fn();
+      } finally {
+        this.leave();
+      }
+    } finally {
+      this.solo = undefined;
+      done();
+    }
+  }
+
+  /** An `alone` run waiting or under way: every other holder waits for it. */
+  private solo: Promise<void> | undefined;
+
   /** Resolves once this process holds the lock, counting the caller as one of its holders. */
-  private async enter(): Promise<void> {
+  private async enter(solo: boolean): Promise<void> {
     for (;;) {
-      if (this.releaseFile && !this.closing) {
+      if (!solo && this.solo) {
+        await this.solo;
+        continue;
+      }
+      // Alone, only a lock this process took and nobody holds (a writer took it, then found `solo`) is joined.
+      if (solo && this.releaseFile && this.holders === 0) {
+        this.holders++;
+        return;
+      }
+      if (!solo && this.releaseFile && !this.closing) {
         if (Date.now() - this.heldSince < MAX_HOLD_MS) {
           this.holders++;
           return;

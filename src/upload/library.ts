@@ -119,6 +119,10 @@ export class LocalMediaLibrary implements MediaLibrary {
 
   // ---------------------------------------------------------------- writes
 
+  alone<T>(fn: () => Promise<T>): Promise<T> {
+    return this.lock.run('library', () => this.fileLock.run(fn));
+  }
+
   /**
    * Stores prepared files as one batch: names them by content hash, renames their temp files into place,
    * writes their records. All or nothing: on a failure, what this batch wrote is removed again.

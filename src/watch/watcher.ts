@@ -1,5 +1,5 @@
 import { type FSWatcher, statSync, watch as watchDir } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { reloadProject, type Project } from '../project.js';
 import { ConfigError } from '../config.js';
@@ -222,13 +222,12 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
       const chunk = files.slice(at, at + READ_AHEAD);
       // The file is read whatever the event said: an atomic rename can be reported as unlink + add, and
       // only what is on disk now counts.
-      const texts = await Promise.all(chunk.map(({ file }) => readFile(file, 'utf8').catch(() => undefined)));
       const results = await Promise.all(
-        chunk.map(({ file, ct, documentId }, i) => project.documents.reloadDocument(ct, documentId, file, texts[i])),
+        chunk.map(({ ct, documentId }) => project.documents.reloadDocument(ct, documentId)),
       );
       results.forEach((result, i) => {
         const { file } = chunk[i];
-        if (result === 'own' || result === 'unchanged') return;
+        if (result === 'unchanged') return;
         if (typeof result === 'object')
           events.onChange?.({ file, what: 'problem', problem: `${result.problem}; serving the last good version` });
         else events.onChange?.({ file, what: result });
