@@ -2,8 +2,7 @@ import type { Column } from '../documents/column.js';
 import type { FieldIndexes } from '../documents/field-indexes.js';
 import type { SortedOrder } from '../documents/sorted-order.js';
 import type { ReadContext } from './context.js';
-import { columnScope } from './column-scope.js';
-import { castOperand, compileFilters } from './filters.js';
+import { castOperand } from './filters.js';
 import { type FindPlan, type LinkPart, type ScalarPart, foldedOperator, isRange } from './plan.js';
 import { IdList, IdSet } from './id-sets.js';
 import { TextIndex, type TextMatch } from '../documents/text-index.js';
@@ -56,14 +55,6 @@ function segmentOf(part: ScalarPart, order: SortedOrder): Segment | undefined {
   return { part, order, from, to: Math.max(from, to) };
 }
 
-/** A test of one condition from the columns alone (see column-scope.ts). */
-function testOf(ctx: ReadContext, plan: FindPlan, indexes: FieldIndexes, part: ScalarPart): Test {
-  return compileFilters(
-    columnScope(ctx, plan.ct, (key) => indexes.column(key)),
-    part.node,
-  ) as Test;
-}
-
 const TEXT_MATCH: Record<string, TextMatch> = {
   $containsi: 'contains',
   $startsWithi: 'startsWith',
@@ -84,13 +75,9 @@ function* textRows(plan: FindPlan, indexes: FieldIndexes, part: ScalarPart): Gen
 
 /** The source rows (ids) matching a condition through a relation: those pointing at a matching target. */
 function* linkedRows(ctx: ReadContext, plan: FindPlan, part: LinkPart): Generator<void, IdSet | undefined> {
-  const targets = ctx.index.fields(part.target.uid);
   const links = ctx.index.fields(plan.ct.uid).linksOf(part.relation.spec.key);
   if (!links) return undefined;
-  const test = compileFilters(
-    columnScope(ctx, part.target, (key) => targets.column(key)),
-    part.inner,
-  ) as Test;
+  const test = part.test;
   const found = new IdList();
   const targetIds = ctx.index.rowIds(part.target.uid, part.targetRows);
   const matching = new IdList();
@@ -156,7 +143,7 @@ export function* runPlan(
   const tests: Test[] = [];
   const answered = new Set<ScalarPart | undefined>([best?.part, ...(sets.map((x) => x.part) as ScalarPart[])]);
   answered.delete(undefined);
-  for (const part of plan.scalars) if (!answered.has(part)) tests.push(testOf(ctx, plan, indexes, part));
+  for (const part of plan.scalars) if (!answered.has(part)) tests.push(part.test);
   for (const set of sets) if (set !== smallest || best) tests.push((id) => set.rows.has(id));
   // Linked rows may be of another status or locale than the read's.
   if (smallest && !best && !smallest.part) tests.push(ctx.index.inRowSet(uid, plan.rows));
@@ -189,7 +176,7 @@ export function* runPlan(
   // Whether a row matches, for the walk: from the range or set the rows came from when nothing else was
   // tested (no set of ids to build), else from the rows found.
   let member: Test | undefined;
-  if (!tests.length && best) member = testOf(ctx, plan, indexes, best.part);
+  if (!tests.length && best) member = best.part.test;
   else if (!tests.length && smallest) member = (id) => smallest.rows.has(id);
   const page = { matches, member };
   return { total, ids: yield* sortedPage(order, keys, page, start, limit, rowIds.length) };

@@ -11,6 +11,8 @@ import type { SortKey } from './sort.js';
 /** One condition of the top-level AND of a filter, over the type's own scalar fields (`{ [key]: value }`). */
 export interface ScalarPart {
   node: Record<string, unknown>;
+  /** The condition over the columns (see column-scope.ts), compiled once. */
+  test: (id: number) => boolean;
   /** The field of a part on one field (not `$or`, `$not`). */
   field?: ScalarField;
   value: unknown;
@@ -25,6 +27,8 @@ export interface LinkPart {
   inner: unknown;
   /** The target's scalar fields the inner condition reads. */
   fields: Map<string, ScalarField>;
+  /** The inner condition over the target's columns. */
+  test: (id: number) => boolean;
 }
 
 export interface SortPart {
@@ -89,6 +93,9 @@ export function foldedOperator(value: unknown): string | undefined {
   return ops.length === 1 && FOLDED_OPERATORS.has(ops[0]) && isPlainOperand(value[ops[0]]) ? ops[0] : undefined;
 }
 
+/** A type's columns, as a compiled condition reads them (once built, see FieldIndexes.need). */
+const columnsOf = (ctx: ReadContext, ct: ContentType) => (key: string) => ctx.index.fields(ct.uid).column(key);
+
 function needsOf(plan: FindPlan, uid: string): IndexNeeds {
   let n = plan.needs.get(uid);
   if (!n) plan.needs.set(uid, (n = { columns: [], orders: [], texts: [], links: [] }));
@@ -115,16 +122,15 @@ export function planFind(
       const field = key.startsWith('$') ? undefined : scalarField(ctx, ct, key);
       if (field || key.startsWith('$')) {
         const seen = new Map<string, ScalarField>();
-        // Compiled once here for the fields it reads (and to refuse what the indexes cannot answer).
-        compileFilters(
-          columnScope(ctx, ct, () => undefined, seen),
-          { [key]: value },
-        );
+        // Compiled over the columns, read once built; this also finds the fields it reads, and refuses what
+        // the indexes cannot answer.
+        const node = { [key]: value };
+        const test = compileFilters(columnScope(ctx, ct, columnsOf(ctx, ct), seen), node) as (id: number) => boolean;
         const needs = needsOf(plan, ct.uid);
         for (const f of seen.values()) needs.columns!.push(f.spec);
         if (field && isRange(value)) needs.orders!.push({ field: field.spec, rows });
         if (field && foldedOperator(value)) needs.texts!.push({ field: field.spec, rows });
-        plan.scalars.push({ node: { [key]: value }, field, value });
+        plan.scalars.push({ node, test, field, value });
       } else plan.links.push(linkPart(ctx, ct, rows, key, value, plan));
     }
     for (const key of sort) {
@@ -162,10 +168,8 @@ function linkPart(
   const locale = target.localized ? rows.locale! : null;
   const targetRows = ctx.index.rowSet(target.uid, { status: ctx.status, locale });
   const fields = new Map<string, ScalarField>();
-  const test = compileFilters(
-    columnScope(ctx, target, () => undefined, fields),
-    inner,
-  );
+  const scope = columnScope(ctx, target, columnsOf(ctx, target), fields);
+  const test = compileFilters(scope, inner) as (id: number) => boolean;
   // A source with nothing related is tested against a row of nulls: when that matches, sources without links
   // match too, which the links alone cannot find.
   if (test(-1)) throw new NotPlannable(key);
@@ -176,5 +180,5 @@ function linkPart(
   needsOf(plan, ct.uid).links!.push(relation.spec);
   const targetNeeds = needsOf(plan, target.uid);
   for (const f of fields.values()) targetNeeds.columns!.push(f.spec);
-  return { relation, target, targetRows, inner, fields };
+  return { relation, target, targetRows, inner, fields, test };
 }

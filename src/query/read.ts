@@ -10,6 +10,7 @@ import { compileFilters, type Predicate } from './filters.js';
 import { type Pagination, parsePagination } from './pagination.js';
 import { type FoundPage, findLater, findNow } from './find.js';
 import { finish, shapingJobs } from './ready.js';
+import { shapedText } from './bodies.js';
 import { parsePopulate } from './populate.js';
 import { checkPopulate } from './populate-check.js';
 import { ReadBudget } from './bounds.js';
@@ -59,6 +60,8 @@ export interface ReadQuery {
   sortBy?: SortGetter[];
   /** Whether the indexes may answer the query (not with `_q` or a publication filter). */
   plannable: boolean;
+  /** Identifies the shape of the documents (`fields` and `populate` as given), for reusing shaped texts. */
+  selectionKey: string;
   /** Identifies the filtered, sorted row list (not the page or the shape), for the result cache. */
   resultKey: string;
   pagination?: Pagination;
@@ -107,6 +110,7 @@ export function parseReadQuery(
     locale: null,
     selection: { populate: new Map() },
     resultKey: '',
+    selectionKey: JSON.stringify([q.fields ?? null, q.populate ?? null]),
     sortKeys: [],
     plannable: false,
   };
@@ -244,6 +248,18 @@ export async function runFindLater(ctx: ReadContext, ct: ContentType, query: Rea
   const found = await findLater(ctx, ct, query);
   await finish(ctx, shapingJobs(ctx, ct, query.selection.populate, false));
   return shapePage(ctx, ct, query, found);
+}
+
+/**
+ * `runFindLater`'s answer as the JSON text of `{ data, meta }`, the documents' texts reused (see bodies.ts):
+ * `who` names the caller's permissions, which decide the relations populated.
+ */
+export async function runFindText(ctx: ReadContext, ct: ContentType, query: ReadQuery, who: string) {
+  const { page, meta } = await findLater(ctx, ct, query);
+  await finish(ctx, shapingJobs(ctx, ct, query.selection.populate, false));
+  const selection = `${who}|${query.status}|${ct.uid}|${query.selectionKey}`;
+  const data = page.map((v) => shapedText(ctx, ct, v, query.selection, selection));
+  return `{"data":[${data.join(',')}],"meta":${JSON.stringify({ pagination: meta })}}`;
 }
 
 function shapePage(ctx: ReadContext, ct: ContentType, query: ReadQuery, { page, meta }: FoundPage) {

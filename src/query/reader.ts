@@ -8,7 +8,15 @@ import { ReadBudget } from './bounds.js';
 import { finish, shapingJobs } from './ready.js';
 import { shapeDocument } from './output.js';
 import { parsePopulate } from './populate.js';
-import { type ReadQuery, type RouteKind, parseReadQuery, runFind, runFindLater, shapeOne } from './read.js';
+import {
+  type ReadQuery,
+  type RouteKind,
+  parseReadQuery,
+  runFind,
+  runFindLater,
+  runFindText,
+  shapeOne,
+} from './read.js';
 
 /** What a read needs of an open project (a `Project` is one). */
 export interface ReadSource {
@@ -104,6 +112,14 @@ export class PreparedRead {
   /** The page the query asks for, as `{ data, meta }`. */
   find() {
     return runFind(this.run(), this.ct, this.query);
+  }
+
+  /**
+   * `findLater`'s answer as JSON text, its documents' texts reused from earlier answers (see bodies.ts); `who`
+   * names the caller's permissions.
+   */
+  findText(who: string) {
+    return runFindText(this.run(), this.ct, this.query, who);
   }
 
   /** `find` without holding the event loop: long work (building an index, a scan) runs in slices. */

@@ -1,4 +1,4 @@
-import type { Column } from '../documents/column.js';
+import { type Column, compareKindValues } from '../documents/column.js';
 import type { SortedOrder } from '../documents/sorted-order.js';
 import { IdList, IdSet } from './id-sets.js';
 import { compareValues } from './sort.js';
@@ -87,22 +87,35 @@ export function* sortedPage(
     }
     return out.done();
   }
-  // Runs of equal first-key values, from the end the sort starts at.
+  // Runs of equal first-key values, from the end the sort starts at; each run in id order (its order in
+  // `order`), sorted by the other keys when there are some. A run's far end is looked for only when its
+  // neighbour holds the same value (most runs are one row long).
+  const col = first.column;
+  const n = order.length;
   let walked = 0;
-  let i = first.desc ? order.length - 1 : 0;
-  while (i >= 0 && i < order.length && out.length < limit) {
-    const value = first.column.value(ids[i]);
-    const runStart = value === null ? 0 : order.from(value, false);
-    const runEnd = value === null ? order.nullEnd() : order.from(value, true);
-    let run: Int32Array | number[] = ids.subarray(runStart, runEnd);
-    if (member) run = Array.prototype.filter.call(run, member) as number[];
-    if (skipped + run.length <= start) skipped += run.length;
+  let i = first.desc ? n - 1 : 0;
+  while (i >= 0 && i < n && out.length < limit) {
+    const value = col.value(ids[i]);
+    let lo = i;
+    let hi = i + 1;
+    if (first.desc && i > 0 && compareKindValues(col.value(ids[i - 1]), value) === 0)
+      lo = value === null ? 0 : order.from(value, false);
+    else if (!first.desc && i + 1 < n && compareKindValues(col.value(ids[i + 1]), value) === 0)
+      hi = value === null ? order.nullEnd() : order.from(value, true);
+    if (hi - lo === 1) {
+      if (!member || member(ids[lo])) take(ids[lo]);
+    } else if (!member && !rest.length && skipped + (hi - lo) <= start) skipped += hi - lo;
     else {
-      if (rest.length && run.length > 1) run = Array.from(run).sort((a, b) => compareRows(rest, a, b));
-      for (let k = 0; k < run.length && out.length < limit; k++) take(run[k]);
+      let run: number[] = [];
+      for (let k = lo; k < hi; k++) if (!member || member(ids[k])) run.push(ids[k]);
+      if (skipped + run.length <= start) skipped += run.length;
+      else {
+        if (rest.length && run.length > 1) run = run.sort((a, b) => compareRows(rest, a, b));
+        for (let k = 0; k < run.length && out.length < limit; k++) take(run[k]);
+      }
     }
-    i = first.desc ? runStart - 1 : runEnd;
-    walked += runEnd - runStart;
+    i = first.desc ? lo - 1 : hi;
+    walked += hi - lo;
     if (walked > STEP) {
       walked = 0;
       yield;

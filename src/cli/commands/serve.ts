@@ -136,6 +136,7 @@ Examples:
         address: listener.server.address(),
         base,
         flag: opts.ownerLink,
+        trustProxy: project.config.server.trustProxy,
         json: opts.json === true,
         write: (text) => process.stdout.write(text),
       });
