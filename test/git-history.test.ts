@@ -234,6 +234,23 @@ describe('document history, as the public reads it', () => {
     const editor = await fetch(`${server.base}/_folio/history/articles/${id}/${commit}`, { headers: asEditor() });
     expect(await json(editor)).toContain('Plan social confidentiel');
   });
+
+  it('answers the history of a document whose file holds a merge conflict (there, but unreadable)', async () => {
+    const { id } = await create({ title: 'Conflicted' });
+    const file = join(repo.contentDir, 'documents', 'articles', `${id}.json`);
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(
+      file,
+      text.replace('"title": "Conflicted",', '<<<<<<< ours\n"title": "A",\n=======\n"title": "B",\n>>>>>>> theirs'),
+    );
+    try {
+      const list = await fetch(`${server.base}/_folio/history/articles/${id}`);
+      expect(list.status).toBe(200);
+      expect(((await list.json()) as { data: Entry[] }).data[0].message).toContain('"Conflicted": create');
+    } finally {
+      writeFileSync(file, text);
+    }
+  });
 });
 
 describe('document history, once the schema changed', () => {

@@ -83,10 +83,19 @@ export class DocumentHistory {
     }
   }
 
-  /** The document's file as it is now (undefined: deleted). */
+  /** The document's file as it is now (undefined: deleted, or unreadable: see `now`). */
   current(ct: ContentType, documentId: string): Record<string, unknown> | undefined {
-    const raw = this.project.documents.store.readDocument(ct.pluralName, documentId);
-    return raw?.body;
+    return this.now(ct, documentId).body;
+  }
+
+  /** Whether the document's file is gone now, and its body when it can be read (not while it holds a conflict). */
+  now(ct: ContentType, documentId: string): { gone: boolean; body?: Record<string, unknown> } {
+    try {
+      const raw = this.project.documents.store.readDocument(ct.pluralName, documentId);
+      return raw ? { gone: false, body: raw.body } : { gone: true };
+    } catch {
+      return { gone: false };
+    }
   }
 
   /** Restores one locale of the document (the draft, on a type with drafts) to what the file held at `id`. */

@@ -44,9 +44,9 @@ async function historyOf(req: RouteRequest): Promise<DocumentHistory> {
  */
 async function historyFor(req: RouteRequest, at: Awaited<ReturnType<typeof addressed>>) {
   const history = await historyOf(req);
-  const current = history.current(at.ct, at.documentId);
-  if (!current && !at.seesGone) throw notFound();
-  return { history, current };
+  const now = history.now(at.ct, at.documentId);
+  if (now.gone && !at.seesGone) throw notFound();
+  return { history, current: now.body };
 }
 
 /** An entry with its author's e-mail address only for a caller who may read users' addresses. */
