@@ -6,8 +6,16 @@ import type { SummarySource, TypeIndex, UndecodedHook } from './doc-index-type.j
 import { canWait, placeId } from './doc-index-ids.js';
 import { linkRelations } from './doc-index-links.js';
 
-/** Told of a document added, replaced (`doc` its new copy) or removed (`doc` undefined): see `watch`. */
-export type IndexWatcher = (uid: string, documentId: string, doc: DocumentRecord | undefined) => void;
+/**
+ * Told of a document added, replaced (`doc` its new copy) or removed (`doc` undefined), with the copy it replaces
+ * (`prev`, undefined when it is new): see `watch`.
+ */
+export type IndexWatcher = (
+  uid: string,
+  documentId: string,
+  doc: DocumentRecord | undefined,
+  prev: DocumentRecord | undefined,
+) => void;
 
 /**
  * How documents get into the index (see DocumentIndex): added whole, or by their summary alone and made on
@@ -27,8 +35,8 @@ export class IndexBase {
     return () => this.watchers.delete(fn);
   }
 
-  protected tell(uid: string, documentId: string, doc: DocumentRecord | undefined) {
-    for (const fn of this.watchers) fn(uid, documentId, doc);
+  protected tell(uid: string, documentId: string, doc: DocumentRecord | undefined, prev?: DocumentRecord) {
+    for (const fn of this.watchers) fn(uid, documentId, doc, prev);
   }
 
   /** Whether `doc` was indexed before its values were decoded, and they still are not. */
@@ -173,7 +181,7 @@ export class IndexBase {
     const t = this.t(doc.uid);
     t.loaded.push(doc);
     this.insert(t, doc, true);
-    if (this.watchers.size) this.tell(doc.uid, doc.documentId, doc);
+    if (this.watchers.size) this.tell(doc.uid, doc.documentId, doc, undefined);
   }
 
   /**

@@ -141,7 +141,7 @@ export class DocumentIndex extends IndexBase {
     if (old) this.unlink(t, old);
     docs.set(doc.documentId, doc);
     this.insert(t, doc, false);
-    this.tell(doc.uid, doc.documentId, doc);
+    this.tell(doc.uid, doc.documentId, doc, old);
   }
 
   remove(uid: string, documentId: string) {
@@ -152,7 +152,7 @@ export class DocumentIndex extends IndexBase {
     this.unlink(t, old);
     docs.delete(documentId);
     this.changed(t);
-    this.tell(uid, documentId, undefined);
+    this.tell(uid, documentId, undefined, old);
   }
 
   private unlink(t: TypeIndex, doc: DocumentRecord) {

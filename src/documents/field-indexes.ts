@@ -97,7 +97,7 @@ export class FieldIndexes {
       const col = this.columnEntry(o.field).column;
       const entry: OrderEntry = { order: undefined!, rows: o.rows, ready: false };
       this.orders.set(key, entry);
-      this.enqueue(() => this.orderWork(entry, col));
+      this.enqueue(() => this.orderWork(key, entry, col));
     }
     for (const f of needs.links ?? []) {
       if (this.links.has(f.key)) continue;
@@ -150,10 +150,10 @@ export class FieldIndexes {
     entry.ready = true;
   }
 
-  private *orderWork(entry: OrderEntry, column: Column): Work {
+  private *orderWork(key: string, entry: OrderEntry, column: Column): Work {
     if (column.kind === 'mixed') {
       // No order over values of several kinds: queries on this field read each row instead.
-      this.orders.delete(`${[...this.orders].find(([, e]) => e === entry)?.[0]}`);
+      if (this.orders.get(key) === entry) this.orders.delete(key);
       return;
     }
     entry.order = new SortedOrder(column, this.host.rowIds(entry.rows));

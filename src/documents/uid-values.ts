@@ -13,20 +13,22 @@ export interface UidPlace {
 
 /** Whether no other document's version (draft or published) of the locale holds `value`. */
 export function isUidAvailable(unique: UniqueValues, at: UidPlace, value: string): boolean {
-  return unique.holder(at.ct, at.field, at.locale, value, at.documentId, true) === undefined;
+  return !unique.valuesLike(at.ct, at.field, at.locale, value, at.documentId).has(value);
 }
 
 /**
  * `value`, or the first of `value-1`, `value-2`… no other document holds, as Strapi's content manager suggests
- * (`findUniqueUID`).
+ * (`findUniqueUID`: the values starting with `value` read once).
  */
 export function freeUid(unique: UniqueValues, at: UidPlace, value: string, max = Infinity): string {
-  if (isUidAvailable(unique, at, value)) return value;
+  const taken = unique.valuesLike(at.ct, at.field, at.locale, value, at.documentId);
+  if (!taken.has(value)) return value;
   for (let i = 1; ; i++) {
-    // Within `max`: the value is shortened to make room for its suffix.
+    // Within `max`: the value is shortened to make room for its suffix (then looked up on its own).
     const suffix = `-${i}`;
-    const next = `${cutSlug(value, Math.max(0, max - suffix.length), '-')}${suffix}`;
-    if (isUidAvailable(unique, at, next)) return next;
+    const kept = cutSlug(value, Math.max(0, max - suffix.length), '-');
+    const next = `${kept}${suffix}`;
+    if (kept === value ? !taken.has(next) : isUidAvailable(unique, at, next)) return next;
   }
 }
 

@@ -64,21 +64,33 @@ export function* findPage(ctx: ReadContext, ct: ContentType, query: ReadQuery): 
 function* scanRows(ctx: ReadContext, ct: ContentType, query: ReadQuery): Generator<void, RowList> {
   const cached = cachedResult(ctx, ct, query);
   if (cached) return cached;
-  // Every row is read: the type is made and decoded first, a slice at a time.
+  // Every row is read: the types are made and decoded first, a slice at a time.
   for (const uid of ctx.schemas.contentTypes.keys()) yield* drive(ctx.index.preparing(uid));
-  const all = ctx.index.rows(ct.uid, { status: query.status, locale: query.locale });
-  let list: Version[] = Array.isArray(all) ? all : all.slice();
-  if (query.filter) {
-    const kept: Version[] = [];
-    for (let i = 0; i < list.length; i++) {
-      if (query.filter(list[i])) kept.push(list[i]);
-      if (i % STEP === STEP - 1) yield;
-    }
-    list = kept;
+  const ids = ctx.index.rowIds(ct.uid, ctx.index.rowSet(ct.uid, { status: query.status, locale: query.locale }));
+  let list: Version[] = [];
+  for (let i = 0; i < ids.length; i += STEP) {
+    rowsOf(ctx, ct, ids, i, Math.min(ids.length, i + STEP), query.filter, list);
+    yield;
   }
   if (query.sortBy?.length) list = yield* sortSliced(query.sortBy, list);
   storeResult(ctx, ct, query, list);
   return list;
+}
+
+/** Pushes onto `out` the versions of `ids[from, to)` that pass `filter` (all of them without one). */
+function rowsOf(
+  ctx: ReadContext,
+  ct: ContentType,
+  ids: Int32Array,
+  from: number,
+  to: number,
+  filter: ReadQuery['filter'],
+  out: Version[],
+) {
+  for (let i = from; i < to; i++) {
+    const v = ctx.index.byId(ct.uid, ids[i])!;
+    if (!filter || filter(v)) out.push(v);
+  }
 }
 
 /** A list query's page now, on this turn of the event loop (a command, or a query quick to answer). */
