@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseJsonFile } from './store/json-syntax.js';
+import { readSmallFile } from './store/read-file.js';
 
 export interface LocaleConfig {
   code: string;
@@ -170,7 +170,7 @@ export function loadConfig(contentDir: string): FolioConfig {
   const file = join(contentDir, 'folio.json');
   let raw: unknown;
   try {
-    raw = parseJsonFile(readFileSync(file, 'utf8'));
+    raw = parseJsonFile(readSmallFile(file, contentDir));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return structuredClone(DEFAULT_CONFIG);
     throw new ConfigError(file, `${(err as Error).message}`);

@@ -1,10 +1,12 @@
 import { type FSWatcher, statSync, watch as watchDir } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { reloadProject, type Project } from '../project.js';
 import { ConfigError } from '../config.js';
 import { TEMP_MARK } from '../store/atomic.js';
 import { SAFE_ID } from '../store/document-id.js';
+import { OutsideContentError, folderInside } from '../store/content-bounds.js';
+import { readContentText } from '../store/read-file.js';
 import type { ContentType } from '../schema/types.js';
 import { loadSchemas } from '../schema/registry.js';
 import { LocalMediaLibrary } from '../upload/library.js';
@@ -105,6 +107,11 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
     if (name.endsWith('.json') && !name.startsWith(TEMP_MARK)) schedule(join(dir, name), 'change');
   };
   const collection = (dir: string, rescan: boolean) => {
+    // A collection folder that is a link out of content/ holds nothing Folio serves (see store/content-bounds.ts).
+    if (!folderInside(project.contentDir, dir)) {
+      events.onChange?.({ file: dir, what: 'problem', problem: new OutsideContentError(dir).message });
+      return collectionGone(dir);
+    }
     watchFolder(dir, (name) => documentFile(dir, name));
     // Files written right after their folder was created can be missed: list the new folder once.
     if (rescan)
@@ -175,6 +182,20 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
 
   let stream = { count: 0, touched: new Set<ContentType>() };
 
+  /**
+   * A changed document file's text now, undefined when it is gone or cannot be read. One a link leads out of
+   * content/ to is not read: gone for the index, and said so (of a folder, once: see `collection`).
+   */
+  async function readChanged(file: string, folderOk: (dir: string) => boolean): Promise<string | undefined> {
+    if (!folderOk(dirname(file))) return undefined;
+    try {
+      return await readContentText(file, project.contentDir);
+    } catch (err) {
+      if (err instanceof OutsideContentError) events.onChange?.({ file, what: 'problem', problem: err.message });
+      return undefined;
+    }
+  }
+
   async function flush() {
     const batch = [...pending];
     pending.clear();
@@ -217,12 +238,19 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
       touched.add(ct);
       files.push({ file, ct, documentId });
     }
+    // Each folder of the batch is checked once (a git switch changes thousands of files in a few).
+    const folders = new Map<string, boolean>();
+    const folderOk = (dir: string) => {
+      let ok = folders.get(dir);
+      if (ok === undefined) folders.set(dir, (ok = folderInside(project.contentDir, dir)));
+      return ok;
+    };
     // Read a few at a time: one by one, the reads of a large batch take longer than the rest of its work.
     for (let at = 0; at < files.length; at += READ_AHEAD) {
       const chunk = files.slice(at, at + READ_AHEAD);
       // The file is read whatever the event said: an atomic rename can be reported as unlink + add, and
       // only what is on disk now counts.
-      const texts = await Promise.all(chunk.map(({ file }) => readFile(file, 'utf8').catch(() => undefined)));
+      const texts = await Promise.all(chunk.map(({ file }) => readChanged(file, folderOk)));
       const results = await Promise.all(
         chunk.map(({ file, ct, documentId }, i) => project.documents.reloadDocument(ct, documentId, file, texts[i])),
       );
@@ -272,6 +300,8 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
    */
   async function reconcile(ct: ContentType) {
     const dir = join(documentsDir, ct.pluralName);
+    // A folder that became a link out of content/ was let go of as it changed (see `collection`).
+    if (!folderInside(project.contentDir, dir)) return;
     const names = await readdir(dir).catch(() => [] as string[]);
     const onDisk = new Set<string>();
     for (const n of names) if (n.endsWith('.json') && !n.startsWith(TEMP_MARK)) onDisk.add(n.slice(0, -5));
