@@ -45,6 +45,7 @@ const undecodedHook: UndecodedHook = {
   setLinkPending: (d, pending) => {
     if (undecoded.has(d)) undecoded.set(d, pending);
   },
+  decode: (d) => undecoded.delete(d),
 };
 
 function articleIndex(): DocumentIndex {

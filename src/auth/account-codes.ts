@@ -67,6 +67,8 @@ export class AuthAccountCodes extends AuthAccounts {
     const user = this.userWithToken('confirmationToken', token);
     if (!user) throw validationError('Invalid token');
     user.confirmed = true;
+    // The link went to this address: whoever followed it receives its mail.
+    user.provenEmail = user.email;
     user.confirmationToken = null;
     user.updatedAt = now();
     this.state.users.write();
