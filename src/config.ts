@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseJsonFile } from './store/json-syntax.js';
+import { readSmallFile } from './store/read-file.js';
 
 export interface LocaleConfig {
   code: string;
@@ -102,11 +102,17 @@ export interface CorsConfig {
   maxAge: number;
 }
 
+/**
+ * A header of a webhook: its value, or `{ "env": "NAME" }`, the value of that environment variable when the webhook
+ * is sent (folio.json is committed: a secret written there is in git in clear).
+ */
+export type WebhookHeader = string | { env: string };
+
 /** A webhook: Strapi's event names (`entry.create`, `media.delete`, ...), a URL and extra headers. */
 export interface WebhookConfig {
   name: string;
   url: string;
-  headers: Record<string, string>;
+  headers: Record<string, WebhookHeader>;
   events: string[];
   enabled: boolean;
 }
@@ -170,7 +176,7 @@ export function loadConfig(contentDir: string): FolioConfig {
   const file = join(contentDir, 'folio.json');
   let raw: unknown;
   try {
-    raw = parseJsonFile(readFileSync(file, 'utf8'));
+    raw = parseJsonFile(readSmallFile(file, contentDir));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return structuredClone(DEFAULT_CONFIG);
     throw new ConfigError(file, `${(err as Error).message}`);
@@ -266,8 +272,11 @@ export function loadConfig(contentDir: string): FolioConfig {
       if (!isObject(w) || typeof w.url !== 'string' || !/^https?:\/\//.test(w.url))
         throw new ConfigError(file, `${where} needs an http(s) "url"`);
       const headers = w.headers ?? {};
-      if (!isObject(headers) || !Object.values(headers).every((v) => typeof v === 'string'))
-        throw new ConfigError(file, `${where}.headers must map names to strings`);
+      const header = (v: unknown) =>
+        typeof v === 'string' ||
+        (isObject(v) && Object.keys(v).length === 1 && typeof v.env === 'string' && /^[A-Za-z_]\w*$/.test(v.env));
+      if (!isObject(headers) || !Object.values(headers).every(header))
+        throw new ConfigError(file, `${where}.headers must map names to strings or to { "env": "VARIABLE" }`);
       const events = w.events ?? WEBHOOK_EVENTS;
       if (!Array.isArray(events) || !events.every((e) => WEBHOOK_EVENTS.includes(e as string))) {
         throw new ConfigError(file, `${where}.events must list some of: ${WEBHOOK_EVENTS.join(', ')}`);
@@ -275,7 +284,7 @@ export function loadConfig(contentDir: string): FolioConfig {
       return {
         name: typeof w.name === 'string' ? w.name : w.url,
         url: w.url,
-        headers: headers as Record<string, string>,
+        headers: headers as Record<string, WebhookHeader>,
         events: events as string[],
         enabled: w.enabled !== false,
       };

@@ -13,7 +13,8 @@ import { gitWith, makeGitProject } from './helpers/git.js';
 describe('control characters from content and commits in CLI output', () => {
   let repo: Awaited<ReturnType<typeof makeGitProject>>;
   let article = '';
-  const hostile = 'Spring sale\u001b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\u0007\u001b[2J';
+  // OSC 52 (the clipboard), CSI (clear the screen), and the one-character CSI of C1 that some terminals obey too.
+  const hostile = 'Spring sale\u001b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\u0007\u001b[2J\u009b2J';
   beforeAll(async () => {
     repo = await makeGitProject();
     article = await repo.edit(async (p) => (await p.documents.create('article', { title: hostile })).documentId);
@@ -35,6 +36,15 @@ describe('control characters from content and commits in CLI output', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Spring sale');
     expect(r.stdout).not.toContain('\u001b');
+    expect(r.stdout).not.toContain('\u009b');
+  });
+
+  it('folio docs list --json keeps the title whole, every control character written as an escape', async () => {
+    const r = await spawnFolio(['docs', 'list', 'articles', '--json', '--dir', repo.dir]);
+    expect(r.code, r.stderr).toBe(0);
+    // eslint-disable-next-line no-control-regex -- control characters are what is looked for
+    expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect((JSON.parse(r.stdout) as { data: Array<{ title: string }> }).data[0].title).toBe(hostile);
   });
 
   it("folio docs history prints a pulled commit's author and message without control characters", async () => {
@@ -42,5 +52,13 @@ describe('control characters from content and commits in CLI output', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Eve');
     expect(r.stdout).not.toContain('\u001b');
+  });
+
+  it('folio docs history --at prints the commit and the values that differ without control characters', async () => {
+    const commit = (await repo.git('rev-parse', 'HEAD')).trim();
+    const r = await spawnFolio(['docs', 'history', 'articles', article, '--at', commit, '--dir', repo.dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Eve');
+    for (const c of ['\u001b', '\u0007', '\u009b']) expect(r.stdout).not.toContain(c);
   });
 });

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../store/atomic.js';
 import { serialize } from '../store/serialize.js';
+import { readSmallFile } from '../store/read-file.js';
 
 /**
  * `content/permissions.json` (git-tracked, no secrets): the roles and the actions each may perform,
@@ -128,7 +128,7 @@ export const isRoleKey = (s: string) => ROLE_KEY.test(s);
 export function loadPermissions(contentDir: string): PermissionsFile {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(join(contentDir, 'permissions.json'), 'utf8'));
+    raw = JSON.parse(readSmallFile(join(contentDir, 'permissions.json'), contentDir));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return defaultPermissions();
     throw new PermissionsError(`content/permissions.json: ${(err as Error).message}`);

@@ -1,17 +1,17 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../config.js';
 import type { Project } from '../project.js';
 import { CliError } from './output.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { serialize } from '../store/serialize.js';
+import { readSmallFile } from '../store/read-file.js';
 
 // The project's settings file as the commands that change it (locales, import) read and write it.
 
 /** Reads folio.json as written (so other keys and their order are kept), or an empty object. */
 export function readRaw(contentDir: string): Record<string, unknown> {
   try {
-    return JSON.parse(readFileSync(join(contentDir, 'folio.json'), 'utf8')) as Record<string, unknown>;
+    return JSON.parse(readSmallFile(join(contentDir, 'folio.json'), contentDir)) as Record<string, unknown>;
   } catch {
     return {};
   }
@@ -26,7 +26,7 @@ export async function writeRaw(contentDir: string, raw: Record<string, unknown>)
 /** Writes folio.json as `writeRaw` does; answers how to put back the text it replaced. */
 export async function replaceRaw(contentDir: string, raw: Record<string, unknown>): Promise<() => Promise<void>> {
   const file = join(contentDir, 'folio.json');
-  const before = readFileSync(file, 'utf8');
+  const before = readSmallFile(file, contentDir);
   try {
     await writeRaw(contentDir, raw);
   } catch (err) {

@@ -1,6 +1,8 @@
-import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join, relative, basename } from 'node:path';
 import { TEMP_MARK } from '../store/atomic.js';
+import { OutsideContentError, folderInside } from '../store/content-bounds.js';
+import { readSmallFile } from '../store/read-file.js';
 import { checkAttribute, checkModelName } from './validate-schema.js';
 import type { Attribute, Component, ContentType, SchemaProblem } from './types.js';
 
@@ -45,8 +47,6 @@ export class SchemaRegistry {
   }
 }
 
-const readJson = (file: string): unknown => JSON.parse(readFileSync(file, 'utf8'));
-
 /** Temp files older than this were left by a killed writer (a younger one may be renamed into place any moment). */
 const STRAY_AFTER_MS = 30_000;
 
@@ -80,20 +80,28 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
 export function loadSchemas(contentDir: string): SchemaRegistry {
   const reg = new SchemaRegistry();
   const rel = (f: string) => relative(contentDir, f) || f;
+  // A schema file or folder that is a link out of content/ is reported, not read (store/content-bounds.ts).
+  const readJson = (file: string): unknown => JSON.parse(readSmallFile(file, contentDir));
+  const inside = (dir: string) => {
+    if (folderInside(contentDir, dir)) return true;
+    reg.problems.push({ file: rel(dir), message: new OutsideContentError(dir).message });
+    return false;
+  };
 
-  const typeFiles = listJson(join(contentDir, 'types'));
+  const typesDir = join(contentDir, 'types');
+  const typeFiles = inside(typesDir) ? listJson(typesDir) : [];
   const componentFiles: Array<{ file: string; category: string }> = [];
   const componentsDir = join(contentDir, 'components');
   let categories: string[] = [];
   try {
-    categories = readdirSync(componentsDir).sort();
+    if (inside(componentsDir)) categories = readdirSync(componentsDir).sort();
   } catch {
     /* no components */
   }
   for (const category of categories) {
     const dir = join(componentsDir, category);
     try {
-      if (!statSync(dir).isDirectory()) continue;
+      if (!statSync(dir).isDirectory() || !inside(dir)) continue;
     } catch {
       continue;
     }

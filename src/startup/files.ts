@@ -4,6 +4,7 @@ import { NOT_A_DOCUMENT_ID } from '../store/document-id.js';
 import { documentPaths, listedFile } from '../store/document-file.js';
 import { parseDocumentText } from '../store/document-text.js';
 import { readSmallFile } from '../store/read-file.js';
+import { OutsideContentError, folderInside } from '../store/content-bounds.js';
 import type { FileStore, LoadProblem, RawDocument } from '../store/store.js';
 import { largeFolderBytes, listingOf, snapshotFileOf } from './folder-listing.js';
 import { PARALLEL_READ_FROM } from './parallel-read.js';
@@ -107,6 +108,9 @@ export class StartupFiles {
     const dir = this.collectionDir(pluralName);
     const reused: SnapshotEntry[] = [];
     const problems: LoadProblem[] = [];
+    // A folder that is a link out of content/ is not listed: none of its files are read (content-bounds.ts).
+    if (!folderInside(this.store.contentDir, dir))
+      return { fresh: [], reused, problems: [outsideProblem(dir)], dirMtimeMs: NaN };
     const dirStat = statSync(dir, { throwIfNoEntry: false });
     if (!dirStat?.isDirectory()) return { fresh: [], reused, problems, dirMtimeMs: NaN };
     const { snapshot, takenAt = 0 } = opts;
@@ -161,7 +165,8 @@ export class StartupFiles {
   readDocuments(pluralName: string, documentIds: string[], capture = false) {
     const documents: CapturedDocument[] = [];
     const problems: LoadProblem[] = [];
-    const pathOf = documentPaths(this.store.contentDir, pluralName);
+    const { contentDir } = this.store;
+    const pathOf = documentPaths(contentDir, pluralName);
     for (const documentId of documentIds) {
       const file = pathOf(documentId);
       if (file === undefined) {
@@ -170,9 +175,10 @@ export class StartupFiles {
       }
       try {
         if (capture) {
-          const { text, stamp } = readWithStamp(file, scratch);
+          const { text, stamp } = readWithStamp(file, scratch, contentDir);
           documents.push({ documentId, file, body: parseDocumentText(text, documentId), stamp });
-        } else documents.push({ documentId, file, body: parseDocumentText(readSmallFile(file), documentId) });
+        } else
+          documents.push({ documentId, file, body: parseDocumentText(readSmallFile(file, contentDir), documentId) });
       } catch (err) {
         // A recorded file gone since is simply not there (no problem to report).
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
@@ -201,3 +207,5 @@ function splitByRecorded(ids: string[], entries: SnapshotEntry[]): { candidates:
 }
 
 const scratch = { buf: Buffer.allocUnsafe(256 * 1024) };
+
+const outsideProblem = (dir: string): LoadProblem => ({ file: dir, message: new OutsideContentError(dir).message });

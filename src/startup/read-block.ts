@@ -79,10 +79,10 @@ export function readBlock(
       let offset = 0;
       let length: number;
       if (arena) {
-        ({ chunk: bytes, offset, length } = readKept(path, scratch, arena));
+        ({ chunk: bytes, offset, length } = readKept(path, scratch, arena, contentDir));
         meta.push(i, arena.chunks.length - 1, offset, length, 0);
       } else {
-        length = readDocumentBytes(path, scratch);
+        length = readDocumentBytes(path, scratch, contentDir);
         bytes = scratch.buf;
         meta.push(i, -1, 0, length, 0);
       }

@@ -242,8 +242,12 @@ function stampInWorker(contentDir: string, pluralName: string, ids: string[]): P
 }
 
 /** Reads a small file as UTF-8 with its stamp taken on the same descriptor (so text and stamp belong together). */
-export function readWithStamp(path: string, scratch: { buf: Buffer }): { text: string; stamp: FileStamp } {
-  const fd = openForReading(path);
+export function readWithStamp(
+  path: string,
+  scratch: { buf: Buffer },
+  contentDir?: string,
+): { text: string; stamp: FileStamp } {
+  const fd = openForReading(path, contentDir);
   try {
     const stamp = stampOfFd(fd);
     const length = readAll(fd, scratch);

@@ -97,8 +97,8 @@ function readOpenInto(fd: number, scratch: { buf: Buffer }, arena: TextArena): K
 }
 
 /** Reads a whole file into `arena` without taking its stamp (open, one read, close). */
-export function readKept(path: string, scratch: { buf: Buffer }, arena: TextArena): Kept {
-  const fd = openForReading(path);
+export function readKept(path: string, scratch: { buf: Buffer }, arena: TextArena, contentDir?: string): Kept {
+  const fd = openForReading(path, contentDir);
   try {
     return readOpenInto(fd, scratch, arena);
   } finally {

@@ -1,4 +1,6 @@
 import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { OutsideContentError, realPathInside } from './content-bounds.js';
 
 /**
  * Opens a file for reading without updating its access time where the system allows it (Linux's
@@ -9,16 +11,33 @@ import { closeSync, constants, openSync, readSync } from 'node:fs';
  */
 let noAtime = constants.O_NOATIME ?? 0;
 
-export function openForReading(path: string): number {
+/** Set: a final symbolic link fails the open (ELOOP), and is then followed only if it stays inside content/. */
+const noFollow = constants.O_NOFOLLOW ?? 0;
+
+/**
+ * Opens a file for reading. A final symbolic link is followed only when it stays inside `contentDir` (see
+ * content-bounds.ts), never without one; the folders on the way are the caller's to check, once for many files.
+ */
+export function openForReading(path: string, contentDir?: string): number {
+  try {
+    return openNoAtime(path, noFollow);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ELOOP' || !noFollow) throw err;
+    if (contentDir === undefined) throw new OutsideContentError(path);
+    return openNoAtime(realPathInside(contentDir, path), 0);
+  }
+}
+
+function openNoAtime(path: string, flags: number): number {
   if (noAtime !== 0) {
     try {
-      return openSync(path, constants.O_RDONLY | noAtime);
+      return openSync(path, constants.O_RDONLY | noAtime | flags);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err;
       noAtime = 0;
     }
   }
-  return openSync(path, constants.O_RDONLY);
+  return openSync(path, constants.O_RDONLY | flags);
 }
 
 /**
@@ -43,8 +62,8 @@ export function readAll(fd: number, scratch: { buf: Buffer }): number {
  * Reads a whole file into `scratch.buf` from its start (open, one read, close: a first start reads
  * 100,000 files on reader threads and each system call counts); returns its length.
  */
-export function readWhole(path: string, scratch: { buf: Buffer }): number {
-  const fd = openForReading(path);
+export function readWhole(path: string, scratch: { buf: Buffer }, contentDir?: string): number {
+  const fd = openForReading(path, contentDir);
   try {
     // One byte less than the buffer, so a read that fills it shows the file may go on.
     const room = scratch.buf.length - 1;
@@ -61,8 +80,27 @@ const scratch = { buf: Buffer.allocUnsafe(256 * 1024) };
  * Reads a file as UTF-8 through one reused buffer: at start-up 100,000 small files are read, and skipping
  * readFileSync's stat and per-file allocation is most of the difference.
  */
-export function readSmallFile(file: string): string {
+export function readSmallFile(file: string, contentDir?: string): string {
   // Read first: a long file replaces `scratch.buf` with a larger buffer.
-  const length = readWhole(file, scratch);
+  const length = readWhole(file, scratch, contentDir);
   return scratch.buf.toString('utf8', 0, length);
+}
+
+/**
+ * Reads a file under `contentDir` as UTF-8, off the main thread, following a final symbolic link only when it stays
+ * inside content/ (as `openForReading`); throws OutsideContentError for one that leads out.
+ */
+export async function readContentText(path: string, contentDir: string): Promise<string> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | noFollow);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ELOOP' || !noFollow) throw err;
+    handle = await open(realPathInside(contentDir, path), constants.O_RDONLY);
+  }
+  try {
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
 }

@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, linkSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { readFile, rename, unlink } from 'node:fs/promises';
+import { closeSync, fstatSync, linkSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { rename, unlink } from 'node:fs/promises';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { basename, dirname, join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
@@ -9,7 +9,8 @@ import { lastIssuedId, recordIssuedId } from './issued-ids.js';
 import { serialize } from './serialize.js';
 import { parseDocumentText } from './document-text.js';
 import { NOT_A_DOCUMENT_ID, SAFE_ID, idOfFileName } from './document-id.js';
-import { readSmallFile } from './read-file.js';
+import { openForReading, readContentText, readSmallFile } from './read-file.js';
+import { OutsideContentError, folderInside } from './content-bounds.js';
 import { collectionDirOf, documentPaths, listedFile } from './document-file.js';
 
 /** One document file as read from disk, before the document layer interprets it. */
@@ -126,9 +127,10 @@ export class FileStore implements Store {
     // No file can have a name that is not a documentId.
     if (!SAFE_ID.test(documentId)) return undefined;
     const file = this.fileOf(pluralName, documentId);
+    this.checkFolder(pluralName);
     let fd: number;
     try {
-      fd = openSync(file, 'r');
+      fd = openForReading(file, this.contentDir);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
@@ -158,7 +160,7 @@ export class FileStore implements Store {
 
   readText(pluralName: string, documentId: string): string | undefined {
     try {
-      return readSmallFile(this.fileOf(pluralName, documentId));
+      return readSmallFile(this.fileOf(pluralName, documentId), this.contentDir);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
@@ -166,7 +168,7 @@ export class FileStore implements Store {
   }
 
   readTextAsync(pluralName: string, documentId: string): Promise<string | undefined> {
-    return readFile(this.fileOf(pluralName, documentId), 'utf8').catch((err: NodeJS.ErrnoException) => {
+    return readContentText(this.fileOf(pluralName, documentId), this.contentDir).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') return undefined;
       throw err;
     });
@@ -182,8 +184,19 @@ export class FileStore implements Store {
     return file;
   }
 
+  /**
+   * Throws OutsideContentError when the collection's folder (or documents/) is a link out of content/: no document
+   * is read from it or written to it.
+   */
+  checkFolder(pluralName: string) {
+    const dir = this.dir(pluralName);
+    if (!folderInside(this.contentDir, dir)) throw new OutsideContentError(dir);
+  }
+
   async loadCollection(pluralName: string): Promise<CollectionRead> {
     const dir = this.dir(pluralName);
+    if (!folderInside(this.contentDir, dir))
+      return { documents: [], problems: [{ file: dir, message: new OutsideContentError(dir).message }] };
     const names = statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(dir) : [];
     const ids = names.map(idOfFileName).filter((id) => id !== undefined);
     const documents: RawDocument[] = [];
@@ -196,7 +209,7 @@ export class FileStore implements Store {
         continue;
       }
       try {
-        documents.push({ documentId, file, body: parseDocumentText(readSmallFile(file), documentId) });
+        documents.push({ documentId, file, body: parseDocumentText(readSmallFile(file, this.contentDir), documentId) });
       } catch (err) {
         // A file gone since the listing is simply not there.
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push({ file, message: (err as Error).message });
@@ -211,6 +224,7 @@ export class FileStore implements Store {
 
   async write(pluralName: string, documentId: string, body: Record<string, unknown>, expect?: DiskStamp | null) {
     const file = this.fileOf(pluralName, documentId);
+    this.checkFolder(pluralName);
     const text = serialize(body);
     const digest = textDigest(text);
     const check = expect === undefined ? undefined : () => checkStamp(file, expect);
@@ -234,6 +248,7 @@ export class FileStore implements Store {
 
   async remove(pluralName: string, documentId: string, expect?: DiskStamp | null) {
     const file = this.fileOf(pluralName, documentId);
+    this.checkFolder(pluralName);
     await this.queued(file, async (op) => {
       if (expect !== undefined) checkStamp(file, expect);
       if (op?.undo) {

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseJsonFile } from '../store/json-syntax.js';
 import { ConfigError } from '../config.js';
+import { readSmallFile } from '../store/read-file.js';
 
 /**
  * The upload plugin's settings: the `upload` key of `content/folio.json` (all optional).
@@ -91,7 +91,7 @@ export function loadUploadConfig(contentDir: string): UploadConfig {
   const file = join(contentDir, 'folio.json');
   let raw: unknown;
   try {
-    raw = parseJsonFile(readFileSync(file, 'utf8'));
+    raw = parseJsonFile(readSmallFile(file, contentDir));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return structuredClone(DEFAULT_UPLOAD_CONFIG);
     throw new ConfigError(file, (err as Error).message);

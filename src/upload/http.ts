@@ -1,5 +1,6 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { folderInside, realPathInside } from '../store/content-bounds.js';
 import { FolioError, invalidKey, notFound, paginationError, validationError } from '../errors.js';
 import { sendEmpty, sendJson } from '../http-kit/respond.js';
 import { actorOf } from '../http-kit/actor.js';
@@ -191,6 +192,9 @@ async function postUpload(req: RouteRequest, service: UploadService) {
     return sendJson(req.event, 200, fileObject(await service.updateInfo(id, info, actorOf(await req.principal()))));
   }
   let parsed: MultipartBody;
+  // Files are spooled into uploads/ itself: never where a link out of content/ leads (store/content-bounds.ts).
+  if (!folderInside(service.library.contentDir, service.library.uploadsDir))
+    throw new FolioError(500, 'ApplicationError', 'content/uploads leads out of content/ (a symbolic link)', {});
   try {
     parsed = await parseMultipart(nodeReq, service.library.uploadsDir, service.library.config);
   } catch (err) {
@@ -260,53 +264,71 @@ async function serveStoredFile(req: RouteRequest, lib: LocalMediaLibrary) {
   }
   const hit = lib.servedFile(name);
   if (!hit) throw notFound();
-  let st;
+  const { file, st } = await openStored(lib, hit.path);
+  let streaming = false;
   try {
-    st = await stat(hit.path);
+    const mime = hit.format ? (hit.record.formats?.[hit.format]?.mime ?? hit.record.mime) : hit.record.mime;
+    const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
+    const mtime = Math.floor(st.mtimeMs / 1000) * 1000;
+    const res = event.node.res;
+    res.setHeader('etag', etag);
+    res.setHeader('last-modified', new Date(mtime).toUTCString());
+    res.setHeader('cache-control', 'public, max-age=0');
+    res.setHeader('accept-ranges', 'bytes');
+    res.setHeader('x-content-type-options', 'nosniff');
+    // Uploaded content never runs as a page of this origin, whatever it is.
+    res.setHeader(
+      'content-security-policy',
+      "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox",
+    );
+
+    const headers = event.node.req.headers;
+    if (notModified(headers['if-none-match'], headers['if-modified-since'], etag, mtime)) return sendEmpty(event, 304);
+
+    res.setHeader('content-type', contentTypeHeader(mime));
+    let range: { start: number; end: number } | 'unsatisfiable' | undefined;
+    const rangeHeader = headers.range;
+    if (typeof rangeHeader === 'string' && ifRangeHolds(headerValue(headers['if-range']), etag, mtime))
+      range = parseRange(rangeHeader, st.size);
+    if (range === 'unsatisfiable') {
+      res.setHeader('content-range', `bytes */${st.size}`);
+      res.statusCode = 416;
+      res.setHeader('content-length', '0');
+      return Buffer.alloc(0);
+    }
+    if (range) {
+      res.statusCode = 206;
+      res.setHeader('content-range', `bytes ${range.start}-${range.end}/${st.size}`);
+      res.setHeader('content-length', String(range.end - range.start + 1));
+    } else {
+      res.statusCode = 200;
+      res.setHeader('content-length', String(st.size));
+    }
+    if (req.method === 'HEAD' || st.size === 0) return Buffer.alloc(0);
+    streaming = true;
+    // The stream closes the file when it ends or is cut.
+    return file.createReadStream(range ? { start: range.start, end: range.end } : {});
+  } finally {
+    if (!streaming) await file.close();
+  }
+}
+
+/**
+ * A stored file opened at its real path, which must lie inside content/: a committed link to
+ * ../../.folio/secrets.json (or an uploads/ folder that is a link) serves nothing (store/content-bounds.ts). The
+ * answer is read from this descriptor, so what was checked is what is sent.
+ */
+async function openStored(lib: LocalMediaLibrary, path: string): Promise<{ file: FileHandle; st: Stats }> {
+  let file: FileHandle | undefined;
+  try {
+    file = await open(realPathInside(lib.contentDir, path), 'r');
+    const st = await file.stat();
+    if (st.isFile()) return { file, st };
   } catch {
-    throw notFound();
+    // Gone, unreadable, or a link out of content/: not found, as for a name no record has.
   }
-  if (!st.isFile()) throw notFound();
-
-  const mime = hit.format ? (hit.record.formats?.[hit.format]?.mime ?? hit.record.mime) : hit.record.mime;
-  const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
-  const mtime = Math.floor(st.mtimeMs / 1000) * 1000;
-  const res = event.node.res;
-  res.setHeader('etag', etag);
-  res.setHeader('last-modified', new Date(mtime).toUTCString());
-  res.setHeader('cache-control', 'public, max-age=0');
-  res.setHeader('accept-ranges', 'bytes');
-  res.setHeader('x-content-type-options', 'nosniff');
-  // Uploaded content never runs as a page of this origin, whatever it is.
-  res.setHeader(
-    'content-security-policy',
-    "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox",
-  );
-
-  const headers = event.node.req.headers;
-  if (notModified(headers['if-none-match'], headers['if-modified-since'], etag, mtime)) return sendEmpty(event, 304);
-
-  res.setHeader('content-type', contentTypeHeader(mime));
-  let range: { start: number; end: number } | 'unsatisfiable' | undefined;
-  const rangeHeader = headers.range;
-  if (typeof rangeHeader === 'string' && ifRangeHolds(headerValue(headers['if-range']), etag, mtime))
-    range = parseRange(rangeHeader, st.size);
-  if (range === 'unsatisfiable') {
-    res.setHeader('content-range', `bytes */${st.size}`);
-    res.statusCode = 416;
-    res.setHeader('content-length', '0');
-    return Buffer.alloc(0);
-  }
-  if (range) {
-    res.statusCode = 206;
-    res.setHeader('content-range', `bytes ${range.start}-${range.end}/${st.size}`);
-    res.setHeader('content-length', String(range.end - range.start + 1));
-  } else {
-    res.statusCode = 200;
-    res.setHeader('content-length', String(st.size));
-  }
-  if (req.method === 'HEAD' || st.size === 0) return Buffer.alloc(0);
-  return createReadStream(hit.path, range ? { start: range.start, end: range.end } : {});
+  await file?.close();
+  throw notFound();
 }
 
 function notModified(

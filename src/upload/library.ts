@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { MediaLibrary } from '../documents/media.js';
 import type { Actor, WrittenFile } from '../documents/write-record.js';
 import { WrittenMedia } from './written-media.js';
 import { newDocumentId, now } from '../documents/model.js';
 import { KeyedLock, TEMP_MARK, fileChanged, removeStrayTemps, writeFileAtomic } from '../store/atomic.js';
+import { OutsideContentError, folderInside } from '../store/content-bounds.js';
+import { readContentText } from '../store/read-file.js';
 import { issueId } from '../store/issued-ids.js';
 import { WriteLock } from '../store/write-lock.js';
 import { loadUploadConfig, type UploadConfig } from './config.js';
@@ -259,7 +261,8 @@ export class LocalMediaLibrary implements MediaLibrary {
     return this.lock.run('library', async () => {
       let text: string | undefined;
       try {
-        text = await readFile(this.recordPath(documentId), 'utf8');
+        this.checkInside();
+        text = await readContentText(this.recordPath(documentId), this.contentDir);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return { problem: (err as Error).message };
       }
@@ -330,7 +333,14 @@ export class LocalMediaLibrary implements MediaLibrary {
     return names.some((n) => this.mem.served.has(n) || existsSync(join(this.uploadsDir, n)));
   }
 
+  /** Media live inside content/ only: a folder that is a link out of it is neither read nor written. */
+  private checkInside() {
+    for (const dir of [this.uploadsDir, this.recordsDir])
+      if (!folderInside(this.contentDir, dir)) throw new OutsideContentError(dir);
+  }
+
   private async placeBinaries(f: PreparedFile, record: FileRecord) {
+    this.checkInside();
     await mkdir(this.uploadsDir, { recursive: true });
     await rename(f.tmpPath, join(this.uploadsDir, `${record.hash}${record.ext}`));
     fileChanged(join(this.uploadsDir, `${record.hash}${record.ext}`), undefined);
@@ -365,6 +375,7 @@ export class LocalMediaLibrary implements MediaLibrary {
   }
 
   private async writeRecord(record: FileRecord) {
+    this.checkInside();
     const text = serializeRecord(record);
     // Known before the rename, so the watcher, however early it reads, sees this library's own text.
     this.texts.set(record.documentId, digestOf(text));
@@ -383,7 +394,7 @@ export class LocalMediaLibrary implements MediaLibrary {
 
   /** Reads every record; broken ones are reported and skipped. */
   private load() {
-    const { records, texts, problems } = readRecordFiles(this.recordsDir);
+    const { records, texts, problems } = readRecordFiles(this.recordsDir, this.contentDir);
     this.problems.push(...problems);
     for (const [documentId, digest] of texts) this.texts.set(documentId, digest);
     this.mem.fill(records);

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { OutsideContentError, folderInside } from '../store/content-bounds.js';
+import { readSmallFile } from '../store/read-file.js';
 import { join } from 'node:path';
 import { FILE_OBJECT_KEYS } from '../documents/media.js';
 import type { FileRecord, FocalPoint, FormatInfo, LoadProblem, PreparedFile } from './file-record.js';
@@ -185,13 +187,23 @@ export function decodeRecord(raw: unknown, documentId: string): FileRecord {
 /** A short digest of a record file's text: what `texts` keeps of each. */
 export const digestOf = (text: string) => createHash('sha256').update(text).digest('base64');
 
-/** Reads every record file of a folder; broken ones are reported and skipped. No folder: no records. */
-export function readRecordFiles(recordsDir: string): {
+/**
+ * Reads every record file of a folder; broken ones are reported and skipped. No folder: no records. A folder or
+ * record that a symbolic link leads out of `contentDir` to is reported, not read (see store/content-bounds.ts).
+ */
+export function readRecordFiles(
+  recordsDir: string,
+  contentDir: string,
+): {
   records: FileRecord[];
   texts: Map<string, string>;
   problems: LoadProblem[];
 } {
   const out = { records: [] as FileRecord[], texts: new Map<string, string>(), problems: [] as LoadProblem[] };
+  if (!folderInside(contentDir, recordsDir)) {
+    out.problems.push({ file: recordsDir, message: new OutsideContentError(recordsDir).message });
+    return out;
+  }
   let names: string[];
   try {
     names = readdirSync(recordsDir)
@@ -204,7 +216,7 @@ export function readRecordFiles(recordsDir: string): {
   for (const name of names) {
     const file = join(recordsDir, name);
     try {
-      const text = readFileSync(file, 'utf8');
+      const text = readSmallFile(file, contentDir);
       const record = decodeRecord(JSON.parse(text), name.slice(0, -'.json'.length));
       out.records.push(record);
       out.texts.set(record.documentId, digestOf(text));

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openProject, type Project } from '../project.js';
 import type { ContentType } from '../schema/types.js';
+import { readSmallFile } from '../store/read-file.js';
 
 /** The body of each document file as the load decoded it, kept until the checks take it. */
 export class ReadBodies {
@@ -27,7 +27,7 @@ export class ReadBodies {
     }
     try {
       return JSON.parse(
-        readFileSync(join(project.contentDir, 'documents', ct.pluralName, `${documentId}.json`), 'utf8'),
+        readSmallFile(join(project.contentDir, 'documents', ct.pluralName, `${documentId}.json`), project.contentDir),
       );
     } catch {
       return undefined;

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Project } from '../project.js';
 import { storedAttributes, type Status } from '../documents/model.js';
 import type { ContentType } from '../schema/types.js';
 import { jsonSyntaxErrors } from '../store/json-syntax.js';
 import { conflictProblems } from '../git/merge-state.js';
+import { readSmallFile } from '../store/read-file.js';
 
 /** A problem found in a file the loader turned away: where in the file (a key path or `line:column`) and what. */
 export interface FileProblem {
@@ -28,7 +28,8 @@ export function recheckRejectedFile(
 ): FileProblem[] | undefined {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // Never through a link out of content/: its text would be printed (store/content-bounds.ts).
+    text = readSmallFile(file, project.contentDir);
   } catch {
     return undefined;
   }

@@ -10,6 +10,7 @@ import { storedValueProblems } from '../documents/stored-values.js';
 import { recheckRejectedFile } from './rejected-file.js';
 import { uniqueValueProblems } from './unique-values.js';
 import { ReadBodies } from './open.js';
+import { linksOutOfContent } from './links-out.js';
 
 export interface Problem {
   file: string;
@@ -94,6 +95,13 @@ export function validateProject(
     }
   }
   problems.push(...uniqueValueProblems(project));
+  // Links the loader met are reported already, by the file it refused to read.
+  const reported = new Set(problems.map((p) => p.file));
+  for (const link of linksOutOfContent(project.contentDir)) {
+    const file = rel(join(project.contentDir, link.file));
+    if (!reported.has(file))
+      problems.push({ file, path: '', message: `is a symbolic link to ${link.target}, out of content/: not served` });
+  }
   return problems;
 }
 

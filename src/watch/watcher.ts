@@ -5,6 +5,7 @@ import { reloadProject, type Project } from '../project.js';
 import { ConfigError } from '../config.js';
 import { TEMP_MARK } from '../store/atomic.js';
 import { SAFE_ID } from '../store/document-id.js';
+import { OutsideContentError, folderInside } from '../store/content-bounds.js';
 import type { ContentType } from '../schema/types.js';
 import { loadSchemas } from '../schema/registry.js';
 import { LocalMediaLibrary } from '../upload/library.js';
@@ -105,6 +106,11 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
     if (name.endsWith('.json') && !name.startsWith(TEMP_MARK)) schedule(join(dir, name), 'change');
   };
   const collection = (dir: string, rescan: boolean) => {
+    // A collection folder that is a link out of content/ holds nothing Folio serves (see store/content-bounds.ts).
+    if (!folderInside(project.contentDir, dir)) {
+      events.onChange?.({ file: dir, what: 'problem', problem: new OutsideContentError(dir).message });
+      return collectionGone(dir);
+    }
     watchFolder(dir, (name) => documentFile(dir, name));
     // Files written right after their folder was created can be missed: list the new folder once.
     if (rescan)
@@ -271,6 +277,8 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
    */
   async function reconcile(ct: ContentType) {
     const dir = join(documentsDir, ct.pluralName);
+    // A folder that became a link out of content/ was let go of as it changed (see `collection`).
+    if (!folderInside(project.contentDir, dir)) return;
     const names = await readdir(dir).catch(() => [] as string[]);
     const onDisk = new Set<string>();
     for (const n of names) if (n.endsWith('.json') && !n.startsWith(TEMP_MARK)) onDisk.add(n.slice(0, -5));

@@ -34,7 +34,8 @@ error, not problems: every process numbers them alike until "folio validate --fi
       const { unresolved, driver } = await git;
       problems.push(...unresolved);
       if (driver && !opts.quiet && !opts.json) process.stderr.write(`note: ${driver}\n`);
-      const notices = idClashNotices(project);
+      const { clearSecretNotices } = await import('../../validate/webhook-secrets.js');
+      const notices = [...idClashNotices(project), ...clearSecretNotices(project)];
       if (opts.json) printJson({ ok: problems.length === 0, problems, notices, fixed });
       else {
         for (const p of problems) process.stdout.write(`${p.file}: ${p.path ? `${p.path}: ` : ''}${p.message}\n`);
