@@ -1,6 +1,7 @@
 import type { ContentType } from '../schema/types.js';
 import { type Store, textDigest } from '../store/store.js';
 import { parseDocumentText } from '../store/document-text.js';
+import { OutsideContentError } from '../store/content-bounds.js';
 import type { KeyedLock } from '../store/atomic.js';
 import { decodeDocument } from './file-format.js';
 import type { DocumentIndex } from './doc-index.js';
@@ -17,7 +18,8 @@ export interface LoadHooks {
   report?: { problems: Array<{ file: string; message: string }> };
 }
 
-export type ReindexResult = 'updated' | 'removed' | 'unchanged' | { problem: string };
+/** `problem` with `removed`: the file is no document any more (a link out of content/), so it is no longer served. */
+export type ReindexResult = 'updated' | 'removed' | 'unchanged' | { problem: string; removed?: boolean };
 
 /** What indexing a document again from its file needs. */
 export interface ReloadContext {
@@ -79,7 +81,10 @@ function reindex(
       if (cx.texts.holds(existed, text)) return 'unchanged';
       body = text === undefined ? undefined : parseDocumentText(text, documentId);
     } catch (err) {
-      return { problem: (err as Error).message };
+      if (!(err instanceof OutsideContentError) || !existed) return { problem: (err as Error).message };
+      cx.index.remove(ct.uid, documentId);
+      for (const v of versions(existed)) cx.emit('entry.delete', ct, v);
+      return { problem: err.message, removed: true };
     }
     if (body === undefined) {
       if (!existed) return 'unchanged';

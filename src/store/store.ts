@@ -167,7 +167,12 @@ export class FileStore implements Store {
     }
   }
 
-  readTextAsync(pluralName: string, documentId: string): Promise<string | undefined> {
+  /**
+   * Asked when a file changed on disk: a folder that became a link out of content/ holds no document (gone), and a
+   * file that is such a link is not read (OutsideContentError).
+   */
+  async readTextAsync(pluralName: string, documentId: string): Promise<string | undefined> {
+    if (!folderInside(this.contentDir, this.dir(pluralName))) return undefined;
     return readContentText(this.fileOf(pluralName, documentId), this.contentDir).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') return undefined;
       throw err;

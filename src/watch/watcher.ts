@@ -234,9 +234,10 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
       results.forEach((result, i) => {
         const { file } = chunk[i];
         if (result === 'unchanged') return;
-        if (typeof result === 'object')
-          events.onChange?.({ file, what: 'problem', problem: `${result.problem}; serving the last good version` });
-        else events.onChange?.({ file, what: result });
+        if (typeof result === 'object') {
+          const then = result.removed ? 'no longer served' : 'serving the last good version';
+          events.onChange?.({ file, what: 'problem', problem: `${result.problem}; ${then}` });
+        } else events.onChange?.({ file, what: result });
       });
     }
     // A stream of changes (handled in several batches) ends when nothing is pending after a batch.
