@@ -80,7 +80,7 @@ const importRules = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', 'content/', 'test/fixtures/'] },
+  { ignores: ['node_modules/', 'dist/', 'coverage/', 'content/', 'test/fixtures/', '.stryker/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

@@ -195,3 +195,114 @@ describe('folio serve --commit', () => {
     expect(project.report.problems).toEqual([]);
   });
 });
+
+/**
+ * Commit authors taken from accounts (issue 33: "an author line cannot be forged into another identity"). A user's
+ * username and e-mail are whatever they registered with, and e-mail confirmation is off by default: their commits
+ * carry the address only once it is proven (confirmed through its link, or given by the owner or an administrator);
+ * until then, one of `user.folio.invalid` that names the account. The owner, signed in through its one-time link,
+ * commits as the checkout's own identity.
+ */
+describe('folio serve --commit: authors taken from accounts', () => {
+  let repo: Awaited<ReturnType<typeof makeGitProject>>;
+  let server: ServeProcess;
+  beforeAll(async () => {
+    repo = await makeGitProject();
+    // Registration unlimited, as a test registers more than ten accounts in a minute.
+    const config = join(repo.contentDir, 'folio.json');
+    const settings = JSON.parse(readFileSync(config, 'utf8')) as Record<string, unknown>;
+    writeFileSync(config, `${JSON.stringify({ ...settings, users: { ratelimit: { enabled: false } } }, null, 2)}\n`);
+    await repo.git('commit', '-qam', 'no rate limit');
+    server = await spawnServe(repo.dir, ['--commit']);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    repo?.cleanup();
+  });
+
+  const post = (path: string, body: unknown, jwt?: string) =>
+    fetch(`${server.base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(jwt ? { authorization: `Bearer ${jwt}` } : {}) },
+      body: JSON.stringify(body),
+    });
+  /** Creates an article as `jwt`'s caller; answers its commit's author. */
+  const authorOfWrite = async (jwt: string, title: string) => {
+    const before = await repo.git('rev-parse', 'HEAD');
+    expect((await post('/api/articles', { data: { title } }, jwt)).status).toBe(201);
+    await expect.poll(() => repo.git('rev-parse', 'HEAD'), { timeout: 15_000 }).not.toBe(before);
+    return repo.git('log', '-1', '--format=%an <%ae>');
+  };
+
+  it("does not commit a stranger's write under the checkout owner's name and e-mail", async () => {
+    const owner = await repo.git('log', '-1', '--format=%an <%ae>');
+    expect(owner).toBe('Test Owner <owner@example.com>');
+    const registered = await post('/api/auth/local/register', {
+      username: 'Test Owner',
+      email: 'owner@example.com',
+      password: 'Passw0rd!',
+    });
+    expect(registered.status).toBe(200);
+    const { jwt, user } = (await registered.json()) as { jwt: string; user: { id: number } };
+    const author = await authorOfWrite(jwt, 'Prices go up tomorrow');
+    expect(author).not.toBe(owner);
+    expect(author).toBe(`Test Owner <test-owner.${user.id}@user.folio.invalid>`);
+  });
+
+  it("commits the owner's writes, signed in through its one-time link, as the checkout's identity", async () => {
+    const code = /\/admin\/#sign-in=([\w-]+)/.exec(server.stdout())?.[1];
+    expect(code).toBeDefined();
+    const signedIn = await post('/_folio/studio/sign-in', { code });
+    expect(signedIn.status).toBe(200);
+    const { jwt } = (await signedIn.json()) as { jwt: string };
+    expect(await authorOfWrite(jwt, 'From the owner')).toBe('Test Owner <owner@example.com>');
+  });
+
+  it('commits with the e-mail address an administrator confirmed, until the address changes', async () => {
+    const admin = (await createApiToken(repo.dir, { name: 'Admin', type: 'full-access' })).accessKey;
+    const registered = await post('/api/auth/local/register', {
+      username: 'grace',
+      email: 'grace@example.com',
+      password: 'Passw0rd!',
+    });
+    const { jwt, user } = (await registered.json()) as { jwt: string; user: { id: number } };
+    const unproven = `grace <grace.${user.id}@user.folio.invalid>`;
+    expect(await authorOfWrite(jwt, 'Not yet')).toBe(unproven);
+    const put = (data: object) =>
+      fetch(`${server.base}/api/users/${user.id}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify(data),
+      }).then((r) => r.status);
+    expect(await put({ confirmed: true })).toBe(200);
+    expect(await authorOfWrite(jwt, 'Vouched for')).toBe('grace <grace@example.com>');
+    expect(await put({ email: 'grace@elsewhere.example' })).toBe(200);
+    expect(await authorOfWrite(jwt, 'Moved')).toBe(`grace <grace.${user.id}@user.folio.invalid>`);
+  });
+
+  it('commits with the e-mail address once the account confirmed it through its link', async () => {
+    const config = join(repo.contentDir, 'folio.json');
+    const settings = JSON.parse(readFileSync(config, 'utf8')) as { users: Record<string, unknown> };
+    writeFileSync(
+      config,
+      `${JSON.stringify({ ...settings, users: { ...settings.users, emailConfirmation: true } })}\n`,
+    );
+    // Once the server applied the settings, registering answers no credentials until the address is confirmed.
+    let n = 0;
+    const register = () =>
+      post('/api/auth/local/register', { username: `ada${++n}`, email: `ada${n}@example.com`, password: 'Passw0rd!' });
+    await expect
+      .poll(async () => Object.keys((await (await register()).json()) as object), { timeout: 15_000 })
+      .toEqual(['user']);
+    const link = new RegExp(`e-mail to ada${n}@example.com .*confirm your e-mail address: (\\S+)`).exec(
+      server.stderr(),
+    )?.[1];
+    expect(link).toBeDefined();
+    const url = new URL(link!);
+    expect((await fetch(`${server.base}${url.pathname}${url.search}`, { redirect: 'manual' })).status).toBe(302);
+    const login = await post('/api/auth/local', { identifier: `ada${n}`, password: 'Passw0rd!' });
+    expect(login.status).toBe(200);
+    const { jwt } = (await login.json()) as { jwt: string };
+    expect(await authorOfWrite(jwt, 'Confirmed')).toBe(`ada${n} <ada${n}@example.com>`);
+  });
+});

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openProject, type Project } from '../src/project.js';
 import { encodeDocument } from '../src/documents/file-format.js';
-import { mergeDocumentFile } from '../src/git/merge/driver.js';
+import { MAX_MERGE_DEPTH, mergeDocumentFile } from '../src/git/merge/driver.js';
+import { mergeList } from '../src/git/merge/lists.js';
+import { mergeWhole } from '../src/git/merge/three-way.js';
 import { serialize } from '../src/store/serialize.js';
 import { spawnFolio } from './helpers/cli.js';
 import { gitStatus, gitWith, makeGitProject } from './helpers/git.js';
@@ -200,5 +203,79 @@ describe('git merge of document files with the Folio driver', () => {
     const r = await mergeDocumentFile({ base, ours, theirs, cwd: repo.dir });
     expect(r).toEqual({ conflicts: [], lineMerge: 0 });
     expect(readFileSync(ours, 'utf8')).toContain('"b": 4');
+  });
+});
+
+/**
+ * The driver fed what no Folio write makes (a hand edit, another tool): JSON nested far deeper than the API takes,
+ * objects and lists with tens of thousands of entries. However it ends, a conflict git reports is one the file
+ * shows, never our side left as it was; and wide files merge in time linear in their size.
+ */
+describe('the merge driver on hostile JSON', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-merge-hostile-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const files = (base: string, ours: string, theirs: string) => {
+    const [b, o, t] = ['base', 'ours', 'theirs'].map((n) => join(dir, `${n}.json`));
+    writeFileSync(b, base);
+    writeFileSync(o, ours);
+    writeFileSync(t, theirs);
+    return [b, o, t];
+  };
+  const nested = (depth: number, leaf: string) => `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}`;
+  const doc = (title: string, data: string) =>
+    `{"documentId":"abc","draft":{"id":1,"title":"${title}","data":${data}}}\n`;
+  const driver = (b: string, o: string, t: string, env?: Record<string, string>) =>
+    spawnFolio(['merge-file', b, o, t, 'content/documents/articles/abc.json'], { env });
+
+  it('leaves a conflict a person sees on deeply nested JSON (markers), never our side unmarked', async () => {
+    const depth = 100_000;
+    const [b, o, t] = files(
+      doc('Base', nested(depth, '1')),
+      doc('Ours', nested(depth, '2')),
+      doc('Base', nested(depth, '3')),
+    );
+    const before = readFileSync(o, 'utf8');
+    const r = await driver(b, o, t);
+    const after = readFileSync(o, 'utf8');
+    expect(r.stderr).not.toContain('Maximum call stack size exceeded');
+    // A conflict reported by the exit code is one the file shows.
+    if (r.code !== 0) expect(after).not.toBe(before);
+    expect(r.code).toBe(1);
+    expect(after).toMatch(/^<<<<<<< ours$/m);
+    expect(r.stderr).toContain(`merged line by line, not per field: nested more than ${MAX_MERGE_DEPTH} levels deep`);
+  });
+
+  it('merges per field a document nested as deep as the bound, with both changes', async () => {
+    const data = (leaf: string) => nested(MAX_MERGE_DEPTH - 3, leaf);
+    const [b, o, t] = files(doc('Base', data('1')), doc('Ours', data('1')), doc('Base', data('3')));
+    const r = await driver(b, o, t);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(o, 'utf8'))).toEqual(JSON.parse(doc('Ours', data('3'))));
+  });
+
+  it('holds both sides whole between markers when git itself cannot merge the lines', async () => {
+    const [b, o, t] = files('{"a": 1\n', '{"a": 2\n', '{"a": 3\n');
+    const r = await driver(b, o, t, { PATH: '/nonexistent' });
+    expect(r.code).toBe(1);
+    expect(readFileSync(o, 'utf8')).toBe('<<<<<<< ours\n{"a": 2\n=======\n{"a": 3\n>>>>>>> theirs\n');
+    expect(r.stderr).toContain('git merge-file failed');
+  });
+
+  it('merges a side with 40,000 keys of its own, in their order after the key before them', async () => {
+    const extra = Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`k${i}`, i]));
+    const version = (more: object) => JSON.stringify({ documentId: 'abc', draft: { id: 1, title: 'x', ...more } });
+    const [b, o, t] = files(version({}), version({ z: 1 }), version(extra));
+    const r = await mergeDocumentFile({ base: b, ours: o, theirs: t, cwd: dir });
+    expect(r).toEqual({ conflicts: [] });
+    expect(Object.keys(JSON.parse(readFileSync(o, 'utf8')).draft)).toEqual(['id', 'title', ...Object.keys(extra), 'z']);
+  });
+  it('merges long lists of links both sides changed: removals, moves and thousands of additions', () => {
+    const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+    const base = ids('d', 4000);
+    // Ours drops the first link and adds its own at the end; theirs adds its own first and drops the last.
+    const ours = [...base.slice(1), ...ids('o', 4000)];
+    const theirs = [...ids('t', 4000), ...base.slice(0, -1)];
+    const merged = mergeList(base, ours, theirs, { merge: mergeWhole, pairs: false });
+    expect(merged).toEqual([...ids('t', 4000), ...base.slice(1, -1), ...ids('o', 4000)]);
   });
 });

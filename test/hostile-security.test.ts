@@ -144,11 +144,12 @@ describe('hostile input of issue 31', () => {
 
   beforeAll(async () => {
     made = makeProject({ config: { users: { ratelimit: { enabled: false } } } });
-    // A pattern that backtracks quadratically on a long value that fails it.
+    // A schema pattern: a value longer than the bound is refused before the pattern runs. (A pattern that
+    // backtracks super-linearly is refused when the schema is loaded, so this one is linear.)
     const file = `${made.contentDir}/types/article.json`;
     const { readFileSync, writeFileSync } = await import('node:fs');
     const schema = JSON.parse(readFileSync(file, 'utf8'));
-    schema.attributes.slug = { type: 'text', regex: '^[a-z-]*[a-z-]*$' };
+    schema.attributes.slug = { type: 'text', regex: '^[a-z-]*$' };
     writeFileSync(file, `${JSON.stringify(schema, null, 2)}\n`);
     token = (await createApiToken(made.dir, { name: 'hostile', type: 'full-access' })).accessKey;
     await new AuthService(made.dir).createUser({ username: 'ada', email: 'ada@example.com', password: 'ada-pass-1' });

@@ -1,39 +1,48 @@
 // @ts-check
+import { MUTATION_TESTS, TARGETS } from './mutation-targets.mjs';
+
 /**
  * `npm run mutate`: StrykerJS mutation testing of the rules that guard data and access, not run in CI (minutes per
- * file on two cores). One file: `npm run mutate -- --mutate src/upload/mime.ts`. Incremental: a run tests only the
- * mutants whose code or tests changed since the last (.stryker/incremental.json); `--force` tests them all.
+ * file on two cores). One file: `npm run mutate -- --mutate src/upload/mime.ts`, which runs only that file's tests
+ * (test/mutation-targets.mjs) and keeps its own incremental record (.stryker/incremental/<file>.json): a run tests
+ * only the mutants whose code or tests changed since that file's last run; `--force` tests them all.
  * Scores per file: docs/testing.md.
- * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
+
+/** The files named by `--mutate` (`-m`), as Stryker reads them, without line ranges. */
+function targetsOfArgs(argv) {
+  const i = argv.findIndex((a) => a === '--mutate' || a === '-m' || a.startsWith('--mutate='));
+  if (i === -1) return [];
+  const value = argv[i].startsWith('--mutate=') ? argv[i].slice('--mutate='.length) : (argv[i + 1] ?? '');
+  return value.split(',').map((p) => p.replace(/:\d+(:\d+)?-\d+(:\d+)?$/, ''));
+}
+
+const targets = targetsOfArgs(process.argv);
+const known = targets.length > 0 && targets.every((t) => t in TARGETS);
+// One record per set of files: Stryker's incremental report holds only the files of its run.
+const name = targets.length ? targets.map((t) => t.replace(/^src\//, '').replace(/[/.]/g, '-')).join('+') : 'all';
+
+// The tests of the run, for test/vitest.mutate.config.ts (in Stryker's worker processes, which inherit the
+// environment). Not Stryker's own `testFiles`: with it, Stryker 9.6 activates a static mutant (a constant, a list
+// entry) only after its module was loaded, so every static mutant survives (stryker-js#6144).
+process.env.FOLIO_MUTATE_TESTS = JSON.stringify(
+  known ? [...new Set(targets.flatMap((t) => TARGETS[t]))] : MUTATION_TESTS,
+);
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
   vitest: { configFile: 'test/vitest.mutate.config.ts', related: true },
-  mutate: [
-    'src/auth/access.ts',
-    'src/auth/permissions.ts',
-    'src/http/app.ts',
-    'src/http/http-basics.ts',
-    'src/http-kit/body.ts',
-    'src/upload/mime.ts',
-    'src/upload/config.ts',
-    'src/documents/publish-checks.ts',
-    'src/documents/lifecycle.ts',
-    'src/query/operators.ts',
-    'src/query/filters.ts',
-    'src/store/atomic.ts',
-    'src/store/write-lock.ts',
-    'src/store/held-folder.ts',
-  ],
+  mutate: Object.keys(TARGETS),
   coverageAnalysis: 'perTest',
   incremental: true,
-  incrementalFile: '.stryker/incremental.json',
+  incrementalFile: `.stryker/incremental/${name}.json`,
   tempDirName: '.stryker/tmp',
   ignorePatterns: ['dist', 'bench', 'docs', '.folio', '.stryker', 'src/studio/app'],
   reporters: ['clear-text', 'progress', 'html', 'json'],
-  htmlReporter: { fileName: '.stryker/report.html' },
-  jsonReporter: { fileName: '.stryker/report.json' },
+  htmlReporter: { fileName: `.stryker/reports/${name}.html` },
+  jsonReporter: { fileName: `.stryker/reports/${name}.json` },
   concurrency: 2,
   timeoutMS: 30_000,
   thresholds: { high: 85, low: 70, break: null },

@@ -100,6 +100,15 @@ describe('uid fields are unique', () => {
     );
     await expect.poll(async () => (await s.api('/api/articles/fromdiskdocument00000001')).status).toBe(200);
     refused(await article({ title: 'Clash', slug: 'from-disk' }), 'slug', 'from-disk');
+    // Renamed in the file: the old value is free, the new one taken.
+    writeFileSync(file, readFileSync(file, 'utf8').replaceAll('"from-disk"', '"renamed-on-disk"'));
+    await expect
+      .poll(async () => (await s.api('/api/articles/fromdiskdocument00000001')).body.data?.slug)
+      .toBe('renamed-on-disk');
+    refused(await article({ title: 'Clash', slug: 'renamed-on-disk' }), 'slug', 'renamed-on-disk');
+    const freed = await article({ title: 'Freed', slug: 'from-disk' });
+    expect(freed.status).toBe(201);
+    expect((await s.api(`/api/articles/${freed.body.data.documentId}`, { method: 'DELETE' })).status).toBe(204);
     rmSync(file);
     await expect.poll(async () => (await s.api('/api/articles/fromdiskdocument00000001')).status).toBe(404);
     expect((await article({ title: 'Free again', slug: 'from-disk' })).status).toBe(201);

@@ -1,32 +1,16 @@
 import { defineConfig } from 'vitest/config';
+import { MUTATION_TESTS } from './mutation-targets.mjs';
 
 /**
- * The tests `npm run mutate` runs against each mutant: those that drive the mutated rules in this process (an
- * in-process server, the CLI's main), where Stryker's mutants live. Tests that spawn the CLI or the server run
- * dist/, which holds none, so they could kill none.
+ * The tests `npm run mutate` runs against a mutant (test/mutation-targets.mjs names which, per mutated file):
+ * those that drive the mutated rules in this process, where Stryker's mutants live. Tests that spawn the CLI or
+ * the server run dist/, which holds none, so they could kill none.
  */
 export default defineConfig({
   test: {
     dir: 'test',
-    include: [
-      'test/access-table.test.ts',
-      'test/auth.test.ts',
-      'test/auth-roles.test.ts',
-      'test/cached-answers-per-caller.test.ts',
-      'test/read-only-any-case.test.ts',
-      'test/read-only-session-paths.test.ts',
-      'test/upload-types-refused.test.ts',
-      'test/upload.test.ts',
-      'test/publish-checks.test.ts',
-      'test/localized-always.test.ts',
-      'test/http-crud.test.ts',
-      'test/values.test.ts',
-      'test/query.test.ts',
-      'test/parity-relations-filters.test.ts',
-      'test/hostile-input.test.ts',
-      'test/dev-server.test.ts',
-      'test/live-events-end.test.ts',
-    ],
+    // Those of the mutated file when test/stryker.config.mjs says which.
+    include: process.env.FOLIO_MUTATE_TESTS ? (JSON.parse(process.env.FOLIO_MUTATE_TESTS) as string[]) : MUTATION_TESTS,
     globalSetup: ['test/helpers/temp-in-memory.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -8,12 +8,13 @@ import { AuthAccounts } from './accounts.js';
 export class AuthAccountCodes extends AuthAccounts {
   /**
    * `POST /api/auth/forgot-password`: a fresh reset code for the account of `email` (only its HMAC is
-   * kept). Undefined for unknown or blocked accounts: the route answers the same either way.
+   * kept). Undefined for unknown or blocked accounts, and for the project's owner, which is never signed into
+   * with a password (the code would be written to the server's log): the route answers the same either way.
    */
   startPasswordReset(email: string): { user: UserRecord; code: string } | undefined {
     this.state.refresh();
     const user = this.state.users.data.users.find((u) => u.email === email.toLowerCase());
-    if (!user || user.blocked) return undefined;
+    if (!user || user.blocked || this.isOwner(user.id)) return undefined;
     const code = randomKey(64);
     user.resetPasswordToken = hmac(this.state.secrets.tokenSalt, code);
     this.state.users.write();
@@ -40,7 +41,7 @@ export class AuthAccountCodes extends AuthAccounts {
     if ((password as string).length < 6) throw validationError('password must be at least 6 characters');
     const hash = await hashPassword(password as string);
     const user = this.userWithToken('resetPasswordToken', code as string);
-    if (!user) throw validationError('Incorrect code provided');
+    if (!user || this.isOwner(user.id)) throw validationError('Incorrect code provided');
     user.password = hash;
     user.resetPasswordToken = null;
     user.updatedAt = now();
@@ -66,6 +67,8 @@ export class AuthAccountCodes extends AuthAccounts {
     const user = this.userWithToken('confirmationToken', token);
     if (!user) throw validationError('Invalid token');
     user.confirmed = true;
+    // The link went to this address: whoever followed it receives its mail.
+    user.provenEmail = user.email;
     user.confirmationToken = null;
     user.updatedAt = now();
     this.state.users.write();

@@ -17,6 +17,8 @@ export class AuthAccounts extends AuthBase {
     password: string;
     role?: string;
     confirmed?: boolean;
+    /** The address is vouched for by whoever creates the account (the owner at the CLI). */
+    proven?: boolean;
   }): Promise<UserRecord> {
     const username = input.username?.trim();
     const email = input.email?.trim().toLowerCase();
@@ -59,6 +61,7 @@ export class AuthAccounts extends AuthBase {
         createdAt: t,
         updatedAt: t,
         publishedAt: t,
+        ...(input.proven ? { provenEmail: email } : {}),
       };
       users.push(user);
       this.state.users.write();
@@ -104,6 +107,8 @@ export class AuthAccounts extends AuthBase {
           createdAt: t,
           updatedAt: t,
           publishedAt: t,
+          // An administrator who says the address is confirmed vouches for it.
+          ...(input.confirmed ? { provenEmail: email! } : {}),
         };
         users.push(user);
         this.state.users.write();
@@ -112,6 +117,8 @@ export class AuthAccounts extends AuthBase {
       if (username !== undefined) current.username = username;
       if (email !== undefined) current.email = email;
       if (input.confirmed !== undefined) current.confirmed = input.confirmed;
+      if (input.confirmed === true) current.provenEmail = current.email;
+      else if (input.confirmed === false) delete current.provenEmail;
       if (input.blocked !== undefined) current.blocked = input.blocked;
       if (input.role !== undefined) current.role = input.role;
       if (hash !== undefined) current.password = hash;

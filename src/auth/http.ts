@@ -18,6 +18,7 @@ import {
 } from './refresh-cookie.js';
 import { requestOrigin } from '../http-kit/client.js';
 import { REGISTER_FIELDS, bodyOf, emailOf, registerProblems, userInput } from './user-bodies.js';
+import { printable } from '../printable.js';
 
 /** What Strapi's `ctx.unauthorized()` answers: a route the caller may use, but only as a logged-in user. */
 const unauthorized = () => new FolioError(401, 'UnauthorizedError', 'Unauthorized', {});
@@ -91,8 +92,9 @@ export function usersHandlers(
       : { jwt: issued.jwt, user: sanitizeUser(user) };
   };
 
+  // An address is the user's own text: one line in the log, its control characters escaped.
   const email = (to: string, what: string, link: string) =>
-    log(`e-mail to ${to} (Folio sends none; here it is): ${what}: ${link}`);
+    log(printable(`e-mail to ${to} (Folio sends none; here it is): ${what}: ${link}`));
   const origin = (req: RouteRequest) => requestOrigin(req.event.node.req, req.project.config.server);
   const sendConfirmation = (req: RouteRequest, user: UserRecord) => {
     const token = auth.startEmailConfirmation(user);

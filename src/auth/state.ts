@@ -37,6 +37,12 @@ export interface UserRecord {
   resetPasswordToken?: string | null;
   /** HMAC of the pending e-mail confirmation token. */
   confirmationToken?: string | null;
+  /**
+   * The address this account proved (its e-mail confirmation link) or was given by someone trusted (the owner's
+   * `folio users create`, an administrator's `confirmed: true`). Its commits carry `email` only while the two
+   * are equal: a changed address is unproven again.
+   */
+  provenEmail?: string;
 }
 
 export interface SessionRecord {

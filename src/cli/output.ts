@@ -1,4 +1,5 @@
 import { EXIT } from './exit-codes.js';
+import { printable } from '../printable.js';
 
 /** Printing for the CLI: plain text for people, JSON for scripts, colour only on a TTY. */
 const useColor = () => process.stdout.isTTY === true && !process.env.NO_COLOR;
@@ -6,13 +7,24 @@ export const bold = (s: string) => (useColor() ? `\x1b[1m${s}\x1b[22m` : s);
 export const dim = (s: string) => (useColor() ? `\x1b[2m${s}\x1b[22m` : s);
 export const red = (s: string) => (process.stderr.isTTY && !process.env.NO_COLOR ? `\x1b[31m${s}\x1b[39m` : s);
 
+/** What JSON.stringify leaves as is, though a terminal obeys it (C1 controls) or breaks a line on it. */
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
 export function printJson(value: unknown) {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  // Still the same JSON: the characters are written as escapes.
+  const text = JSON.stringify(value, null, 2).replace(RAW_IN_JSON, (c) => printable(c));
+  process.stdout.write(`${text}\n`);
 }
 
-/** A left-aligned table; long cells are cut so a row stays on one line. */
+/**
+ * A left-aligned table; long cells are cut so a row stays on one line. Cells hold text others wrote (titles,
+ * commit authors and messages): their control characters are shown escaped, never sent to the terminal.
+ */
 export function printTable(headers: string[], rows: string[][], maxCell = 48) {
-  const cut = (s: string) => (s.length > maxCell ? `${s.slice(0, maxCell - 1)}…` : s);
+  const cut = (raw: string) => {
+    const s = printable(raw);
+    return s.length > maxCell ? `${s.slice(0, maxCell - 1)}…` : s;
+  };
   const cells = rows.map((r) => r.map((c) => cut(c)));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]?.length ?? 0)));
   const line = (r: string[]) =>

@@ -3,7 +3,8 @@ import type { IdTable } from './id-table.js';
 import type { DocumentRecord, Status, Version } from './model.js';
 import type { RowList, TypeIndex, VersionPick } from './doc-index-type.js';
 
-class WaitingRows implements RowList {
+/** The rows of a read while documents wait to be made: their ids, made into versions only as they are read. */
+export class WaitingRows implements RowList {
   constructor(
     private readonly ids: Int32Array,
     private readonly table: IdTable,

@@ -1,6 +1,8 @@
 import type { ContentType } from '../schema/types.js';
 import type { IdTable } from './id-table.js';
 import type { DocumentRecord, Status, Version } from './model.js';
+import type { Job } from './sliced-work.js';
+import type { FieldIndexes } from './field-indexes.js';
 
 /** Which versions a read sees: `locale` null on non-localized types, `'*'` for every locale. */
 export interface VersionPick {
@@ -27,6 +29,8 @@ export interface UndecodedHook {
   /** Whether `doc`'s relations wait to be linked: a mark the index sets, kept with what decodes `doc`. */
   linkPending(doc: DocumentRecord): boolean;
   setLinkPending(doc: DocumentRecord, pending: boolean): void;
+  /** Decodes `doc`'s values now. */
+  decode(doc: DocumentRecord): void;
 }
 
 /**
@@ -69,6 +73,8 @@ export interface TypeIndex {
   waitingFor: Map<number, Set<Version>>;
   /** Rows per (status, locale), sorted by id, rebuilt lazily after a write. */
   rows: Map<string, RowList>;
+  /** The ids of the same rows (by row set key, see DocumentIndex.rowSet), cached the same way. */
+  rowIds: Map<string, Int32Array>;
   /** For each owning relation attribute: target documentId -> source documentIds. */
   reverse: Map<string, Map<string, Set<string>>>;
   /**
@@ -77,4 +83,15 @@ export interface TypeIndex {
    * at start. `referrers` links them first.
    */
   unlinked: DocumentRecord[];
+  /**
+   * Whether every document indexed was decoded (see `DocumentIndex.prepared`); `decodedEpoch` moves on each
+   * time one that is not is indexed, and `preparing` is the job decoding them.
+   */
+  decoded: boolean;
+  decodedEpoch: number;
+  preparing: Job | undefined;
+  /** The job filling the documentId map (see DocumentIndex.mapping). */
+  mapping?: Job;
+  /** The query indexes (sorted orders, columns, inverse links), once a query asked for them. */
+  fields?: FieldIndexes;
 }

@@ -1,163 +1,101 @@
-import type { ContentType } from '../schema/types.js';
-import { isRelation, isOwningSide } from '../schema/types.js';
-import { IdTable, grown } from './id-table.js';
-import { type DocumentRecord, NO_LOCALE, type Version, versions } from './model.js';
-import type { RowList, SummarySource, TypeIndex, UndecodedHook, VersionPick } from './doc-index-type.js';
-import { canWait, placeId, releaseId } from './doc-index-ids.js';
-import { linkRelations, unlinkRelations } from './doc-index-links.js';
-import { buildRows } from './doc-index-rows.js';
+import type { DocumentRecord, Version } from './model.js';
+import { versions } from './model.js';
+import type { RowList, TypeIndex, VersionPick } from './doc-index-type.js';
+import { releaseId } from './doc-index-ids.js';
+import { unlinkRelations } from './doc-index-links.js';
+import { WaitingRows, buildRows } from './doc-index-rows.js';
+import { IndexBase } from './doc-index-base.js';
+import { Job, SlicedRunner, type Work } from './sliced-work.js';
+import { FieldIndexes, type RowSet } from './field-indexes.js';
 
 export type { RowList, SummarySource, UndecodedHook, VersionPick } from './doc-index-type.js';
+export type { IndexWatcher } from './doc-index-base.js';
+export type { FieldSpec, IndexNeeds, RowSet } from './field-indexes.js';
 export { RENUMBERED_FROM, renumberedId } from './doc-index-ids.js';
 export { pickVersion } from './doc-index-rows.js';
-
-/** Told of a document added, replaced (`doc` its new copy) or removed (`doc` undefined): see `watch`. */
-export type IndexWatcher = (uid: string, documentId: string, doc: DocumentRecord | undefined) => void;
 
 /**
  * The in-memory index the server answers from: documents by type and documentId, versions by id,
  * ordered row lists per status/locale, and reverse relation links for the inverse side.
  */
-export class DocumentIndex {
-  private types = new Map<string, TypeIndex>();
-  /** Bumped on every change; caches of query results and responses are valid for one generation. */
-  generation = 0;
-  /** Set by the start path when it indexes documents before decoding them. */
-  undecoded: UndecodedHook | undefined;
-  private readonly watchers = new Set<IndexWatcher>();
+export class DocumentIndex extends IndexBase {
+  /** Runs the work too long for one turn of the event loop (preparing a large type, building its orders). */
+  readonly work = new SlicedRunner();
+  /** How many documents the preparation of types has decoded (see `preparing`). */
+  decodedCount = 0;
 
-  /** Calls `fn` each time a document is added, replaced (its new copy) or removed (undefined); returns a stop. */
-  watch(fn: IndexWatcher): () => void {
-    this.watchers.add(fn);
-    return () => this.watchers.delete(fn);
+  /**
+   * Whether every document of the type is made, in the documentId map, decoded and linked: what reads that go
+   * over the whole type (filters, sorts, inverse relations) need, and what `preparing` does a slice at a time.
+   */
+  prepared(uid: string): boolean {
+    const t = this.t(uid);
+    const { loaded } = t;
+    return t.decoded && !t.waiting && t.mapped === loaded.length && t.linked === loaded.length && !t.unlinked.length;
   }
 
-  private tell(uid: string, documentId: string, doc: DocumentRecord | undefined) {
-    for (const fn of this.watchers) fn(uid, documentId, doc);
-  }
-
-  /** Whether `doc` was indexed before its values were decoded, and they still are not. */
-  isUndecoded(doc: DocumentRecord): boolean {
-    return !!this.undecoded?.undecoded(doc);
-  }
-
-  /** Marks `doc`'s relations as waiting to be linked, when it is not decoded and the type has relations to link. */
-  private deferLink(t: TypeIndex, doc: DocumentRecord): boolean {
-    if (!t.reverse.size || !this.undecoded?.undecoded(doc)) return false;
-    this.undecoded.setLinkPending(doc, true);
-    return true;
-  }
-
-  /** Clears `doc`'s link mark; answers whether it was set. */
-  private takeLinkPending(doc: DocumentRecord): boolean {
-    if (!this.undecoded?.linkPending(doc)) return false;
-    this.undecoded.setLinkPending(doc, false);
-    return true;
-  }
-
-  addType(ct: ContentType) {
-    const reverse = new Map<string, Map<string, Set<string>>>();
-    for (const [name, a] of Object.entries(ct.attributes))
-      if (isRelation(a) && isOwningSide(a)) reverse.set(name, new Map());
-    const t: TypeIndex = {
-      ct,
-      docs: new Map(),
-      loaded: [],
-      mapped: 0,
-      linked: 0,
-      sourceOf: new Int32Array(0),
-      placeOf: new Int32Array(0),
-      sources: [],
-      waiting: 0,
-      madeUpTo: 0,
-      ids: new IdTable((position) => this.make(t, position)),
-      nextId: 1,
-      renumbered: new Map(),
-      waitingFor: new Map(),
-      rows: new Map(),
-      reverse,
-      unlinked: [],
-    };
-    this.types.set(ct.uid, t);
-  }
-
-  /** A hint before loading: about how many documents a type will hold, so their ids are kept densely. */
-  expect(uid: string, documents: number) {
-    // Two versions per document and locale; room for a few locales before ids spill into the Map.
-    this.t(uid).ids.widen(Math.min(documents * 8, 1 << 24));
-  }
-
-  private t(uid: string): TypeIndex {
-    const t = this.types.get(uid);
-    if (!t) throw new Error(`Unknown content-type ${uid}`);
-    return t;
-  }
-
-  /** The type's documents by documentId, with those loaded since the last look-up put in first. */
-  private docsOf(t: TypeIndex): Map<string, DocumentRecord> {
-    const { docs, loaded } = t;
-    if (t.mapped < loaded.length) {
-      for (let i = t.mapped; i < loaded.length; i++) {
-        const doc = loaded[i] ?? this.make(t, i);
-        if (docs.has(doc.documentId)) {
-          // The first one stays; the next look-up goes on past this one.
-          t.mapped = i + 1;
-          throw new Error(`document ${doc.documentId} indexed twice`);
-        }
-        docs.set(doc.documentId, doc);
-      }
-      t.mapped = loaded.length;
-      // Without owning relations there is nothing to link later.
-      if (!t.reverse.size) t.linked = loaded.length;
-      this.settle(t);
-    }
-    return docs;
-  }
-
-  /** Lets go of `loaded` once every document in it is mapped and linked (so made, too). */
-  private settle(t: TypeIndex) {
-    if (t.mapped === t.loaded.length && t.linked === t.loaded.length) {
-      t.loaded = [];
-      t.mapped = t.linked = t.madeUpTo = 0;
-    }
-  }
-
-  /** How many documents of the type wait to be made (see `addSummary`). */
-  waiting(uid: string): number {
-    return this.t(uid).waiting;
+  /** The job that prepares the type (see `prepared`), or undefined when it is prepared. */
+  preparing(uid: string): Job | undefined {
+    if (this.prepared(uid)) return undefined;
+    const t = this.t(uid);
+    if (!t.preparing || t.preparing.done) t.preparing = new Job(this.prepare(t));
+    return t.preparing;
   }
 
   /**
-   * Makes up to `count` of the documents waiting to be made (see `addSummary`), in load order, so a warm-up
-   * can make them a slice at a time; answers how many still wait.
+   * The job putting every document of the type in the documentId map (made first, not decoded), or undefined
+   * when they all are: what looking a document up by documentId needs, a slice at a time.
    */
-  makeWaiting(uid: string, count: number): number {
+  mapping(uid: string): Job | undefined {
     const t = this.t(uid);
-    let i = t.madeUpTo;
-    for (; i < t.loaded.length && count > 0; i++) {
-      if (t.loaded[i]) continue;
-      this.make(t, i);
-      count--;
-    }
-    t.madeUpTo = i;
-    return t.waiting;
+    if (!t.waiting && t.mapped === t.loaded.length) return undefined;
+    if (!t.mapping || t.mapping.done) t.mapping = new Job(this.mapWork(t));
+    return t.mapping;
   }
 
-  /** Makes the document waiting at load position `position`, and puts its versions in place of their ids. */
-  private make(t: TypeIndex, position: number): DocumentRecord {
-    const doc = t.sources[t.sourceOf[position]].make(t.placeOf[position]);
-    t.loaded[position] = doc;
-    if (--t.waiting === 0) {
-      // The sources hold what documents were made from (a thread's block, the snapshot's entries).
-      t.sources = [];
-      t.sourceOf = t.placeOf = new Int32Array(0);
+  private *mapWork(t: TypeIndex): Work {
+    while (!this.mapSome(t, 1024)) yield;
+  }
+
+  /** Resolves once every type is prepared (see `prepared`), the work done in slices meanwhile. */
+  async whenPrepared(): Promise<void> {
+    for (const uid of this.types.keys()) {
+      const job = this.preparing(uid);
+      if (job) await this.work.wait(job);
     }
-    doc.slots.forEach((slot) => {
-      if (slot.draft) t.ids.fill(slot.draft.id, slot.draft);
-      if (slot.published) t.ids.fill(slot.published.id, slot.published);
-    });
-    if (!this.deferLink(t, doc)) linkRelations(t, doc);
-    return doc;
+  }
+
+  /** Resolves once the type's documentId map is filled (see `mapping`). */
+  async whenMapped(uid: string): Promise<void> {
+    const job = this.mapping(uid);
+    if (job) await this.work.wait(job);
+  }
+
+  /** Prepares `uid` now, on this turn of the event loop (for a command, which has nothing else to answer). */
+  prepareNow(uid: string) {
+    this.preparing(uid)?.finishNow();
+  }
+
+  private *prepare(t: TypeIndex): Work {
+    for (;;) {
+      const epoch = t.decodedEpoch;
+      while (t.waiting) {
+        this.makeWaiting(t.ct.uid, 256);
+        yield;
+      }
+      while (!this.mapSome(t, 2048)) yield;
+      let k = 0;
+      for (const doc of t.docs.values()) {
+        if (this.undecoded?.undecoded(doc)) {
+          this.undecoded.decode(doc);
+          this.decodedCount++;
+          yield;
+        } else if (++k % 512 === 0) yield;
+      }
+      while (!this.linkSome(t, 2048)) yield;
+      if (epoch === t.decodedEpoch) break;
+    }
+    t.decoded = true;
   }
 
   has(uid: string) {
@@ -203,77 +141,7 @@ export class DocumentIndex {
     if (old) this.unlink(t, old);
     docs.set(doc.documentId, doc);
     this.insert(t, doc, false);
-    this.tell(doc.uid, doc.documentId, doc);
-  }
-
-  /**
-   * Adds a document while the index is filled at start, each documentId once (checked when a documentId
-   * is first looked up): as `put`, without looking for one to replace.
-   */
-  add(doc: DocumentRecord) {
-    const t = this.t(doc.uid);
-    t.loaded.push(doc);
-    this.insert(t, doc, true);
-    if (this.watchers.size) this.tell(doc.uid, doc.documentId, doc);
-  }
-
-  /**
-   * Adds, while loading, a document known by its summary alone (`summary[from, to)`: per locale, its
-   * position in `table`, then the draft's and the published version's ids, -1 for none; see summary.ts):
-   * its ids are claimed now, and the document is made by `source.make(place)` when first needed: making
-   * every document's objects would be most of the indexing on the way to a first start's first answer.
-   * One whose ids are not all free (a clash, which renumbers) is made now and added as by `add`.
-   */
-  addSummary(
-    uid: string,
-    source: SummarySource,
-    place: number,
-    summary: ArrayLike<number>,
-    from: number,
-    to: number,
-    table: string[],
-  ) {
-    const t = this.t(uid);
-    if (!canWait(t.ids, summary, from, to, table)) {
-      this.add(source.make(place));
-      return;
-    }
-    const position = t.loaded.length;
-    t.loaded.push(undefined);
-    if (t.sources[t.sources.length - 1] !== source) t.sources.push(source);
-    if (position >= t.sourceOf.length) {
-      const size = Math.max(position + 1024, 2 * t.sourceOf.length);
-      t.sourceOf = grown(t.sourceOf, size);
-      t.placeOf = grown(t.placeOf, size);
-    }
-    t.sourceOf[position] = t.sources.length - 1;
-    t.placeOf[position] = place;
-    t.waiting++;
-    for (let i = from; i < to; i += 3) {
-      const code = table[summary[i]];
-      const locale = code === NO_LOCALE ? null : code;
-      const draft = summary[i + 1];
-      const published = summary[i + 2];
-      if (draft >= 0) t.ids.await(draft, locale, 'draft', position);
-      if (published >= 0) t.ids.await(published, locale, 'published', position);
-      t.nextId = Math.max(t.nextId, draft + 1, published + 1);
-    }
-    if (t.rows.size) t.rows.clear();
-    this.generation++;
-  }
-
-  /** `loaded`: `doc` is the last of `t.loaded`, where `referrers` finds it if its relations wait to be linked. */
-  private insert(t: TypeIndex, doc: DocumentRecord, loaded: boolean) {
-    doc.slots.forEach((slot) => {
-      if (slot.draft) placeId(t, slot.draft, doc, loaded);
-      if (slot.published) placeId(t, slot.published, doc, loaded);
-    });
-    if (this.deferLink(t, doc)) {
-      if (!loaded) t.unlinked.push(doc);
-    } else linkRelations(t, doc);
-    // Clearing a Map allocates it a new table even when empty: 100,000 of them at start.
-    if (t.rows.size) t.rows.clear();
-    this.generation++;
+    this.tell(doc.uid, doc.documentId, doc, old);
   }
 
   remove(uid: string, documentId: string) {
@@ -283,9 +151,8 @@ export class DocumentIndex {
     if (!old) return;
     this.unlink(t, old);
     docs.delete(documentId);
-    if (t.rows.size) t.rows.clear();
-    this.generation++;
-    this.tell(uid, documentId, undefined);
+    this.changed(t);
+    this.tell(uid, documentId, undefined, old);
   }
 
   private unlink(t: TypeIndex, doc: DocumentRecord) {
@@ -298,19 +165,42 @@ export class DocumentIndex {
   /** Source documentIds whose owning relation `attr` (on `uid`) points at `target` in any version. */
   referrers(uid: string, attr: string, target: string): Set<string> {
     const t = this.t(uid);
-    const linkPending = (doc: DocumentRecord) => {
-      if (this.takeLinkPending(doc)) linkRelations(t, doc);
-    };
-    if (t.linked < t.loaded.length) {
-      for (let i = t.linked; i < t.loaded.length; i++) linkPending(t.loaded[i] ?? this.make(t, i));
-      t.linked = t.loaded.length;
-      this.settle(t);
-    }
-    if (t.unlinked.length) {
-      for (const doc of t.unlinked) linkPending(doc);
-      t.unlinked.length = 0;
-    }
+    this.linkSome(t, Infinity);
     return t.reverse.get(attr)?.get(target) ?? new Set();
+  }
+
+  /** The row set a read of `pick` sees (see `rows`), as the query indexes name it. */
+  rowSet(uid: string, pick: VersionPick): RowSet {
+    const ct = this.t(uid).ct;
+    const status = ct.draftAndPublish ? pick.status : undefined;
+    const locale = !ct.localized || pick.locale === '*' ? undefined : pick.locale;
+    return { key: `${status ?? ''}|${locale === undefined ? '*' : (locale ?? '')}`, status, locale };
+  }
+
+  /** The ids of the versions a read of `rows` sees, in id order. */
+  rowIds(uid: string, rows: RowSet): Int32Array {
+    const t = this.t(uid);
+    let ids = t.rowIds.get(rows.key);
+    if (!ids) t.rowIds.set(rows.key, (ids = t.ids.idsInOrder(Infinity, rows.status, rows.locale)));
+    return ids;
+  }
+
+  /** Whether a version id is one of the rows of `rows` (see `rowIds`). */
+  inRowSet(uid: string, rows: RowSet): (id: number) => boolean {
+    return this.t(uid).ids.matcher(rows.status, rows.locale);
+  }
+
+  /** The query indexes of a type (see field-indexes.ts), made on first use. */
+  fields(uid: string): FieldIndexes {
+    const t = this.t(uid);
+    t.fields ??= new FieldIndexes({
+      ids: t.ids,
+      rowIds: (rows) => this.rowIds(uid, rows),
+      allIds: () => t.ids.idsInOrder(Infinity, undefined, undefined),
+      preparing: () => this.preparing(uid),
+      nearLimit: t.ids.denseLimit,
+    });
+    return t.fields;
   }
 
   /**
@@ -321,7 +211,9 @@ export class DocumentIndex {
     const t = this.t(uid);
     const key = `${pick.status}|${pick.locale ?? ''}`;
     let rows = t.rows.get(key);
-    if (rows) return rows;
+    // A list of ids made into versions as they are read, while documents waited to be made: once all are, a
+    // list of the versions themselves.
+    if (rows && !(rows instanceof WaitingRows && !t.waiting)) return rows;
     rows = buildRows(t, pick, () => this.docsOf(t));
     t.rows.set(key, rows);
     return rows;

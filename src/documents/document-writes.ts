@@ -68,6 +68,9 @@ export class DocumentWrites {
     const once = () => this.reads.run(new Map(), fn);
     const attempt = () => (this.store.exclusive ? this.store.exclusive(once) : once());
     return this.lock.run(key, async () => {
+      // A write may look up any document and its links: large types are made ready first, a slice at a time,
+      // rather than all at once on the event loop (see DocumentIndex.prepared).
+      await this.index.whenPrepared();
       let contended: string | undefined;
       for (let tries = 1; ; tries++) {
         try {

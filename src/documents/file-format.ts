@@ -9,6 +9,7 @@ import {
   SlotMap,
   storedAttributes,
 } from './model.js';
+import { shareEqualValues, shareTimestamps, sharedLinks } from './shared-values.js';
 
 /**
  * The document file format, written here only (the start-up byte scanner takes its names from the
@@ -117,14 +118,15 @@ export function encodeDocument(ct: ContentType, doc: DocumentRecord): Record<str
 
 export class DecodeError extends Error {}
 
-const namesCache = new WeakMap<ContentType, { names: string[]; known: Set<string> }>();
+const namesCache = new WeakMap<ContentType, { names: string[]; links: string[]; known: Set<string> }>();
 
 /** Stored attribute names of a type, and every key a version may hold; computed once per schema. */
 function attributeNames(ct: ContentType) {
   let c = namesCache.get(ct);
   if (!c) {
     const names = storedAttributes(ct);
-    c = { names, known: new Set(versionKeys(ct)) };
+    const links = names.filter((n) => ct.attributes[n].type === 'relation');
+    c = { names, links, known: new Set(versionKeys(ct)) };
     namesCache.set(ct, c);
   }
   return c;
@@ -214,15 +216,16 @@ function walkDocument<V>(
  */
 export function decodeDocument(ct: ContentType, documentId: string, body: Record<string, unknown>): DocumentRecord {
   const doc: DocumentRecord = { uid: ct.uid, documentId, slots: new SlotMap() };
-  const { names, known } = attributeNames(ct);
+  const { names, links, known } = attributeNames(ct);
   walkDocument<Version>(
     ct,
     body,
     (raw, locale, status, where) => {
       const data: Record<string, unknown> = {};
       for (const n of names) data[n] = raw[n] === undefined ? null : raw[n];
+      for (const n of links) data[n] = sharedLinks(data[n]);
       checkKeys(ct, known, raw, where);
-      const own = ownValues(raw, status, where);
+      const own = shareTimestamps(ownValues(raw, status, where));
       return {
         id: own.id,
         documentId,
@@ -247,6 +250,7 @@ export function decodeDocument(ct: ContentType, documentId: string, body: Record
         };
       else if (draft) slot.draft = draft;
       if (published) slot.published = published;
+      if (draft && published) shareEqualValues(draft, published);
       doc.slots.set(locale, slot);
     },
   );

@@ -33,11 +33,21 @@ export class IdTable {
   private lastNumber = 0;
   private readonly map = new Map<number, Version>();
   size = 0;
+  /**
+   * Ids set or deleted since the query indexes last caught up (see FieldIndexes): kept only once there are
+   * such indexes, so the load pays nothing for it.
+   */
+  changes: number[] | undefined;
   /** Ids below this are kept in the array. */
   private dense = 1 << 16;
 
   /** `make(position)`: makes the document at that load position, which `fill`s its versions in. */
   constructor(private readonly make: (position: number) => void) {}
+
+  /** Ids below this are kept in arrays, the others in a Map. */
+  get denseLimit(): number {
+    return this.dense;
+  }
 
   /** Keeps ids below `limit` in the array from now on; those already in the Map move over. */
   widen(limit: number) {
@@ -95,6 +105,7 @@ export class IdTable {
   /** Sets `id` to `v` if it is free; answers whether it was. */
   claim(id: number, v: Version): boolean {
     if (!this.free(id)) return false;
+    this.changes?.push(id);
     if (id >= this.dense) this.map.set(id, v);
     else {
       this.reach(id);
@@ -107,6 +118,7 @@ export class IdTable {
 
   /** Claims a free `id` (below `dense`) for a version of the document at load position `position`, made later. */
   await(id: number, locale: string | null, status: Status, position: number) {
+    this.changes?.push(id);
     this.reach(id);
     this.tags[id] = this.tagOf(locale, status === 'published');
     this.waiting[id] = position + 1;
@@ -120,6 +132,7 @@ export class IdTable {
   }
 
   set(id: number, v: Version) {
+    this.changes?.push(id);
     if (id < this.dense) {
       this.reach(id);
       if (this.free(id)) this.size++;
@@ -133,6 +146,7 @@ export class IdTable {
   }
 
   delete(id: number) {
+    this.changes?.push(id);
     if (id < this.dense) {
       if (!this.free(id)) {
         this.size--;
@@ -175,6 +189,25 @@ export class IdTable {
       push(id);
     }
     return out.subarray(0, n);
+  }
+
+  /**
+   * Whether an id is held by a version of `status` (undefined: either) and `locale` (undefined: any), as
+   * `idsInOrder` would list it: read from the tags, without a version in hand.
+   */
+  matcher(status: Status | undefined, locale: string | null | undefined): (id: number) => boolean {
+    const wantLocale = locale === undefined ? -1 : this.locales.get(locale);
+    const wantPublished = status === undefined ? -1 : status === 'published' ? 1 : 0;
+    return (id) => {
+      if (id >= this.dense) {
+        const v = this.map.get(id);
+        return !!v && (status === undefined || v.status === status) && (locale === undefined || v.locale === locale);
+      }
+      const tag = this.tags[id];
+      if (!tag || wantLocale === undefined) return false;
+      if (wantPublished >= 0 && (tag & 1) !== wantPublished) return false;
+      return wantLocale < 0 || (tag >> 1) - 1 === wantLocale;
+    };
   }
 
   /** The versions `idsInOrder` names, made now where they wait. */

@@ -69,6 +69,8 @@ function reindex(
   read: () => string | undefined,
 ): Promise<ReindexResult> {
   return cx.lock.run(`${ct.uid}/${documentId}`, async () => {
+    // Looking the document up fills the type's documentId map: a slice at a time, not all at once.
+    await cx.index.whenMapped(ct.uid);
     const existed = cx.index.get(ct.uid, documentId);
     let text: string | undefined;
     let body: Record<string, unknown> | undefined;

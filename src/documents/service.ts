@@ -289,6 +289,7 @@ export class DocumentService {
 
   /** Publishes the draft of a locale (the document service's `publish`; over REST a PUT does this). */
   async publish(ctName: string, documentId: string, opts: DeleteOptions = {}): Promise<Version | undefined> {
+    await this.unique.ready(this.contentType(ctName));
     return this.lifecycle(ctName, documentId, opts, 'publish', publishStep(this.schemas, this.unique));
   }
 
@@ -373,6 +374,8 @@ export class DocumentService {
       locale,
     });
     await hashPasswordValues(this.schemas, ct.attributes, input.values);
+    // The values of the type's unique fields are known before the write checks its own against them.
+    await this.unique.ready(ct);
     return input;
   }
 

@@ -1,7 +1,7 @@
 import type { Attribute, ContentType } from '../schema/types.js';
 import { isScalar } from '../schema/types.js';
 import type { DocumentIndex } from './doc-index.js';
-import { type DocumentRecord, NO_LOCALE, type Status, type Version } from './model.js';
+import { type DocumentRecord, NO_LOCALE, type Version } from './model.js';
 
 /** Whether a field's values must be unique per type and locale: `unique: true`, and every `uid` (as Strapi 5). */
 export const isUniqueAttribute = (attr: Attribute): boolean =>
@@ -15,51 +15,120 @@ type Key = string | number | boolean;
 const keyOf = (value: unknown): Key | undefined =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : undefined;
 
-/** Per field, locale and status: value -> the documents whose version holds it. */
-type Holders = Map<string, Map<Key, Set<string>>>;
+/** Per field and locale: value -> the document whose published version holds it (the documents, when several do). */
+type Holders = Map<string, Map<Key, string | Set<string>>>;
 
 interface TypeValues {
   ct: ContentType;
+  /** The type's unique fields. */
+  fields: string[];
+  /** Whether every document's values are in (see `ready`). */
+  complete: boolean;
   holders: Holders;
-  /** Per document, the (field and locale, value) pairs it holds: what to take out when it changes. */
-  held: Map<string, Array<[string, Key]>>;
+  /** Per locale, each field's key into `holders` (made once: a type has few locales). */
+  keys: Map<string, string[]>;
 }
 
-const slotKey = (field: string, locale: string | null, status: Status = 'published') =>
-  `${field}\u0000${locale ?? NO_LOCALE}\u0000${status}`;
+const typeValues = (ct: ContentType, complete: boolean): TypeValues => ({
+  ct,
+  fields: Object.entries(ct.attributes)
+    .filter(([, a]) => isUniqueAttribute(a))
+    .map(([name]) => name),
+  complete,
+  holders: new Map(),
+  keys: new Map(),
+});
+
+/** The keys into `holders` of a type's fields, for one locale. */
+function keysOf(t: TypeValues, code: string): string[] {
+  let keys = t.keys.get(code);
+  if (!keys) t.keys.set(code, (keys = t.fields.map((f) => slotKey(f, code === NO_LOCALE ? null : code))));
+  return keys;
+}
+
+function hold(t: TypeValues, sk: string, key: Key, documentId: string) {
+  let values = t.holders.get(sk);
+  if (!values) t.holders.set(sk, (values = new Map()));
+  const now = values.get(key);
+  if (now === undefined) values.set(key, documentId);
+  else if (typeof now === 'string') {
+    if (now !== documentId) values.set(key, new Set([now, documentId]));
+  } else now.add(documentId);
+}
+
+function release(t: TypeValues, sk: string, key: Key, documentId: string) {
+  const values = t.holders.get(sk);
+  const now = values?.get(key);
+  if (now === documentId) values!.delete(key);
+  else if (now instanceof Set) {
+    now.delete(documentId);
+    if (now.size === 1) values!.set(key, now.values().next().value!);
+  }
+}
+
+function* holdersOf(t: TypeValues, sk: string, key: Key): Generator<string> {
+  const now = t.holders.get(sk)?.get(key);
+  if (typeof now === 'string') yield now;
+  else if (now) yield* now;
+}
+
+/** How long one slice of reading a type's values runs before the server answers others. */
+const SLICE_MS = 8;
+
+const slotKey = (field: string, locale: string | null) => `${field}\u0000${locale ?? NO_LOCALE}`;
 
 /**
- * The values of unique fields in the versions of each type: who holds each. Strapi checks a published version
- * against the other documents' published versions of its locale (drafts are never checked); the drafts' values
- * tell which values are free to suggest. Built for a type when first asked, then kept current from the index's
- * changes. A write that checked its values claims them until its document is indexed, so two writes side by side
- * cannot both publish one value.
+ * The values of unique fields in the published versions of each type: who holds each (Strapi checks a published
+ * version against the other documents' published versions of its locale; drafts are never checked). Built for a
+ * type when first asked, then kept current from the index's changes. A write that checked its values claims them
+ * until its document is indexed, so two writes side by side cannot both publish one value.
  */
 export class UniqueValues {
   private readonly types = new Map<string, TypeValues>();
   private readonly claims = new Map<string, string>();
+  private readonly building = new Map<string, Promise<void>>();
 
   constructor(private readonly index: DocumentIndex) {
-    index.watch((uid, documentId, doc) => {
+    index.watch((uid, documentId, doc, prev) => {
       const t = this.types.get(uid);
-      if (t) this.reindex(t, documentId, doc);
+      if (!t) return;
+      // The copy replaced gives its values back; one never decoded was never read here, so holds none.
+      if (prev && !index.isUndecoded(prev)) this.visit(t, prev, (sk, key) => release(t, sk, key, documentId));
+      if (doc) this.visit(t, doc, (sk, key) => hold(t, sk, key, documentId));
     });
   }
 
   /**
-   * Another document (not `documentId`) whose published version in `locale` (or draft, with `drafts`) holds
-   * `value` in `field`, or that a write under way claimed it for; undefined when it is free.
+   * Another document (not `documentId`) whose published version in `locale` holds `value` in `field`, or that a
+   * write under way claimed it for; undefined when it is free.
    */
-  holder(ct: ContentType, field: string, locale: string | null, value: unknown, documentId?: string, drafts = false) {
+  holder(ct: ContentType, field: string, locale: string | null, value: unknown, documentId?: string) {
     const key = keyOf(value);
     if (key === undefined || isSharedValue(value)) return undefined;
     const claimed = this.claims.get(claimKey(ct, field, locale, key));
     if (claimed !== undefined && claimed !== documentId) return claimed;
-    const t = this.of(ct);
-    for (const status of drafts ? (['published', 'draft'] as const) : (['published'] as const))
-      for (const other of t.holders.get(slotKey(field, locale, status))?.get(key) ?? [])
-        if (other !== documentId) return other;
+    for (const other of holdersOf(this.of(ct), slotKey(field, locale), key)) if (other !== documentId) return other;
     return undefined;
+  }
+
+  /**
+   * The text values starting with `prefix` that other documents than `documentId` hold in `field` in `locale`, in
+   * a draft or a published version, or that writes under way claimed: what a value to suggest must not be. Read
+   * from the documents (suggestions are asked for now and then; drafts are not kept above).
+   */
+  valuesLike(ct: ContentType, field: string, locale: string | null, prefix: string, documentId?: string): Set<string> {
+    const out = new Set<string>();
+    const take = (v: unknown) => typeof v === 'string' && v.startsWith(prefix) && out.add(v);
+    for (const doc of this.index.documents(ct.uid)) {
+      if (doc.documentId === documentId) continue;
+      const slot = doc.slots.get(locale ?? NO_LOCALE);
+      if (slot?.draft) take(slot.draft.data[field]);
+      if (slot?.published) take(slot.published.data[field]);
+    }
+    const mine = `${ct.uid}\u0000${slotKey(field, locale)}\u0000string:`;
+    for (const [claim, holder] of this.claims)
+      if (holder !== documentId && claim.startsWith(mine)) take(claim.slice(mine.length));
+    return out;
   }
 
   /** Claims the unique values of `v`, a version about to be published, until `release` is called. */
@@ -78,45 +147,83 @@ export class UniqueValues {
     };
   }
 
+  /**
+   * Resolves once the values of `ct` are known. The first call reads them from every document of the type, a slice
+   * at a time (reading values decodes documents indexed before their values were), so the server goes on
+   * answering meanwhile; later ones resolve at once. A write waits for it before it checks its values.
+   */
+  ready(ct: ContentType): Promise<void> {
+    const building = this.building.get(ct.uid);
+    if (building) return building;
+    if (this.types.has(ct.uid)) return Promise.resolve();
+    if (!Object.values(ct.attributes).some(isUniqueAttribute)) {
+      this.types.set(ct.uid, typeValues(ct, true));
+      return Promise.resolve();
+    }
+    const built = this.build(ct).finally(() => this.building.delete(ct.uid));
+    this.building.set(ct.uid, built);
+    return built;
+  }
+
+  /** Reads the values of every type with unique fields ahead of the first write (a server does after start). */
+  async readyAll(types: Iterable<ContentType>): Promise<void> {
+    for (const ct of types) await this.ready(ct);
+  }
+
+  private async build(ct: ContentType) {
+    const t = typeValues(ct, false);
+    // Registered first: a document changed meanwhile is taken in by the index's change events.
+    this.types.set(ct.uid, t);
+    const slice = async (work: () => boolean) => {
+      for (let more = true; more;) {
+        const until = performance.now() + SLICE_MS;
+        do more = work();
+        while (more && performance.now() < until);
+        if (more) await new Promise((r) => setImmediate(r));
+      }
+    };
+    if (this.index.has(ct.uid)) await slice(() => this.index.makeWaiting(ct.uid, 256) > 0);
+    const docs = this.index.has(ct.uid) ? [...this.index.documents(ct.uid)] : [];
+    let at = 0;
+    await slice(() => {
+      if (t.complete) return false;
+      const doc = docs[at++];
+      // One replaced or removed since was taken in (or out) by its change event.
+      if (doc && this.index.get(ct.uid, doc.documentId) === doc) this.take(t, doc);
+      return at < docs.length;
+    });
+    t.complete = true;
+  }
+
+  /** The values of a type whose values are known (see `ready`); read at once otherwise. */
   private of(ct: ContentType): TypeValues {
     let t = this.types.get(ct.uid);
-    if (!t) {
-      t = { ct, holders: new Map(), held: new Map() };
-      this.types.set(ct.uid, t);
-      if (Object.values(ct.attributes).some(isUniqueAttribute))
-        for (const doc of this.index.documents(ct.uid)) this.reindex(t, doc.documentId, doc);
+    if (!t) this.types.set(ct.uid, (t = typeValues(ct, false)));
+    if (!t.complete) {
+      if (t.fields.length) for (const doc of this.index.documents(ct.uid)) this.take(t, doc);
+      t.complete = true;
     }
     return t;
   }
 
   /** Takes a document's values out, and puts those of its new copy in (none: it is gone). */
-  private reindex(t: TypeValues, documentId: string, doc: DocumentRecord | undefined) {
-    for (const [slot, key] of t.held.get(documentId) ?? []) {
-      const set = t.holders.get(slot)?.get(key);
-      set?.delete(documentId);
-      if (set && !set.size) t.holders.get(slot)!.delete(key);
-    }
-    t.held.delete(documentId);
-    if (!doc) return;
-    const attributes = t.ct.attributes;
-    const held: Array<[string, Key]> = [];
+  private take(t: TypeValues, doc: DocumentRecord) {
+    this.visit(t, doc, (sk, key) => hold(t, sk, key, doc.documentId));
+  }
+
+  /** Each value a document's published versions hold in the type's unique fields, with its key into `holders`. */
+  private visit(t: TypeValues, doc: DocumentRecord, fn: (sk: string, key: Key) => void) {
+    if (!t.fields.length) return;
     for (const [code, slot] of doc.slots) {
-      for (const v of [slot.draft, slot.published]) {
-        if (!v) continue;
-        for (const [field, attr] of Object.entries(attributes)) {
-          const key = keyOf(v.data[field]);
-          if (!isUniqueAttribute(attr) || key === undefined || isSharedValue(key)) continue;
-          const sk = slotKey(field, code === NO_LOCALE ? null : code, v.status);
-          let values = t.holders.get(sk);
-          if (!values) t.holders.set(sk, (values = new Map()));
-          let set = values.get(key);
-          if (!set) values.set(key, (set = new Set()));
-          set.add(documentId);
-          held.push([sk, key]);
-        }
+      const v = slot.published;
+      if (!v) continue;
+      const keys = keysOf(t, code);
+      const data = v.data;
+      for (let f = 0; f < t.fields.length; f++) {
+        const key = keyOf(data[t.fields[f]]);
+        if (key !== undefined && !isSharedValue(key)) fn(keys[f], key);
       }
     }
-    if (held.length) t.held.set(documentId, held);
   }
 }
 

@@ -195,8 +195,9 @@ export function coerceScalar(name: string, attr: ScalarAttribute, v: unknown): C
 }
 
 /**
- * The longest value a schema's `regex` is tried on. The pattern is the schema author's and may backtrack on some
- * inputs; a bounded value keeps any such pattern from holding the server for long.
+ * The longest value a schema's `regex` is tried on. A bound keeps a linear pattern's work small; it does not make a
+ * backtracking one safe (`^([a-z0-9]+-?)+$` takes exponential time on 40 characters): those are refused when the
+ * schema is loaded (schema/regex-check.ts).
  */
 export const PATTERN_INPUT_MAX = 4096;
 

@@ -2,14 +2,16 @@ import type { ContentType } from '../schema/types.js';
 import { type DocumentRecord, NO_LOCALE } from './model.js';
 
 /**
- * Who made a write: a user (their username and e-mail), an API token (its name), or the owner of the
- * machine the CLI runs on (no name: the checkout's own git identity). `folio serve --commit` makes them
+ * Who made a write: a user (their username, and their e-mail when the account proved it), an API token (its
+ * name), or the project's owner (no name: the checkout's own git identity). `folio serve --commit` makes them
  * the author of the write's commit.
  */
 export interface Actor {
   kind: 'user' | 'token' | 'public' | 'owner';
   name?: string;
   email?: string;
+  /** The user's account (its numeric id), which tells apart users whose commits carry no e-mail of theirs. */
+  account?: string;
 }
 
 /** A file one write changed: what it holds now (`null`: removed; undefined: its bytes on disk, a media file). */

@@ -1,7 +1,7 @@
 import type { ServedProject } from '../http-kit/served-project.js';
 import type { Attribute, ContentType } from '../schema/types.js';
 import type { SchemaRegistry } from '../schema/registry.js';
-import { DRAFT, LOCALES, PUBLISHED } from '../documents/file-format.js';
+import { DOCUMENT_ID, DRAFT, LOCALES, PUBLISHED, VERSION_HEAD, VERSION_TAIL } from '../documents/file-format.js';
 import { restoreBody } from '../documents/restore.js';
 import type { Version } from '../documents/model.js';
 import type { Actor } from '../documents/write-record.js';
@@ -83,10 +83,19 @@ export class DocumentHistory {
     }
   }
 
-  /** The document's file as it is now (undefined: deleted). */
+  /** The document's file as it is now (undefined: deleted, or unreadable: see `now`). */
   current(ct: ContentType, documentId: string): Record<string, unknown> | undefined {
-    const raw = this.project.documents.store.readDocument(ct.pluralName, documentId);
-    return raw?.body;
+    return this.now(ct, documentId).body;
+  }
+
+  /** Whether the document's file is gone now, and its body when it can be read (not while it holds a conflict). */
+  now(ct: ContentType, documentId: string): { gone: boolean; body?: Record<string, unknown> } {
+    try {
+      const raw = this.project.documents.store.readDocument(ct.pluralName, documentId);
+      return raw ? { gone: false, body: raw.body } : { gone: true };
+    } catch {
+      return { gone: false };
+    }
   }
 
   /** Restores one locale of the document (the draft, on a type with drafts) to what the file held at `id`. */
@@ -116,31 +125,56 @@ function entryOf(record: string): HistoryEntry {
   return { commit, author: { name, email }, date, message };
 }
 
-/** A document file's body without the fields the API never returns (private ones, passwords), at any depth. */
+/**
+ * What of a document file's body the history shows: a whitelist read from the current schema. A version keeps its
+ * id, its times and the attributes the type has now that the API returns (not private, not passwords); a
+ * component keeps the attributes its component has now, the same way. Anything else (a field since removed or
+ * renamed, private then or not, keys no schema names) is left out: what once was private stays unseen.
+ */
 export function publicBody(schemas: SchemaRegistry, ct: ContentType, body: Record<string, unknown>) {
-  const clean = (attrs: Record<string, Attribute>, data: Record<string, unknown>): Record<string, unknown> => {
+  /** The keys of `data` in `head`, the attributes shown, then the keys in `tail`, in that order. */
+  const fields = (attrs: Record<string, Attribute>, data: Record<string, unknown>, head = [] as readonly string[]) => {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(data)) {
-      const attr = Object.hasOwn(attrs, k) ? attrs[k] : undefined;
-      if (attr && (attr.private || attr.type === 'password')) continue;
-      if (attr && (attr.type === 'component' || attr.type === 'dynamiczone') && v !== null) {
-        const item = (x: unknown) => {
-          const uid = attr.type === 'component' ? attr.component : isObject(x) ? String(x.__component) : '';
-          const comp = schemas.components.get(uid);
-          return comp && isObject(x) ? clean(comp.attributes, x) : x;
-        };
-        out[k] = Array.isArray(v) ? v.map(item) : item(v);
-      } else out[k] = v;
+    for (const k of head) if (Object.hasOwn(data, k)) out[k] = data[k];
+    for (const [k, attr] of Object.entries(attrs))
+      if (!attr.private && attr.type !== 'password' && Object.hasOwn(data, k)) out[k] = value(attr, data[k]);
+    return out;
+  };
+  /** A component's value by its component now (undefined: no such component, or no object to read). */
+  const component = (uid: unknown, data: unknown, dynamic: boolean) => {
+    const comp = typeof uid === 'string' ? schemas.components.get(uid) : undefined;
+    if (!comp || !isObject(data)) return undefined;
+    return fields(comp.attributes, data, dynamic ? ['__component'] : []);
+  };
+  const value = (attr: Attribute, v: unknown): unknown => {
+    if (attr.type !== 'component' && attr.type !== 'dynamiczone') return v;
+    const item = (x: unknown) =>
+      attr.type === 'component'
+        ? component(attr.component, x, false)
+        : isObject(x) && component(x.__component, x, true);
+    if (Array.isArray(v)) return v.map(item).filter((x) => x);
+    return (v !== null && item(v)) || null;
+  };
+  const version = (v: unknown) => {
+    if (!isObject(v)) return undefined;
+    const out = fields(ct.attributes, v, VERSION_HEAD);
+    for (const k of VERSION_TAIL) if (Object.hasOwn(v, k)) out[k] = v[k];
+    return out;
+  };
+  const slot = (s: unknown) => {
+    const out: Record<string, unknown> = {};
+    for (const status of [DRAFT, PUBLISHED]) {
+      const v = isObject(s) ? version(s[status]) : undefined;
+      if (v) out[status] = v;
     }
     return out;
   };
-  const slot = (s: unknown) =>
-    isObject(s)
-      ? Object.fromEntries(Object.entries(s).map(([k, v]) => [k, isObject(v) ? clean(ct.attributes, v) : v]))
-      : s;
-  if (!isObject(body[LOCALES])) return slot(body) as Record<string, unknown>;
-  const locales = Object.fromEntries(Object.entries(body[LOCALES]).map(([code, s]) => [code, slot(s)]));
-  return { ...body, [LOCALES]: locales };
+  const out: Record<string, unknown> = {};
+  if (typeof body[DOCUMENT_ID] === 'string') out[DOCUMENT_ID] = body[DOCUMENT_ID];
+  const locales = body[LOCALES];
+  if (!isObject(locales)) return { ...out, ...slot(body) };
+  out[LOCALES] = Object.fromEntries(Object.entries(locales).map(([code, s]) => [code, slot(s)]));
+  return out;
 }
 
 /** The fields that differ between two public bodies of one document, by locale and version (ids and times left out). */
@@ -167,4 +201,17 @@ export function fieldChanges(ct: ContentType, then: Record<string, unknown>, now
       }
     }
   return out;
+}
+
+/** A public body with only the locales the document has now (`now`: its public body now; undefined: gone). */
+export function localesStillThere(
+  ct: ContentType,
+  then: Record<string, unknown>,
+  now: Record<string, unknown> | undefined,
+) {
+  const locales = then[LOCALES];
+  const kept = now?.[LOCALES];
+  if (!ct.localized || !isObject(locales)) return then;
+  const codes = new Set(isObject(kept) ? Object.keys(kept) : []);
+  return { ...then, [LOCALES]: Object.fromEntries(Object.entries(locales).filter(([code]) => codes.has(code))) };
 }

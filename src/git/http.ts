@@ -2,8 +2,7 @@ import { FolioError, forbidden, notFound, validationError } from '../errors.js';
 import { actorOf } from '../http-kit/actor.js';
 import { sendJson } from '../http-kit/respond.js';
 import type { RouteHandler, RouteRequest } from '../http-kit/route.js';
-import type { ContentType } from '../schema/types.js';
-import { DocumentHistory, fieldChanges, publicBody } from './history.js';
+import { DocumentHistory, fieldChanges, localesStillThere, publicBody, type HistoryEntry } from './history.js';
 import type { Follower } from './pull.js';
 
 /** The least time between two pulls asked over HTTP: a push hook fired many times starts few fetches. */
@@ -11,15 +10,26 @@ const PULL_EVERY_MS = 5000;
 
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 
+/** The action that lets a caller read users' e-mail addresses (`GET /api/users`): commit authors' too. */
+const READ_EMAILS = 'plugin::users-permissions.user.find';
+
 /** The type and document a history route names, the caller allowed to `find` it (and to `also`). */
-async function addressed(req: RouteRequest, also?: string): Promise<{ ct: ContentType; documentId: string }> {
+async function addressed(req: RouteRequest, also?: string) {
   const { type, documentId } = req.params;
   const ct = SEGMENT.test(type) ? req.project.schemas.route(type.toLowerCase()) : undefined;
   if (!ct || !SEGMENT.test(documentId)) throw notFound();
   const caller = await req.principal();
   if (!req.access.can(caller, `${ct.uid}.find`) || (also && !req.access.can(caller, `${ct.uid}.${also}`)))
     throw forbidden();
-  return { ct, documentId };
+  return {
+    ct,
+    documentId,
+    caller,
+    /** Whether the caller may see what the document no longer has (those who could write it again may). */
+    seesGone: req.access.can(caller, `${ct.uid}.create`),
+    /** Whether the caller may see authors' e-mail addresses (those who may read users' may). */
+    seesEmails: req.access.can(caller, READ_EMAILS),
+  };
 }
 
 async function historyOf(req: RouteRequest): Promise<DocumentHistory> {
@@ -27,6 +37,21 @@ async function historyOf(req: RouteRequest): Promise<DocumentHistory> {
   if (!history) throw notFound('This project is not in a git repository: its documents have no history');
   return history;
 }
+
+/**
+ * The history of a document as the caller may read it: a document that is gone now (deleted through the API,
+ * or from the checkout) is, to a caller who could not write it again, as absent as it is from the API.
+ */
+async function historyFor(req: RouteRequest, at: Awaited<ReturnType<typeof addressed>>) {
+  const history = await historyOf(req);
+  const now = history.now(at.ct, at.documentId);
+  if (now.gone && !at.seesGone) throw notFound();
+  return { history, current: now.body };
+}
+
+/** An entry with its author's e-mail address only for a caller who may read users' addresses. */
+const entryFor = (entry: HistoryEntry, seesEmails: boolean) =>
+  seesEmails ? entry : { ...entry, author: { name: entry.author.name } };
 
 /** A whole number query parameter within bounds. */
 function count(query: URLSearchParams, name: string, fallback: number, max: number): number {
@@ -44,31 +69,38 @@ function count(query: URLSearchParams, name: string, fallback: number, max: numb
  */
 export const historyHandlers: Record<'list' | 'one' | 'restore', RouteHandler> = {
   async list(req) {
-    const { ct, documentId } = await addressed(req);
+    const at = await addressed(req);
     const query = new URLSearchParams(req.rawQuery);
     const limit = count(query, 'limit', 20, 100);
     const start = count(query, 'start', 0, 1_000_000);
-    const entries = await (await historyOf(req)).log(ct, documentId, { limit, start });
-    return sendJson(req.event, 200, { data: entries, meta: { limit, start } });
+    const { history } = await historyFor(req, at);
+    const entries = await history.log(at.ct, at.documentId, { limit, start });
+    const data = entries.map((e) => entryFor(e, at.seesEmails));
+    return sendJson(req.event, 200, { data, meta: { limit, start } });
   },
 
   async one(req) {
-    const { ct, documentId } = await addressed(req);
-    const history = await historyOf(req);
+    const at = await addressed(req);
+    const { ct, documentId } = at;
+    const { history, current } = await historyFor(req, at);
     const then = await history.at(ct, documentId, req.params.commit);
     if (!then) throw notFound('No such commit of this document');
     const schemas = req.project.schemas;
-    const document = publicBody(schemas, ct, then.body);
-    const current = history.current(ct, documentId);
-    const changes = fieldChanges(ct, document, current && publicBody(schemas, ct, current));
-    return sendJson(req.event, 200, { data: { ...then.entry, document, changes }, meta: {} });
+    const now = current && publicBody(schemas, ct, current);
+    const document = at.seesGone
+      ? publicBody(schemas, ct, then.body)
+      : localesStillThere(ct, publicBody(schemas, ct, then.body), now);
+    const changes = fieldChanges(ct, document, now);
+    return sendJson(req.event, 200, { data: { ...entryFor(then.entry, at.seesEmails), document, changes }, meta: {} });
   },
 
   async restore(req) {
-    const { ct, documentId } = await addressed(req, 'update');
+    const at = await addressed(req, 'update');
+    const { ct, documentId } = at;
     const locale = new URLSearchParams(req.rawQuery).get('locale') ?? undefined;
-    const actor = actorOf(await req.principal());
-    const done = await (await historyOf(req)).restore(ct, documentId, req.params.commit, { locale, actor });
+    const actor = actorOf(at.caller);
+    const { history } = await historyFor(req, at);
+    const done = await history.restore(ct, documentId, req.params.commit, { locale, actor });
     if (!done) throw notFound('No such commit of this document');
     if (!done.version) throw notFound();
     const version = done.version;

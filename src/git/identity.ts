@@ -34,23 +34,31 @@ export function identityEmail(value: string | undefined): string | undefined {
   return v && v.length <= 255 && EMAIL.test(v) && !/[\u0000-\u001f\u007f]/.test(v) ? v : undefined;
 }
 
-/** A stand-in e-mail for a name that has none (a token, a user without one), never a real address. */
-const placeholder = (name: string, kind: string) =>
+/**
+ * A stand-in e-mail for a name that has none proven (a token, a user), never a real address (`.invalid` is
+ * reserved); `account` (a user's id) after a dot makes it one account's alone.
+ */
+const placeholder = (name: string, kind: string, account?: string) =>
   `${
     name
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '')
       .slice(0, 40) || kind
-  }@${kind}.folio.invalid`;
+  }${account ? `.${account}` : ''}@${kind}.folio.invalid`;
 
-/** The author of a write: the user, the API token, the public role, or the machine's own identity (the owner). */
+/**
+ * The author of a write: the user, the API token, the public role, or the machine's own identity (the owner). A
+ * user whose address is not proven (see `actorOf`) gets one under `user.folio.invalid` that names the account,
+ * so a stranger registered with the owner's name and e-mail never reads as the owner.
+ */
 export function authorOf(actor: Actor | undefined, owner: Identity): Identity {
   if (!actor || actor.kind === 'owner') return owner;
   if (actor.kind === 'public') return { name: 'Public (no credentials)', email: 'public@folio.invalid' };
   const name = identityName(actor.name) ?? (actor.kind === 'token' ? 'API token' : 'Folio user');
-  const kind = actor.kind === 'token' ? 'token' : 'user';
-  return { name, email: identityEmail(actor.email) ?? placeholder(name, kind) };
+  if (actor.kind === 'token') return { name, email: placeholder(name, 'token') };
+  const account = actor.account && /^\d{1,15}$/.test(actor.account) ? actor.account : undefined;
+  return { name, email: identityEmail(actor.email) ?? placeholder(name, 'user', account) };
 }
 
 /** The commit message of a write: `article "Hello": publish (fr)`, on one line. */

@@ -88,15 +88,17 @@ export function contentRoutes(opts: { cache?: boolean } = {}): RouteModule {
       read,
       actor: actorOf(caller),
     };
+    // A v5 answer to a caller known by its permissions is assembled from documents shaped before.
+    if (!v4 && who !== undefined) input.textFor = who;
     const routes = new ContentRoutes(project.documents);
     const result: RouteResult = await (routes[action] as (i: RouteInput) => Promise<RouteResult> | RouteResult).call(
       routes,
       input,
     );
     if (result.status === 204) return sendEmpty(event, 204);
-    const text = JSON.stringify(
-      v4 ? toV4Body(project.schemas, ct, result.body as { data: unknown; meta: unknown }) : result.body,
-    );
+    const text =
+      result.text ??
+      JSON.stringify(v4 ? toV4Body(project.schemas, ct, result.body as { data: unknown; meta: unknown }) : result.body);
     // Only successful reads carry an ETag (see finishResponse). HEAD: the same status and headers as GET,
     // no body (h3 would turn a null answer into a 204).
     const etag = result.status === 200 && (method === 'GET' || method === 'HEAD') ? weakEtag(text) : undefined;

@@ -17,11 +17,18 @@ export interface RouteInput {
   read: Reader;
   /** Who the caller is, as the author of a write. */
   actor?: Actor;
+  /**
+   * The caller's permission-set key when the answer is wanted as Strapi v5 JSON text (see `RouteResult.text`):
+   * a list answer is then assembled from documents shaped before.
+   */
+  textFor?: string;
 }
 
 export interface RouteResult {
   status: number;
   body?: unknown;
+  /** The body already as JSON text (see `RouteInput.textFor`). */
+  text?: string;
 }
 
 const single = (data: unknown): RouteResult => ({ status: 200, body: { data, meta: {} } });
@@ -51,19 +58,21 @@ function checkWriteLocale(read: RouteInput['read'], ct: ContentType, query: Reco
 export class ContentRoutes {
   constructor(private docs: DocumentService) {}
 
-  find({ ct, query, read }: RouteInput): RouteResult {
-    return { status: 200, body: read.prepare(ct, query, 'find').find() };
+  async find({ ct, query, read, textFor }: RouteInput): Promise<RouteResult> {
+    const prepared = read.prepare(ct, query, 'find');
+    if (textFor !== undefined) return { status: 200, text: await prepared.findText(textFor) };
+    return { status: 200, body: await prepared.findLater() };
   }
 
-  findOne({ ct, documentId, query, read }: RouteInput): RouteResult {
-    const data = read.prepare(ct, query, 'findOne').one(documentId!);
+  async findOne({ ct, documentId, query, read }: RouteInput): Promise<RouteResult> {
+    const data = await read.prepare(ct, query, 'findOne').oneLater(documentId!);
     if (!data) throw notFound();
     return single(data);
   }
 
   /** Single types: the one document of the type in the addressed locale and status. */
-  findSingle({ ct, query, read }: RouteInput): RouteResult {
-    const data = read.prepare(ct, query, 'findOne').single();
+  async findSingle({ ct, query, read }: RouteInput): Promise<RouteResult> {
+    const data = await read.prepare(ct, query, 'findOne').singleLater();
     if (!data) throw notFound();
     return single(data);
   }

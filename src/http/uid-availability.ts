@@ -47,6 +47,7 @@ async function placeOf(
   if (ct.attributes[field]?.type !== 'uid') throw validationError(`${field} must be a valid \`uid\` attribute`);
   const locale = new URLSearchParams(req.rawQuery).get('locale') ?? undefined;
   const documentId = typeof body.documentId === 'string' ? body.documentId : undefined;
+  await req.project.documents.unique.ready(ct);
   return { at: { ct, field, locale: req.project.documents.localeFor(ct, locale), documentId }, body };
 }
 

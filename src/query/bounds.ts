@@ -15,6 +15,11 @@ export class ReadBudget {
     this.bytesLeft = limits.maxResponseBytes;
   }
 
+  /** The rows and bytes counted so far. */
+  used(): [rows: number, bytes: number] {
+    return [this.limits.maxRows - this.rowsLeft, this.limits.maxResponseBytes - this.bytesLeft];
+  }
+
   /** Counts `n` rows read or shaped. */
   rows(n: number) {
     this.rowsLeft -= n;

@@ -82,7 +82,6 @@ function compileGroup(scope: Scope, node: unknown, path: string[]): Condition {
       parts.push(compileLogical(scope, key, value, path));
       continue;
     }
-    if (key.startsWith('$')) throw invalidKey(key, { path: path.join('.') || null, source: 'query', param: 'filters' });
     const field = scope.field(key, [...path, key], 'filters');
     if (field.kind === 'nested') checkDepth(scope.limits, [...path, key], 'filters');
     parts.push(compileField(field, value, [...path, key]));
@@ -214,17 +213,10 @@ function compileTest(
 }
 
 /**
- * The value of `$null` / `$notNull`, cast as Strapi casts it: true, 't', '1' and 1 are true; false, 'f', '0'
- * and 0 are false; anything else is JavaScript's truthiness (`maybe` is true, an empty value false).
+ * The value of `$null` / `$notNull`, cast as Strapi casts it: 'false', 'f' and '0' are false; anything else is
+ * JavaScript's truthiness (`true`, `t`, `1`, `maybe` are true, an empty value false).
  */
-function castFlag(v: unknown): boolean {
-  if (typeof v === 'boolean') return v;
-  if (typeof v === 'string' || typeof v === 'number') {
-    if (v === 'true' || v === 't' || v === '1' || v === 1) return true;
-    if (v === 'false' || v === 'f' || v === '0' || v === 0) return false;
-  }
-  return Boolean(v);
-}
+const castFlag = (v: unknown): boolean => v !== 'false' && v !== 'f' && v !== '0' && Boolean(v);
 
 /** Casts a query-string operand to the attribute's kind, so comparison is by number, date or boolean. */
 export function castOperand(type: string, v: unknown, where: string): Scalar {

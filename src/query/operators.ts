@@ -14,8 +14,8 @@ export interface Operator {
   test(value: Scalar, operand: unknown): boolean;
 }
 
-const lower = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v);
-const str = (v: Scalar) => (v === null ? null : String(v));
+/** A value as lower-cased text, as SQL's LOWER(column) reads it (the operand is lower-cased once, when compiled). */
+const lower = (v: Scalar) => String(v).toLowerCase();
 const cmp = (a: Scalar, b: unknown): number => {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   const x = String(a),
@@ -28,13 +28,13 @@ export const OPERATORS: Record<string, Operator> = {
   $eqi: {
     operand: 'value',
     caseInsensitive: true,
-    test: (v, o) => (o === null ? v === null : v !== null && lower(str(v)) === lower(o)),
+    test: (v, o) => (o === null ? v === null : v !== null && lower(v) === String(o)),
   },
   $ne: { operand: 'value', test: (v, o) => (o === null ? v !== null : v !== null && cmp(v, o) !== 0) },
   $nei: {
     operand: 'value',
     caseInsensitive: true,
-    test: (v, o) => (o === null ? v !== null : v !== null && lower(str(v)) !== lower(o)),
+    test: (v, o) => (o === null ? v !== null : v !== null && lower(v) !== String(o)),
   },
   $lt: { operand: 'value', test: (v, o) => v !== null && o !== null && cmp(v, o) < 0 },
   $lte: { operand: 'value', test: (v, o) => v !== null && o !== null && cmp(v, o) <= 0 },
@@ -45,33 +45,33 @@ export const OPERATORS: Record<string, Operator> = {
     operand: 'list',
     test: (v, o) => v !== null && !(o as Scalar[]).some((x) => x !== null && cmp(v, x) === 0),
   },
-  $contains: { operand: 'value', text: true, test: (v, o) => v !== null && str(v)!.includes(String(o)) },
-  $notContains: { operand: 'value', text: true, test: (v, o) => v !== null && !str(v)!.includes(String(o)) },
+  $contains: { operand: 'value', text: true, test: (v, o) => v !== null && String(v).includes(String(o)) },
+  $notContains: { operand: 'value', text: true, test: (v, o) => v !== null && !String(v).includes(String(o)) },
   $containsi: {
     operand: 'value',
     text: true,
     caseInsensitive: true,
-    test: (v, o) => v !== null && str(v)!.toLowerCase().includes(String(o)),
+    test: (v, o) => v !== null && lower(v).includes(String(o)),
   },
   $notContainsi: {
     operand: 'value',
     text: true,
     caseInsensitive: true,
-    test: (v, o) => v !== null && !str(v)!.toLowerCase().includes(String(o)),
+    test: (v, o) => v !== null && !lower(v).includes(String(o)),
   },
-  $startsWith: { operand: 'value', text: true, test: (v, o) => v !== null && str(v)!.startsWith(String(o)) },
+  $startsWith: { operand: 'value', text: true, test: (v, o) => v !== null && String(v).startsWith(String(o)) },
   $startsWithi: {
     operand: 'value',
     text: true,
     caseInsensitive: true,
-    test: (v, o) => v !== null && str(v)!.toLowerCase().startsWith(String(o)),
+    test: (v, o) => v !== null && lower(v).startsWith(String(o)),
   },
-  $endsWith: { operand: 'value', text: true, test: (v, o) => v !== null && str(v)!.endsWith(String(o)) },
+  $endsWith: { operand: 'value', text: true, test: (v, o) => v !== null && String(v).endsWith(String(o)) },
   $endsWithi: {
     operand: 'value',
     text: true,
     caseInsensitive: true,
-    test: (v, o) => v !== null && str(v)!.toLowerCase().endsWith(String(o)),
+    test: (v, o) => v !== null && lower(v).endsWith(String(o)),
   },
   $null: { operand: 'flag', test: (v, o) => (o ? v === null : v !== null) },
   $notNull: { operand: 'flag', test: (v, o) => (o ? v !== null : v === null) },

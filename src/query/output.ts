@@ -14,6 +14,20 @@ export interface Selection {
 }
 
 const visible = (a: Attribute) => !a.private && a.type !== 'password';
+
+const scalarsOf = new WeakMap<Record<string, Attribute>, string[]>();
+
+/** The names of the scalar attributes an answer shows (not private, not passwords), in schema order. */
+function shownScalars(attrs: Record<string, Attribute>): string[] {
+  let names = scalarsOf.get(attrs);
+  if (!names) {
+    names = Object.entries(attrs)
+      .filter(([, a]) => isScalar(a) && visible(a))
+      .map(([n]) => n);
+    scalarsOf.set(attrs, names);
+  }
+  return names;
+}
 const isZone = (a: Attribute | undefined) => a?.type === 'dynamiczone';
 
 /** Key order of a populated entry: relations/media/components in schema order, then localizations, then zones. */
@@ -30,10 +44,10 @@ export function shapeDocument(ctx: ReadContext, ct: ContentType, v: Version, sel
   const want = sel.fields ? new Set(sel.fields) : undefined;
   // id, documentId, timestamps and locale with their keys, then each scalar with its key.
   let bytes = 160;
-  for (const [name, attr] of Object.entries(ct.attributes)) {
-    if (!isScalar(attr) || !visible(attr)) continue;
+  const data = v.data;
+  for (const name of shownScalars(ct.attributes)) {
     if (want && !want.has(name)) continue;
-    const value = v.data[name] ?? null;
+    const value = data[name] ?? null;
     out[name] = value;
     bytes += name.length + 4 + valueBytes(value);
   }
@@ -171,8 +185,7 @@ function shapeComponent(
   const out: Record<string, unknown> = {};
   const want = node.fields ? new Set(node.fields) : undefined;
   let bytes = 2;
-  for (const [name, attr] of Object.entries(attrs)) {
-    if (!isScalar(attr) || !visible(attr)) continue;
+  for (const name of shownScalars(attrs)) {
     if (want && !want.has(name)) continue;
     const v = value[name] ?? null;
     out[name] = v;

@@ -1,19 +1,21 @@
 import { LOCALE_CODE } from '../config.js';
 import { paginationError, validationError } from '../errors.js';
 import type { Status, Version } from '../documents/model.js';
-import type { RowList } from '../documents/doc-index.js';
 import { NO_LOCALE } from '../documents/model.js';
 import type { ContentType } from '../schema/types.js';
 import { isScalar } from '../schema/types.js';
 import type { ReadContext } from './context.js';
 import { parseFields } from './fields.js';
 import { compileFilters, type Predicate } from './filters.js';
-import { type Pagination, paginate, parsePagination } from './pagination.js';
+import { type Pagination, parsePagination } from './pagination.js';
+import { type FoundPage, findLater, findNow } from './find.js';
+import { finish, shapingJobs } from './ready.js';
+import { shapedText } from './bodies.js';
 import { parsePopulate } from './populate.js';
 import { checkPopulate } from './populate-check.js';
 import { ReadBudget } from './bounds.js';
 import { documentScope } from './scope.js';
-import { compileSort, parseSort } from './sort.js';
+import { type SortGetter, type SortKey, compileSort, parseSort, sortGetters } from './sort.js';
 import { type Selection, shapeDocument } from './output.js';
 
 export const ROOT_PARAMS = new Set([
@@ -52,6 +54,14 @@ export interface ReadQuery {
   locale: string | null;
   filter?: Predicate;
   sort?: <T>(rows: T[]) => T[];
+  /** The `filters` parameter as given, and the sort keys: what the indexes answer (see plan.ts). */
+  filters?: unknown;
+  sortKeys: SortKey[];
+  sortBy?: SortGetter[];
+  /** Whether the indexes may answer the query (not with `_q` or a publication filter). */
+  plannable: boolean;
+  /** Identifies the shape of the documents (`fields` and `populate` as given), for reusing shaped texts. */
+  selectionKey: string;
   /** Identifies the filtered, sorted row list (not the page or the shape), for the result cache. */
   resultKey: string;
   pagination?: Pagination;
@@ -95,7 +105,15 @@ export function parseReadQuery(
   }
   const context: ReadContext = { ...ctx, status, budget: ctx.config.read && new ReadBudget(ctx.config.read) };
   const scope = documentScope(context, ct);
-  const query: ReadQuery = { status, locale: null, selection: { populate: new Map() }, resultKey: '' };
+  const query: ReadQuery = {
+    status,
+    locale: null,
+    selection: { populate: new Map() },
+    resultKey: '',
+    selectionKey: JSON.stringify([q.fields ?? null, q.populate ?? null]),
+    sortKeys: [],
+    plannable: false,
+  };
 
   let filter = compileFilters(scope, q.filters);
   if (q._q !== undefined && kind === 'find') filter = and(filter, searchPredicate(ct, String(q._q)));
@@ -110,8 +128,13 @@ export function parseReadQuery(
     filter = and(filter, publicationPredicate(context, ct, String(pubFilter)));
   query.filter = q.filters === undefined && q._q === undefined && pubFilter === undefined ? undefined : filter;
 
-  if (kind === 'find') query.sort = compileSort(scope, parseSort(q.sort));
-  else if (q.sort !== undefined) compileSort(scope, parseSort(q.sort));
+  if (kind === 'find') {
+    query.sortKeys = parseSort(q.sort);
+    query.sortBy = sortGetters(scope, query.sortKeys);
+    query.sort = compileSort(scope, query.sortKeys);
+    query.filters = q.filters;
+    query.plannable = q._q === undefined && pubFilter === undefined;
+  } else if (q.sort !== undefined) compileSort(scope, parseSort(q.sort));
   query.selection.fields = parseFields(ct, q.fields);
   checkPopulate(context, ct, q.populate);
   query.selection.populate = parsePopulate(context, { kind: 'document', ct }, q.populate);
@@ -217,21 +240,29 @@ function publicationPredicate(ctx: ReadContext, ct: ContentType, f: string): Pre
 
 /** Runs a list query over the index: pick versions, filter, sort, page, shape. */
 export function runFind(ctx: ReadContext, ct: ContentType, query: ReadQuery) {
-  const knownLocale =
-    query.locale === null || query.locale === '*' || ctx.config.locales.some((l) => l.code === query.locale);
-  let rows = cachedResult(ctx, ct, query);
-  if (!rows) {
-    rows = knownLocale ? ctx.index.rows(ct.uid, { status: query.status, locale: query.locale }) : [];
-    if (query.filter || query.sort) {
-      // Every row is read: a list of ids (see RowList) is made into its versions.
-      let list: Version[] = Array.isArray(rows) ? rows : rows.slice();
-      if (query.filter) list = list.filter(query.filter);
-      if (query.sort) list = query.sort(list);
-      rows = list;
-    }
-    storeResult(ctx, ct, query, rows);
-  }
-  const { page, meta } = paginate(rows, query.pagination!);
+  return shapePage(ctx, ct, query, findNow(ctx, ct, query));
+}
+
+/** `runFind` without holding the event loop (see `findLater`). */
+export async function runFindLater(ctx: ReadContext, ct: ContentType, query: ReadQuery) {
+  const found = await findLater(ctx, ct, query);
+  await finish(ctx, shapingJobs(ctx, ct, query.selection.populate, false));
+  return shapePage(ctx, ct, query, found);
+}
+
+/**
+ * `runFindLater`'s answer as the JSON text of `{ data, meta }`, the documents' texts reused (see bodies.ts):
+ * `who` names the caller's permissions, which decide the relations populated.
+ */
+export async function runFindText(ctx: ReadContext, ct: ContentType, query: ReadQuery, who: string) {
+  const { page, meta } = await findLater(ctx, ct, query);
+  await finish(ctx, shapingJobs(ctx, ct, query.selection.populate, false));
+  const selection = `${who}|${query.status}|${ct.uid}|${query.selectionKey}`;
+  const data = page.map((v) => shapedText(ctx, ct, v, query.selection, selection));
+  return `{"data":[${data.join(',')}],"meta":${JSON.stringify({ pagination: meta })}}`;
+}
+
+function shapePage(ctx: ReadContext, ct: ContentType, query: ReadQuery, { page, meta }: FoundPage) {
   return {
     data: page.map((v) => shapeDocument(ctx, ct, v, query.selection)),
     meta: { pagination: meta },
@@ -243,27 +274,4 @@ export function shapeOne(ctx: ReadContext, ct: ContentType, v: Version | undefin
   if (!v) return undefined;
   if (query.filter && !query.filter(v)) return undefined;
   return shapeDocument(ctx, ct, v, query.selection);
-}
-
-/**
- * Filtered and sorted row lists by query, kept for one generation of the index (any change empties it),
- * so paging through a result or repeating a query does not filter and sort again.
- */
-const results = new WeakMap<object, { generation: number; entries: Map<string, RowList> }>();
-const MAX_RESULTS = 256;
-
-function cachedResult(ctx: ReadContext, ct: ContentType, q: ReadQuery): RowList | undefined {
-  const c = results.get(ctx.index);
-  if (!c || c.generation !== ctx.index.generation) return undefined;
-  return c.entries.get(`${ct.uid}|${q.resultKey}`);
-}
-
-function storeResult(ctx: ReadContext, ct: ContentType, q: ReadQuery, rows: RowList) {
-  let c = results.get(ctx.index);
-  if (!c || c.generation !== ctx.index.generation) {
-    c = { generation: ctx.index.generation, entries: new Map() };
-    results.set(ctx.index, c);
-  }
-  if (c.entries.size >= MAX_RESULTS) c.entries.delete(c.entries.keys().next().value!);
-  c.entries.set(`${ct.uid}|${q.resultKey}`, rows);
 }

@@ -5,9 +5,18 @@ import type { SchemaRegistry } from '../schema/registry.js';
 import type { ContentType } from '../schema/types.js';
 import type { ReadContext } from './context.js';
 import { ReadBudget } from './bounds.js';
+import { finish, shapingJobs } from './ready.js';
 import { shapeDocument } from './output.js';
 import { parsePopulate } from './populate.js';
-import { type ReadQuery, type RouteKind, parseReadQuery, runFind, shapeOne } from './read.js';
+import {
+  type ReadQuery,
+  type RouteKind,
+  parseReadQuery,
+  runFind,
+  runFindLater,
+  runFindText,
+  shapeOne,
+} from './read.js';
 
 /** What a read needs of an open project (a `Project` is one). */
 export interface ReadSource {
@@ -105,11 +114,36 @@ export class PreparedRead {
     return runFind(this.run(), this.ct, this.query);
   }
 
+  /**
+   * `findLater`'s answer as JSON text, its documents' texts reused from earlier answers (see bodies.ts); `who`
+   * names the caller's permissions.
+   */
+  findText(who: string) {
+    return runFindText(this.run(), this.ct, this.query, who);
+  }
+
+  /** `find` without holding the event loop: long work (building an index, a scan) runs in slices. */
+  findLater() {
+    return runFindLater(this.run(), this.ct, this.query);
+  }
+
   /** One document in the query's status and locale, shaped; undefined when it has no such version or is filtered. */
   one(documentId: string): Record<string, unknown> | undefined {
     const { status, locale } = this.query;
     const v = locale === '*' ? undefined : this.documents.findVersion(this.ct, documentId, status, locale ?? undefined);
     return this.shape(v);
+  }
+
+  /** `one`, once the types it reads are ready (see ready.ts), without reading a whole type on the event loop. */
+  async oneLater(documentId: string): Promise<Record<string, unknown> | undefined> {
+    await finish(this.context, shapingJobs(this.context, this.ct, this.query.selection.populate, true));
+    return this.one(documentId);
+  }
+
+  /** `single`, as `oneLater` reads it. */
+  async singleLater(): Promise<Record<string, unknown> | undefined> {
+    await finish(this.context, shapingJobs(this.context, this.ct, this.query.selection.populate, true));
+    return this.single();
   }
 
   /** The single type's document, as `one` reads it. */

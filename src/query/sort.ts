@@ -1,6 +1,7 @@
 import { invalidKey, validationError } from '../errors.js';
 import type { Scope } from './scope.js';
 import { checkDepth } from './bounds.js';
+import { sortIds } from '../documents/sort-ids.js';
 
 export interface SortKey {
   path: string[];
@@ -45,28 +46,60 @@ export function parseSort(raw: unknown): SortKey[] {
   return keys;
 }
 
+/** A sort key resolved against a scope: how to read a row's value, and the direction. */
+export interface SortGetter {
+  get: Getter;
+  desc: boolean;
+}
+
+/** Resolves sort keys against a scope (400s for unknown keys and paths too deep). */
+export function sortGetters(scope: Scope, keys: SortKey[], param = 'sort'): SortGetter[] {
+  return keys.map(({ path, desc }) => ({ get: resolvePath(scope, path, param), desc }));
+}
+
+interface Decorated<T> {
+  row: T;
+  i: number;
+  values: unknown[];
+}
+
+const compareDecorated =
+  (getters: SortGetter[]) =>
+  <T>(a: Decorated<T>, b: Decorated<T>): number => {
+    for (let k = 0; k < getters.length; k++) {
+      const c = compareValues(a.values[k], b.values[k]);
+      if (c !== 0) return getters[k].desc ? -c : c;
+    }
+    return a.i - b.i;
+  };
+
 /**
  * Builds a comparator from sort keys over a scope. Nulls come first ascending and last descending;
  * text compares by code unit; ties keep the incoming (id) order because Array.prototype.sort is stable.
  */
 export function compileSort(scope: Scope, keys: SortKey[], param = 'sort'): (<T>(rows: T[]) => T[]) | undefined {
   if (!keys.length) return undefined;
-  const getters: Array<{ get: Getter; desc: boolean }> = keys.map(({ path, desc }) => ({
-    get: resolvePath(scope, path, param),
-    desc,
-  }));
+  const getters = sortGetters(scope, keys, param);
+  const compare = compareDecorated(getters);
   // Decorate-sort-undecorate: each row's sort values are read once, not once per comparison.
   return <T>(rows: T[]): T[] => {
     const decorated = rows.map((row, i) => ({ row, i, values: getters.map((g) => g.get(row)) }));
-    decorated.sort((a, b) => {
-      for (let k = 0; k < getters.length; k++) {
-        const c = compareValues(a.values[k], b.values[k]);
-        if (c !== 0) return getters[k].desc ? -c : c;
-      }
-      return a.i - b.i;
-    });
+    decorated.sort(compare);
     return decorated.map((d) => d.row);
   };
+}
+
+/** What `compileSort` does, pausing every few hundred rows (see sliced-work.ts): for a scan of many rows. */
+export function* sortSliced<T>(getters: SortGetter[], rows: T[]): Generator<void, T[]> {
+  const decorated: Array<Decorated<T>> = [];
+  for (let i = 0; i < rows.length; i++) {
+    decorated.push({ row: rows[i], i, values: getters.map((g) => g.get(rows[i])) });
+    if ((i & 255) === 255) yield;
+  }
+  const compare = compareDecorated(getters);
+  const order = Int32Array.from(decorated, (_, i) => i);
+  yield* sortIds(order, (a, b) => compare(decorated[a], decorated[b]));
+  return Array.from(order, (i) => decorated[i].row);
 }
 
 function resolvePath(scope: Scope, path: string[], param: string): Getter {

@@ -1,4 +1,5 @@
 import { type Attribute, type SchemaProblem, SCALAR_TYPES, RELATION_KINDS } from './types.js';
+import { superLinearPattern } from './regex-check.js';
 
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const ATTRIBUTE_NAME = /^[A-Za-z][_0-9A-Za-z]*$/;
@@ -77,11 +78,15 @@ export function checkAttribute(
       if (num(k) || (a[k] as number) < 0) bad(`"${k}" must be a non-negative number`);
     if (type !== 'biginteger') for (const k of ['min', 'max']) if (num(k)) bad(`"${k}" must be a number`);
     if (a.regex !== undefined) {
+      let valid = true;
       try {
         new RegExp(String(a.regex));
       } catch {
+        valid = false;
         bad(`"regex" is not a valid regular expression`);
       }
+      const slow = valid ? superLinearPattern(String(a.regex)) : undefined;
+      if (slow) bad(slow);
     }
     if (type === 'enumeration') {
       const e = a.enum;

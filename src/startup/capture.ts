@@ -5,6 +5,8 @@ import { renumber } from '../documents/summary.js';
 import type { ThreadBlock } from './parallel-read.js';
 import { META } from './read-block.js';
 
+const turn = () => new Promise<void>((r) => setImmediate(r));
+
 /**
  * What the next snapshot records of one collection. Files read on threads are only noted while loading:
  * they were read without their stamps (see read-block.ts), so their entries are made when the snapshot
@@ -50,7 +52,11 @@ export class CollectionCapture {
     // file renamed into place meanwhile. Then the summary made at start is the file's.
     const since = this.takenAt - TICK;
     const folderSteady = !!stamped && stamped.dirMtimeMs < since;
+    // Entries recorded while loading (sorted by documentId, as files were indexed in that order), then those
+    // of the threads' blocks (sorted too): merged below, rather than sorted, a slice at a time.
+    const direct = this.entries.splice(0);
     for (let j = 0; j < ids.length; j++) {
+      if ((j & 8191) === 8191) await turn();
       const { meta: m, table } = this.later[j];
       const at = this.laterAt[j];
       const s = j * STAMP;
@@ -67,7 +73,14 @@ export class CollectionCapture {
     }
     this.later.length = 0;
     this.laterAt.length = 0;
-    this.entries.sort((x, y) => (x.documentId < y.documentId ? -1 : 1));
+    const threaded = this.entries.splice(0);
+    let a = 0;
+    let b = 0;
+    while (a < direct.length || b < threaded.length) {
+      const takeA = b >= threaded.length || (a < direct.length && direct[a].documentId < threaded[b].documentId);
+      this.entries.push(takeA ? direct[a++] : threaded[b++]);
+      if ((this.entries.length & 65535) === 65535) await turn();
+    }
     const dir = this.complete && !Number.isNaN(this.dirMtimeMs) ? this.dirMtimeMs : -1;
     return { fingerprint: this.fingerprint, dirMtimeMs: dir, table: [...this.table.keys()], entries: this.entries };
   }

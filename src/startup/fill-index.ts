@@ -90,17 +90,7 @@ export async function loadDocuments(
   const fingerprints = new Map(types.map((ct) => [ct.uid, typeFingerprint(ct)]));
   let old = opts.useSnapshot === false ? undefined : files.readSnapshot();
   if (old && old.folioVersion !== FOLIO_VERSION) old = undefined;
-  // One per type, shared by its documents.
-  const contexts = new Map<string, LazyContext>(
-    types.map((ct) => {
-      const read = (id: string) => files.readDocument(ct.pluralName, id);
-      const stale = opts.onStale && ((doc: DocumentRecord) => opts.onStale!(ct, doc));
-      const check = opts.check && ((body: Record<string, unknown>, id: string) => opts.check!(ct, body, id));
-      const invalid = opts.onInvalid && ((doc: DocumentRecord, problem: string) => opts.onInvalid!(ct, doc, problem));
-      const reread = (id: string) => files.readDocument(ct.pluralName, id)?.body;
-      return [ct.uid, { ct, reread, read, stale, check, invalid }];
-    }),
-  );
+  const contexts = lazyContexts(types, files, opts);
   const context = (ct: ContentType) => contexts.get(ct.uid)!;
   // Per type (aligned with `types`): its snapshot, when recorded against the same schema.
   const usable = types.map((ct) => {
@@ -264,6 +254,23 @@ export async function loadDocuments(
     return { folioVersion: FOLIO_VERSION, takenAt, collections };
   };
   return { report, plan: { build, worthWriting: report.documents >= from && stale } };
+}
+
+/**
+ * One lazy context per type, shared by its documents, which keep it for as long as they live: made here, apart
+ * from `loadDocuments`, so that its closures do not keep that function's locals (the whole snapshot) alive.
+ */
+function lazyContexts(types: ContentType[], files: StartupFiles, opts: LoadOptions): Map<string, LazyContext> {
+  return new Map(
+    types.map((ct) => {
+      const read = (id: string) => files.readDocument(ct.pluralName, id);
+      const stale = opts.onStale && ((doc: DocumentRecord) => opts.onStale!(ct, doc));
+      const check = opts.check && ((body: Record<string, unknown>, id: string) => opts.check!(ct, body, id));
+      const invalid = opts.onInvalid && ((doc: DocumentRecord, problem: string) => opts.onInvalid!(ct, doc, problem));
+      const reread = (id: string) => files.readDocument(ct.pluralName, id)?.body;
+      return [ct.uid, { ct, reread, read, stale, check, invalid }];
+    }),
+  );
 }
 
 /**

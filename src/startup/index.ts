@@ -34,7 +34,7 @@ export async function fillIndex(
   const { report, plan } = await loadDocuments(index, schemas, files, opts);
   let pending = plan?.worthWriting ? plan : undefined;
   const after: AfterStart = {
-    warm: (busy) => warmDocuments(index, [...schemas.contentTypes.keys()], 8, busy),
+    warm: (busy) => warmDocuments(index, [...schemas.contentTypes.keys()], busy),
     get snapshotPending() {
       return !!pending;
     },

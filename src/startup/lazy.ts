@@ -168,18 +168,11 @@ function sameShape(
   return true;
 }
 
-/** A lazy version's values and timestamps, once decoded. */
-interface Filled {
-  data: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-  publishedAt: string | null;
-}
-
 /**
  * A version whose values and timestamps are decoded on first access. Writes go through the same
  * accessors, so the service can treat it as any other version. Until then it holds no object for them:
- * 200,000 of these are made on the way to a first start's first answer.
+ * 200,000 of these are made on the way to a first start's first answer. Once decoded, it holds them in fields
+ * of its own (not an object beside it: one object fewer per version of a large index).
  */
 export class LazyVersion implements Version {
   id: number;
@@ -188,7 +181,11 @@ export class LazyVersion implements Version {
   status: Status;
   /** What decodes this version's document (kept once decoded: it holds the document's link mark). */
   readonly src: LazySource;
-  private filled: Filled | undefined;
+  private filled = false;
+  private values: Record<string, unknown> = EMPTY;
+  private created = '';
+  private updated = '';
+  private published: string | null = null;
 
   constructor(src: LazySource, id: number, documentId: string, locale: string | null, status: Status) {
     this.src = src;
@@ -200,49 +197,56 @@ export class LazyVersion implements Version {
 
   /** Takes the decoded values (undefined: the text could not be decoded). */
   fill(from: Version | undefined) {
-    const epoch = new Date(0).toISOString();
-    this.filled = {
-      data: from?.data ?? {},
-      createdAt: from?.createdAt ?? epoch,
-      updatedAt: from?.updatedAt ?? epoch,
-      publishedAt: this.status === 'draft' ? null : (from?.publishedAt ?? epoch),
-    };
+    const epoch = from ? '' : new Date(0).toISOString();
+    this.filled = true;
+    this.values = from?.data ?? {};
+    this.created = from?.createdAt ?? epoch;
+    this.updated = from?.updatedAt ?? epoch;
+    this.published = this.status === 'draft' ? null : (from?.publishedAt ?? epoch);
   }
 
-  private values(): Filled {
-    if (!this.filled) {
-      this.src.load();
-      // Still empty only when the document dropped this version before its text was decoded.
-      if (!this.filled) this.fill(undefined);
-    }
-    return this.filled!;
+  private load() {
+    if (this.filled) return;
+    this.src.load();
+    // Still empty only when the document dropped this version before its text was decoded.
+    if (!this.filled) this.fill(undefined);
   }
 
   get data() {
-    return this.values().data;
+    this.load();
+    return this.values;
   }
   set data(v) {
-    this.values().data = v;
+    this.load();
+    this.values = v;
   }
   get createdAt() {
-    return this.values().createdAt;
+    this.load();
+    return this.created;
   }
   set createdAt(v) {
-    this.values().createdAt = v;
+    this.load();
+    this.created = v;
   }
   get updatedAt() {
-    return this.values().updatedAt;
+    this.load();
+    return this.updated;
   }
   set updatedAt(v) {
-    this.values().updatedAt = v;
+    this.load();
+    this.updated = v;
   }
   get publishedAt() {
-    return this.values().publishedAt;
+    this.load();
+    return this.published;
   }
   set publishedAt(v) {
-    this.values().publishedAt = v;
+    this.load();
+    this.published = v;
   }
 }
+
+const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /** A document file's text a reader thread kept: `blob[offset, offset + length)`. */
 export interface KeptText {
@@ -302,4 +306,5 @@ export const undecodedHook: UndecodedHook = {
     const src = lazySourceOf(doc);
     if (src) src.linkPending = pending;
   },
+  decode: (doc) => lazySourceOf(doc)?.load(),
 };

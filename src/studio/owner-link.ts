@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
-import { FolioError, notFound } from '../errors.js';
+import type { IncomingMessage } from 'node:http';
+import { FolioError, forbidden, notFound } from '../errors.js';
 import type { AuthService } from '../auth/service.js';
 import { randomKey } from '../auth/crypto.js';
 import type { UserRecord } from '../auth/state.js';
 import type { RouteHandler } from '../http-kit/route.js';
 import { sendJson } from '../http-kit/respond.js';
+import { requestOrigin, type ClientSettings } from '../http-kit/client.js';
 import { signInCodes, SIGN_IN_TTL_MS } from './sign-in-link.js';
 
 /** Where the sign-in page asks whether an owner link can be had, and asks for a new one (as written). */
@@ -76,18 +78,39 @@ export function offerOwnerLinks(root: string, links: OwnerLinks, base: string) {
   byProject.set(root, { links, base });
 }
 
+/** Whether a proxy passed the request on (headers no browser sends by itself). */
+const forwarded = (req: IncomingMessage) =>
+  ['x-forwarded-for', 'x-forwarded-host', 'x-real-ip', 'forwarded'].some((h) => req.headers[h] !== undefined);
+
+/**
+ * Whether a request comes from a page of this server's own origin, as the browser says (`Sec-Fetch-Site`, else
+ * `Origin`); one with neither is not a page's (curl on this machine).
+ */
+function fromOwnPage(req: IncomingMessage, settings: Pick<ClientSettings, 'trustProxy'>): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (typeof site === 'string') return site === 'same-origin';
+  const origin = req.headers.origin;
+  if (typeof origin === 'string') return origin.toLowerCase() === requestOrigin(req, settings);
+  return true;
+}
+
 /**
  * `GET /_folio/studio/owner-link`: `{ data: { available } }`, whether this server prints owner links (the sign-in
  * page then says how to get one). `POST`: prints a new one in the server's terminal and answers 202 without it:
- * a page that asks learns nothing it could use. Not offered: 404.
+ * a page that asks learns nothing it could use. Not offered, or asked through a proxy: 404; asked by a page of
+ * another site: 403.
  */
 export const ownerLinkHandlers: Record<'ownerLinkState' | 'ownerLinkPrint', RouteHandler> = {
   ownerLinkState({ event, project }) {
-    return sendJson(event, 200, { data: { available: byProject.has(project.root) } });
+    const available = byProject.has(project.root) && !forwarded(event.node.req);
+    return sendJson(event, 200, { data: { available } });
   },
   async ownerLinkPrint({ event, project }) {
     const offered = byProject.get(project.root);
-    if (!offered) throw notFound();
+    // A request a proxy passed on comes from anywhere: for it, this server offers no links.
+    if (!offered || forwarded(event.node.req)) throw notFound();
+    // Only the Studio's own sign-in page asks: another site's page may not fill the terminal with links.
+    if (!fromOwnPage(event.node.req, project.config.server)) throw forbidden();
     if (!(await offered.links.reprint(offered.base)))
       throw new FolioError(429, 'RateLimitError', 'Links printed in the terminal wait to be used: open one', {});
     return sendJson(event, 202, { data: { printed: true } });
@@ -95,10 +118,10 @@ export const ownerLinkHandlers: Record<'ownerLinkState' | 'ownerLinkPrint', Rout
 };
 
 /**
- * What `folio serve` does once it listens: on a loopback address (or with `--owner-link`), it takes owner sessions,
- * and answers the lines of the owner's one-click link for its ready banner; the sign-in page may then ask for
- * another. `--no-owner-link` turns both off. With `--json` no link is made or offered (its output is one JSON
- * document, often kept in a log).
+ * What `folio serve` does once it listens: on a loopback address and without `server.trustProxy` (or with
+ * `--owner-link`), it takes owner sessions, and answers the lines of the owner's one-click link for its ready
+ * banner; the sign-in page may then ask for another. `--no-owner-link` turns both off. With `--json` no link is
+ * made or offered (its output is one JSON document, often kept in a log).
  */
 export async function prepareOwnerLinks(opts: {
   auth: AuthService;
@@ -107,11 +130,18 @@ export async function prepareOwnerLinks(opts: {
   base: string;
   /** `--owner-link` (true), `--no-owner-link` (false), or neither. */
   flag: boolean | undefined;
+  /** `server.trustProxy`: a proxy fronts the server, so every request may be the internet's. */
+  trustProxy: boolean | number;
   json: boolean;
   write(text: string): void;
 }): Promise<string[]> {
-  const loopback = isLoopback(opts.address);
-  if (opts.flag === false || (!loopback && opts.flag !== true)) return [];
+  // A server on a loopback address behind a proxy (the documented production setup) is not the user's own.
+  const loopback = isLoopback(opts.address) && !opts.trustProxy;
+  if (opts.flag === false || (!loopback && opts.flag !== true)) {
+    if (opts.flag === undefined && opts.trustProxy && isLoopback(opts.address) && !opts.json)
+      return ['  No owner sign-in link: server.trustProxy says a proxy passes the internet on to this server.\n'];
+    return [];
+  }
   opts.auth.ownerSignIn = true;
   if (opts.json) return [];
   const links = new OwnerLinks(opts.auth, opts.root, opts.write);

@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 
 /** A file's type as its bytes show it: MIME type and canonical extension (no dot). */
 export interface DetectedType {
@@ -14,6 +15,8 @@ const HEAD_BYTES = 8192;
  */
 export async function detectFileType(file: string): Promise<DetectedType> {
   const head = await readHead(file, HEAD_BYTES);
+  const markup = utf16Markup(head);
+  if (markup) return markup;
   // Loaded on first upload, not at start (it is dozens of modules).
   const { fileTypeFromFile } = await import('file-type');
   const found = await fileTypeFromFile(file);
@@ -24,6 +27,29 @@ export async function detectFileType(file: string): Promise<DetectedType> {
   }
   if (isText(head, head.length === HEAD_BYTES)) return sniffText(head) ?? { mime: 'text/plain', ext: 'txt' };
   return { mime: 'application/octet-stream', ext: 'bin' };
+}
+
+/**
+ * Markup written in UTF-16 is still markup to a browser: found as the same markup in UTF-8 is. Asked first, as
+ * `file-type` takes a little-endian byte-order mark for the start of an MPEG audio frame.
+ */
+function utf16Markup(head: Buffer): DetectedType | undefined {
+  const text = utf16Text(head);
+  const found = text === undefined ? undefined : sniffText(Buffer.from(text, 'utf8'));
+  return found && found.mime !== 'text/plain' ? found : undefined;
+}
+
+/**
+ * The text of a file in UTF-16, as a browser or an XML parser decodes it: after a byte-order mark, or, without
+ * one, when it starts with `<` as a UTF-16 unit (XML's own rule for finding its encoding). Undefined otherwise.
+ */
+function utf16Text(head: Buffer): string | undefined {
+  const bigEndian = (head[0] === 0xfe && head[1] === 0xff) || (head[0] === 0x00 && head[1] === 0x3c);
+  const littleEndian = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0x3c && head[1] === 0x00);
+  if (!bigEndian && !littleEndian) return undefined;
+  // An odd byte at the end of the head is half a unit.
+  const even = head.subarray(0, head.length & ~1);
+  return new TextDecoder(bigEndian ? 'utf-16be' : 'utf-16le').decode(even);
 }
 
 async function readHead(file: string, n: number): Promise<Buffer> {
@@ -229,6 +255,27 @@ const RISKY_EXT = new Set([
   'mhtml',
 ]);
 
+/** The MIME types a browser renders as a page that may run script: HTML, XML of any kind, JavaScript. */
+const RENDERED_TYPE =
+  /^(?:text\/html|text\/xml|text\/xsl|application\/xml|[a-z]+\/[\w.+-]*\+xml|[a-z]+\/(?:x-)?(?:java|ecma)script)$/;
+
+let byExtension: Map<string, string[]> | undefined;
+
+/**
+ * Whether a web server's MIME table (mime-db: Apache's, nginx's and IANA's, as static hosts use them) serves
+ * files of this extension as a type a browser renders with script (`.xht`, `.rdf`, `.mathml`, …): such an
+ * extension is never kept for bytes Folio could not identify.
+ */
+function rendered(ext: string): boolean {
+  if (!byExtension) {
+    byExtension = new Map();
+    const db = createRequire(import.meta.url)('mime-db') as Record<string, { extensions?: string[] }>;
+    for (const [type, entry] of Object.entries(db))
+      for (const e of entry.extensions ?? []) byExtension.set(e, [...(byExtension.get(e) ?? []), type]);
+  }
+  return (byExtension.get(ext) ?? []).some((type) => RENDERED_TYPE.test(type));
+}
+
 /**
  * The stored extension and final MIME type of an upload: the client's extension when it agrees with the
  * detected content, else the canonical one. Plain text keeps only harmless text extensions (so a
@@ -244,7 +291,7 @@ export function resolveExtension(clientName: string, detected: DetectedType): { 
     return { ext: '.txt', mime: 'text/plain' };
   }
   if (detected.mime === 'application/octet-stream') {
-    return { ext: lower && !RISKY_EXT.has(lower) ? clientExt : '.bin', mime: detected.mime };
+    return { ext: lower && !RISKY_EXT.has(lower) && !rendered(lower) ? clientExt : '.bin', mime: detected.mime };
   }
   if (lower === detected.ext || (EXT_ALIASES[detected.ext] ?? []).includes(lower))
     return { ext: clientExt, mime: detected.mime };

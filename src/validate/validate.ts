@@ -49,7 +49,11 @@ export function validateProject(
   for (const p of project.report.problems) {
     const all = recheckRejectedFile(project, p.file, checkValues);
     if (all) for (const x of all) problems.push({ file: rel(p.file), ...x });
-    else problems.push({ file: rel(p.file), path: '', message: p.message.replace(/^attribute "([^"]+)": /, '') });
+    else {
+      // A schema's problem names its attribute: the line's path.
+      const attribute = /^attribute "([^"]+)": /.exec(p.message);
+      problems.push({ file: rel(p.file), path: attribute?.[1] ?? '', message: p.message.slice(attribute?.[0].length) });
+    }
   }
   const docs = project.documents;
   const locales = new Set(project.config.locales.map((l) => l.code));

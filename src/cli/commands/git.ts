@@ -46,7 +46,8 @@ Example:
       `
 Merges <theirs> into <ours> against <base> per locale, version and field, and writes the result to <ours>.
 Exits 1 when a field was changed on both sides to different values: the file then holds conflict markers
-around that field only, and "folio validate" names it with both values.`,
+around that field only, and "folio validate" names it with both values. A file that is not document JSON,
+or is nested more than 200 levels deep, is merged line by line as git merges text.`,
     )
     .action(async (base: string, ours: string, theirs: string, path: string | undefined, o: { markerSize: string }) => {
       const opts = globals();
@@ -56,9 +57,11 @@ around that field only, and "folio validate" names it with both values.`,
         throw new CliError('--marker-size must be a whole number from 7 to 100', { exitCode: 2 });
       const result = await mergeDocumentFile({ base, ours, theirs, path, markerSize });
       const shown = path ?? ours;
-      if (!opts.quiet)
+      if (!opts.quiet) {
         for (const c of result.conflicts)
           process.stderr.write(`${shown}: ${c.path}: changed on both sides (folio merge-file)\n`);
+        if (result.reason) process.stderr.write(`${shown}: merged line by line, not per field: ${result.reason}\n`);
+      }
       if (result.lineMerge !== undefined) process.exitCode = result.lineMerge === 0 ? 0 : 1;
       else if (result.conflicts.length) process.exitCode = 1;
     });

@@ -3,6 +3,7 @@ import type { ContentType } from '../../schema/types.js';
 import type { Project } from '../../project.js';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { CliError, dim, printJson, printResult, printTable } from '../output.js';
+import { printable } from '../../printable.js';
 
 interface HistoryOptions extends GlobalOptions {
   at?: string;
@@ -97,11 +98,13 @@ function count(raw: string, name: string, max: number): number {
   return Number(raw);
 }
 
+/** A commit made elsewhere (pulled) has whatever author and message its committer typed: printed escaped. */
 const describe = (e: { commit: string; date: string; author: { name: string; email: string }; message: string }) =>
-  `${e.commit.slice(0, 12)}  ${e.date}  ${e.author.name} <${e.author.email}>\n  ${e.message}`;
+  `${printable(`${e.commit.slice(0, 12)}  ${e.date}  ${e.author.name} <${e.author.email}>`)}\n` +
+  `  ${printable(e.message)}`;
 
 /** A value on one line, cut when long. */
 function shown(v: unknown): string {
-  const text = JSON.stringify(v) ?? 'null';
+  const text = printable(JSON.stringify(v) ?? 'null');
   return text.length > 100 ? `${text.slice(0, 99)}…` : text;
 }

@@ -136,6 +136,7 @@ Examples:
         address: listener.server.address(),
         base,
         flag: opts.ownerLink,
+        trustProxy: project.config.server.trustProxy,
         json: opts.json === true,
         write: (text) => process.stdout.write(text),
       });
@@ -159,6 +160,8 @@ Examples:
       void (async () => {
         const after = project.afterStart;
         await after.warm(() => inFlight > 0 || performance.now() - lastSeen < QUIET_MS);
+        // Unique values read now, from documents decoded already: a first write need not read them.
+        await project.documents.unique.readyAll(project.schemas.contentTypes.values());
         if (after.snapshotPending) await after.writeSnapshot();
       })().catch((err: Error) => process.stderr.write(`start-up snapshot not written: ${err.message}\n`));
       // Documents found invalid once decoded after start (see DocumentService.load) are reported as they are.

@@ -1,4 +1,4 @@
-import { Conflict, isObject, same } from './three-way.js';
+import { Conflict, isObject, same, valueKey } from './three-way.js';
 
 /**
  * Ordered lists merged item by item: relations and media lists (items are documentIds, an item is itself)
@@ -54,13 +54,17 @@ export function mergeList(
   const order = mergedOrder(base.length, o.order, t.order, alive);
   if (!order) return new Conflict(ours, theirs);
   const out: unknown[] = [];
+  const mine = addedAfter(o, alive);
+  const yours = addedAfter(t, alive);
   // Both sides adding the same link, or the same item at the same place, add it once.
+  const allMine = opts.pairs ? undefined : new Set(o.added.map((a) => valueKey(a.value)));
   const place = (after: number) => {
-    const mine = o.added.filter((a) => anchor(a.after, o.order, alive) === after).map((a) => a.value);
-    const also = opts.pairs ? mine : o.added.map((a) => a.value);
-    out.push(...mine);
-    for (const a of t.added)
-      if (anchor(a.after, t.order, alive) === after && !also.some((x) => same(x, a.value))) out.push(a.value);
+    const here = mine.get(after) ?? [];
+    for (const value of here) out.push(value);
+    const added = yours.get(after);
+    if (!added) return;
+    const also = allMine ?? new Set(here.map(valueKey));
+    for (const value of added) if (!also.has(valueKey(value))) out.push(value);
   };
   place(-1);
   for (const b of order) {
@@ -70,11 +74,27 @@ export function mergeList(
   return out;
 }
 
-/** The item an addition goes after once removals apply: the nearest kept base item before it on its side. */
-function anchor(after: number, sideOrder: number[], alive: boolean[]): number {
-  let at = sideOrder.indexOf(after);
-  while (at >= 0 && !alive[sideOrder[at]]) at--;
-  return at < 0 ? -1 : sideOrder[at];
+/**
+ * A side's added items by the base item they go after once removals apply (the nearest base item before them
+ * on that side that stays; -1: the start), each group in the side's order.
+ */
+function addedAfter(side: SideChanges, alive: boolean[]): Map<number, unknown[]> {
+  // For each place in the side's order, the nearest item at or before it that stays.
+  const staying: number[] = [];
+  const at = new Map<number, number>();
+  side.order.forEach((b, i) => {
+    at.set(b, i);
+    staying.push(alive[b] ? b : i > 0 ? staying[i - 1] : -1);
+  });
+  const out = new Map<number, unknown[]>();
+  for (const a of side.added) {
+    const i = a.after < 0 ? undefined : at.get(a.after);
+    const anchor = i === undefined ? -1 : staying[i];
+    const group = out.get(anchor) ?? [];
+    if (!group.length) out.set(anchor, group);
+    group.push(a.value);
+  }
+  return out;
 }
 
 /**
@@ -98,12 +118,15 @@ function changesOf(base: unknown[], side: unknown[], pairs: boolean): SideChange
     baseOf[s] = b;
     taken[b] = true;
   };
-  // An item unchanged at its place, then an unchanged item anywhere (a move).
+  // An item unchanged at its place, then an unchanged item anywhere (a move): the first such base item left.
   for (let s = 0; s < side.length && s < base.length; s++) if (same(side[s], base[s])) match(s, s);
+  const left = new Queues<string>();
+  base.forEach((x, b) => {
+    if (!taken[b]) left.add(valueKey(x), b);
+  });
   for (let s = 0; s < side.length; s++) {
-    if (baseOf[s] >= 0) continue;
-    const b = base.findIndex((x, i) => !taken[i] && same(x, side[s]));
-    if (b >= 0) match(s, b);
+    const b = baseOf[s] < 0 ? left.take(valueKey(side[s])) : undefined;
+    if (b !== undefined) match(s, b);
   }
   if (pairs) pairEdits(base, side, baseOf, taken, match);
   const kept = new Array<number>(base.length).fill(-1);
@@ -137,13 +160,16 @@ function pairEdits(
   let prevBase = -1;
   let gap: number[] = [];
   const close = (end: number) => {
-    const free: number[] = [];
-    for (let b = prevBase + 1; b < end; b++) if (!taken[b]) free.push(b);
+    // The free base items of the gap by component, each list in the base's order; a pairing consumes the free
+    // items up to the one it takes, so each list is read forward once.
+    const free = new Queues<string | undefined>();
+    for (let b = prevBase + 1; b < end; b++) if (!taken[b]) free.add(componentOf(base[b]), b);
+    let from = prevBase + 1;
     for (const s of gap) {
-      const at = free.findIndex((b) => componentOf(base[b]) === componentOf(side[s]));
-      if (at < 0) continue;
-      match(s, free[at]);
-      free.splice(0, at + 1);
+      const b = free.take(componentOf(side[s]), from);
+      if (b === undefined) continue;
+      match(s, b);
+      from = b + 1;
     }
     gap = [];
   };
@@ -160,3 +186,22 @@ function pairEdits(
 
 /** The component an item of a dynamic zone is (items of a repeatable component have none: all alike). */
 const componentOf = (item: unknown) => (isObject(item) ? String(item.__component ?? '') : undefined);
+
+/** Base indices by a key, each queue in the base's order and read from its front once. */
+class Queues<K> {
+  private queues = new Map<K, { items: number[]; next: number }>();
+
+  add(key: K, b: number) {
+    const q = this.queues.get(key);
+    if (q) q.items.push(b);
+    else this.queues.set(key, { items: [b], next: 0 });
+  }
+
+  /** The first index of the key's queue not taken yet that is at least `min`; it is taken. */
+  take(key: K, min = 0): number | undefined {
+    const q = this.queues.get(key);
+    if (!q) return undefined;
+    while (q.next < q.items.length && q.items[q.next] < min) q.next++;
+    return q.next < q.items.length ? q.items[q.next++] : undefined;
+  }
+}

@@ -34,32 +34,61 @@ const hasHint = () => {
     return true;
   }
 };
+const setHint = (on: boolean) => {
+  try {
+    if (on) localStorage.setItem(SESSION_HINT, '1');
+    else localStorage.removeItem(SESSION_HINT);
+  } catch {
+    // Storage refused (a private window's policy): a reload then asks to sign in again.
+  }
+};
 
 /**
  * The signed-in session: a short-lived access JWT kept in memory, renewed with the refresh token, which the
- * server keeps in an httpOnly cookie (`x-strapi-refresh-cookie: httpOnly`), so no script can read it.
+ * server keeps in an httpOnly cookie (`x-strapi-refresh-cookie: httpOnly`), so no script can read it. A session
+ * that ends under an open page (signed out in another tab, expired) leaves the page as it is, `ended`, until the
+ * user signs in again there or in another tab of this browser.
  */
 class Session {
   jwt: string | undefined;
   user: User | undefined;
+  /** The session this page was signed in with has ended: the page stays, with what it holds, until a sign-in. */
+  ended = false;
   private listeners = new Set<Listener>();
   private renewing: Promise<boolean> | undefined;
+
+  constructor() {
+    // The tabs of one browser share the refresh cookie: a sign-out or a sign-in in one is news to the others.
+    addEventListener('storage', (e) => {
+      if (e.key !== SESSION_HINT && e.key !== null) return;
+      if (hasHint() && this.ended) void this.renew();
+      else if (!hasHint() && this.jwt) this.end();
+    });
+  }
 
   onChange(fn: Listener): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
   }
 
+  private notify() {
+    for (const fn of this.listeners) fn();
+  }
+
   private set(jwt: string | undefined, user: User | undefined) {
     this.jwt = jwt;
     this.user = user;
-    try {
-      if (jwt) localStorage.setItem(SESSION_HINT, '1');
-      else localStorage.removeItem(SESSION_HINT);
-    } catch {
-      // Storage refused (a private window's policy): a reload then asks to sign in again.
-    }
-    for (const fn of this.listeners) fn();
+    this.ended = false;
+    setHint(jwt !== undefined);
+    this.notify();
+  }
+
+  /** The session ended without this page signing out: it keeps its screen, and says so. */
+  private end() {
+    if (!this.user) return this.set(undefined, undefined);
+    this.jwt = undefined;
+    this.ended = true;
+    this.notify();
   }
 
   async signIn(identifier: string, password: string): Promise<void> {
@@ -97,24 +126,49 @@ class Session {
 
   /** A new access token from the refresh cookie: false when there is no session to renew. */
   renew(): Promise<boolean> {
-    this.renewing ??= (async () => {
-      // The cookie is httpOnly: whether there may be one is known from the hint, so a visitor who never signed in
-      // costs no refused request (which the browser would log as an error).
-      try {
-        if (!hasHint()) return false;
-        const res = await send('POST', '/api/auth/refresh', {}, { 'x-strapi-refresh-cookie': 'httpOnly' });
-        const { jwt } = (await res.json()) as { jwt: string };
-        const me = await send('GET', '/api/users/me', undefined, { authorization: `Bearer ${jwt}` });
-        this.set(jwt, (await me.json()) as User);
-        return true;
-      } catch {
-        this.set(undefined, undefined);
-        return false;
-      } finally {
-        this.renewing = undefined;
-      }
-    })();
+    // Cleared once settled, never before it is set (a renewal without a hint settles at once).
+    this.renewing ??= this.refresh().finally(() => (this.renewing = undefined));
     return this.renewing;
+  }
+
+  private async refresh(): Promise<boolean> {
+    // The cookie is httpOnly: whether there may be one is known from the hint, so a visitor who never signed in
+    // costs no refused request (which the browser would log as an error).
+    if (!hasHint()) {
+      if (this.jwt || this.ended) this.end();
+      return false;
+    }
+    try {
+      const res = await send('POST', '/api/auth/refresh', {}, { 'x-strapi-refresh-cookie': 'httpOnly' });
+      const { jwt } = (await res.json()) as { jwt: string };
+      const me = await send('GET', '/api/users/me', undefined, { authorization: `Bearer ${jwt}` });
+      this.set(jwt, (await me.json()) as User);
+      return true;
+    } catch (err) {
+      // The cookie's session is over, for the other tabs too; a server out of reach may still hold it.
+      if (!(err instanceof ApiError && err.status === 0)) setHint(false);
+      this.end();
+      return false;
+    }
+  }
+
+  /** Resolves once the page is signed in (at once when it is), or `signal` aborts. */
+  signedIn(signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.jwt || signal?.aborted) return resolve();
+      const done = () => {
+        off();
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const off = this.onChange(() => this.jwt && done());
+      signal?.addEventListener('abort', done);
+    });
+  }
+
+  /** Asks again for the sign-in an ended session needs (its dialog shows once more). */
+  remind() {
+    if (this.ended) this.notify();
   }
 
   async signOut(): Promise<void> {
@@ -161,8 +215,21 @@ async function errorOf(res: Response): Promise<ApiError> {
   }
 }
 
-/** A call as the signed-in user; an expired access token is renewed once and the call made again. */
+/**
+ * Resolves while the page has a session; else (it has ended, and cannot be renewed) fails as the server would,
+ * with a 401, before anything is sent: a call without a session would be the public role's.
+ */
+export async function sessionOrEnded(): Promise<void> {
+  if (session.ended && !(await session.renew()))
+    throw new ApiError(401, 'UnauthorizedError', 'Your session has ended: sign in again');
+}
+
+/**
+ * A call as the signed-in user; an expired access token is renewed once and the call made again. While the session
+ * has ended, nothing is sent (the call would be the public role's): the call fails as the server would, with a 401.
+ */
 export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  await sessionOrEnded();
   const call = () => send(method, path, body, session.jwt ? { authorization: `Bearer ${session.jwt}` } : {});
   let res: Response;
   try {

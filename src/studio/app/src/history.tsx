@@ -8,7 +8,8 @@ import { Link, navigate } from './router';
 /** One commit of a document's file (`GET /_folio/history/:type/:documentId`). */
 interface Entry {
   commit: string;
-  author: { name: string; email: string };
+  /** The e-mail only for a caller who may read users' addresses. */
+  author: { name: string; email?: string };
   date: string;
   message: string;
 }

@@ -39,11 +39,14 @@ export function onLiveEvent(fn: Listener): () => void {
 
 async function run(signal: AbortSignal) {
   while (!signal.aborted) {
+    // Without a session (it ended under this page) there is nothing to hear until the user signs in again.
+    await session.signedIn(signal);
+    if (signal.aborted) return;
     try {
       const headers = { authorization: `Bearer ${session.jwt ?? ''}` };
       const res = await fetch('/_folio/events', { headers, signal });
-      // An expired access token is renewed; without a session there is nothing to hear.
-      if (res.status === 401 && !(await session.renew())) return;
+      // An expired access token is renewed; a session that cannot be is waited for, above.
+      if (res.status === 401 && (await session.renew())) continue;
       if (res.ok && res.body) await read(res.body);
     } catch {
       // The server went away, or the stream was closed.

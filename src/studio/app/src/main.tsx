@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { session } from './api';
 import { Studio } from './shell';
+import { SessionEnded } from './session-ended';
 import { SignIn } from './sign-in';
 import './styles/base.css';
 import './styles/lists.css';
@@ -36,7 +37,14 @@ function App() {
         <p role="status">Loading…</p>
       </main>
     );
-  return session.jwt ? <Studio /> : <SignIn notice={notice} />;
+  // A session that ended under the page keeps it, with what it holds, until the user signs in again.
+  if (!session.jwt && !session.ended) return <SignIn notice={notice} />;
+  return (
+    <>
+      <Studio />
+      {session.ended && <SessionEnded />}
+    </>
+  );
 }
 
 render(<App />, document.getElementById('app')!);

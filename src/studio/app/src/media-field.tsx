@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError, session } from './api';
+import { api, ApiError, session, sessionOrEnded } from './api';
 import type { Attribute } from './model';
 import { FieldError } from './field-error';
 import { hintOf, labelOf } from './labels';
@@ -96,6 +96,7 @@ export function MediaField(props: {
       // The upload API takes multipart: fetch sets its boundary, so the call is made here rather than by api().
       const send = () =>
         fetch('/api/upload', { method: 'POST', headers: { authorization: `Bearer ${session.jwt ?? ''}` }, body: form });
+      await sessionOrEnded();
       let res = await send();
       if (res.status === 401 && (await session.renew())) res = await send();
       if (!res.ok) {

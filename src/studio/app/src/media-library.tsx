@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, query, session } from './api';
+import { api, query, session, sessionOrEnded } from './api';
 import { FileCard, type LibraryFile } from './media-card';
 import type { Model } from './model';
 import { ErrorNotice } from './notices';
@@ -84,6 +84,7 @@ export function MediaLibrary({ model }: { model: Model }) {
     if (!list.length) return;
     setProgress(0);
     try {
+      await sessionOrEnded();
       await uploadWithProgress(list, setProgress);
       setError(undefined);
     } catch (err) {

@@ -1,4 +1,4 @@
-import { ApiError } from './api';
+import { ApiError, session } from './api';
 import { GrantHint } from './grants';
 
 /**
@@ -17,10 +17,17 @@ export function ErrorNotice({ error, what, action }: { error: unknown; what: str
         {action && <GrantHint actions={[action]} />}
       </div>
     );
-  const text =
-    error instanceof ApiError && error.status === 401
-      ? 'Your session has ended: sign in again.'
-      : `Could not ${what}: ${error instanceof Error ? error.message : String(error)}`;
+  if (error instanceof ApiError && error.status === 401)
+    // Once signed in again, the action can simply be tried again: the notice has nothing left to say.
+    return session.jwt ? null : (
+      <p class="notice error" role="alert">
+        Your session has ended: what you typed is kept.{' '}
+        <button type="button" onClick={() => session.remind()}>
+          Sign in again
+        </button>
+      </p>
+    );
+  const text = `Could not ${what}: ${error instanceof Error ? error.message : String(error)}`;
   return (
     <p class="notice error" role="alert">
       {text}

@@ -89,9 +89,11 @@ export function Studio() {
   const [model, setModel] = useState<Model | undefined>();
   const [error, setError] = useState<unknown>();
   const [open, setOpen] = useState(false);
+  // Read again when another user signs in under an ended session: what they may do is theirs.
+  const userId = session.user?.id;
   useEffect(() => {
     loadModel().then(setModel, setError);
-  }, []);
+  }, [userId]);
 
   const [, section, slug, id] = path.split('/').slice(1);
   const type = model?.readable.find((t) => (t.kind === 'singleType' ? t.singularName : t.pluralName) === slug);

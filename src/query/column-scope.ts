@@ -1,0 +1,60 @@
+import type { Column } from '../documents/column.js';
+import type { FieldSpec } from '../documents/doc-index.js';
+import type { ContentType } from '../schema/types.js';
+import type { ReadContext } from './context.js';
+import { type Field, type Scope, documentScope } from './scope.js';
+
+/** A filter or sort the indexes cannot answer: the query reads every row instead. */
+export class NotPlannable extends Error {}
+
+/** A top-level scalar field of a document type, as the indexes hold it: its spec and its kind (for operands). */
+export interface ScalarField {
+  spec: FieldSpec;
+  type: string;
+}
+
+/**
+ * The scalar field `name` of `ct`, read exactly as a filter reads it (the document scope's own getter), or
+ * undefined when `name` is not a scalar field (a relation, a component, media).
+ */
+export function scalarField(ctx: ReadContext, ct: ContentType, name: string): ScalarField | undefined {
+  let field: Field;
+  try {
+    field = documentScope(ctx, ct).field(name, [name], 'filters');
+  } catch {
+    return undefined;
+  }
+  if (field.kind !== 'scalar') return undefined;
+  const get = field.get;
+  return { spec: { key: name, extract: (v) => get(v) }, type: field.type };
+}
+
+/**
+ * A scope whose rows are version ids, each field read from its column (`columnOf`, once built): filters
+ * compiled over it (see filters.ts) test a row from the columns alone, with the very same operators and
+ * three-valued logic as over versions. Id -1 stands for the row a left join gives when nothing is related
+ * (every value null). Fields other than top-level scalars throw NotPlannable; `seen` records each field named.
+ */
+export function columnScope(
+  ctx: ReadContext,
+  ct: ContentType,
+  columnOf: (key: string) => Column | undefined,
+  seen?: Map<string, ScalarField>,
+): Scope {
+  return {
+    field(key) {
+      const f = scalarField(ctx, ct, key);
+      if (!f) throw new NotPlannable(key);
+      seen?.set(key, f);
+      let column: Column | undefined;
+      return {
+        kind: 'scalar',
+        type: f.type,
+        get: (id) => {
+          column ??= columnOf(key);
+          return (id as number) < 0 || !column ? null : column.value(id as number);
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,207 @@
+import type { Column } from '../documents/column.js';
+import type { FieldIndexes } from '../documents/field-indexes.js';
+import type { SortedOrder } from '../documents/sorted-order.js';
+import type { ReadContext } from './context.js';
+import { castOperand } from './filters.js';
+import { type FindPlan, type LinkPart, type ScalarPart, foldedOperator, isRange } from './plan.js';
+import { IdList, IdSet } from './id-sets.js';
+import { TextIndex, type TextMatch } from '../documents/text-index.js';
+import { type SortColumn, sortedPage } from './walk.js';
+
+/** A page of a list query answered from the indexes: the ids on the page, and how many rows match in all. */
+export interface IndexedPage {
+  total: number;
+  ids: Int32Array;
+}
+
+/** Rows a scan reads between pauses. */
+const STEP = 2048;
+
+type Test = (id: number) => boolean;
+
+/** A range of a sorted order: the rows of a condition on one field, by binary search. */
+interface Segment {
+  part: ScalarPart;
+  order: SortedOrder;
+  from: number;
+  to: number;
+}
+
+/** The positions of a range condition's rows in `order`; undefined when its operands are not of the column's kind. */
+function segmentOf(part: ScalarPart, order: SortedOrder): Segment | undefined {
+  const kind = order.column.kind;
+  const ops: Array<[string, unknown]> =
+    typeof part.value === 'object' ? Object.entries(part.value as object) : [['$eq', part.value]];
+  let from = order.nullEnd();
+  let to = order.length;
+  for (const [op, raw] of ops) {
+    const operands = (op === '$between' ? (raw as unknown[]) : [raw]).map((x) =>
+      castOperand(part.field!.type, x, 'filters'),
+    );
+    if (kind !== 'empty' && operands.some((x) => typeof x !== kind)) return undefined;
+    const [x, y] = operands;
+    if (op === '$eq') {
+      from = Math.max(from, order.from(x, false));
+      to = Math.min(to, order.from(x, true));
+    } else if (op === '$gt') from = Math.max(from, order.from(x, true));
+    else if (op === '$gte') from = Math.max(from, order.from(x, false));
+    else if (op === '$lt') to = Math.min(to, order.from(x, false));
+    else if (op === '$lte') to = Math.min(to, order.from(x, true));
+    else {
+      from = Math.max(from, order.from(x, false));
+      to = Math.min(to, order.from(y, true));
+    }
+  }
+  return { part, order, from, to: Math.max(from, to) };
+}
+
+const TEXT_MATCH: Record<string, TextMatch> = {
+  $containsi: 'contains',
+  $startsWithi: 'startsWith',
+  $endsWithi: 'endsWith',
+};
+
+/** The rows (in id order) of a case-insensitive text match, from the field's folded texts; undefined if none. */
+function* textRows(plan: FindPlan, indexes: FieldIndexes, part: ScalarPart): Generator<void, IdSet | undefined> {
+  const op = part.field && foldedOperator(part.value);
+  const text = op && indexes.text(part.field!.spec.key, plan.rows);
+  if (!op || !text) return undefined;
+  const needle = String((part.value as Record<string, unknown>)[op]).toLowerCase();
+  if (!TextIndex.searchable(needle)) return undefined;
+  const out = new IdList();
+  yield* text.search(needle, TEXT_MATCH[op], out);
+  return IdSet.of(out.done());
+}
+
+/** The source rows (ids) matching a condition through a relation: those pointing at a matching target. */
+function* linkedRows(ctx: ReadContext, plan: FindPlan, part: LinkPart): Generator<void, IdSet | undefined> {
+  const links = ctx.index.fields(plan.ct.uid).linksOf(part.relation.spec.key);
+  if (!links) return undefined;
+  const test = part.test;
+  const found = new IdList();
+  const targetIds = ctx.index.rowIds(part.target.uid, part.targetRows);
+  const matching = new IdList();
+  for (let i = 0; i < targetIds.length; i += STEP) {
+    keep(targetIds, i, Math.min(targetIds.length, i + STEP), [test], matching);
+    yield;
+  }
+  for (const targetId of matching.done()) {
+    const v = ctx.index.byId(part.target.uid, targetId);
+    if (v) for (const id of links.from(v.documentId)) found.push(id);
+  }
+  // In id order, each once (a row may point at several matching targets).
+  const sorted = found.done().sort();
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i];
+  return IdSet.of(sorted.subarray(0, n));
+}
+
+/**
+ * Answers a planned list query from the indexes (built and current, see FieldIndexes.need): the rows that
+ * match, counted, and the page asked for, sorted. Undefined when an index it relies on could not be built (a
+ * field whose values are of several kinds): the query then reads every row.
+ */
+export function* runPlan(
+  ctx: ReadContext,
+  plan: FindPlan,
+  start: number,
+  limit: number,
+): Generator<void, IndexedPage | undefined> {
+  const uid = plan.ct.uid;
+  const indexes = ctx.index.fields(uid);
+  const rowIds = ctx.index.rowIds(uid, plan.rows);
+  // Where the matching rows are looked for: every row, a set found from an index (the rows linked to
+  // matching targets, those whose text matches), or a range of a sorted order; the smallest.
+  const sets: Array<{ part?: ScalarPart; rows: IdSet }> = [];
+  for (const part of plan.links) {
+    const rows = yield* linkedRows(ctx, plan, part);
+    if (!rows) return undefined;
+    sets.push({ rows });
+  }
+  for (const part of plan.scalars) {
+    const rows = yield* textRows(plan, indexes, part);
+    if (rows) sets.push({ part, rows });
+  }
+  let best: Segment | undefined;
+  for (const part of plan.scalars) {
+    if (!part.field || !isRange(part.value)) continue;
+    const order = indexes.order(part.field.spec.key, plan.rows);
+    const seg = order && segmentOf(part, order);
+    if (seg && (!best || seg.to - seg.from < best.to - best.from)) best = seg;
+  }
+  let smallest = sets[0];
+  for (const set of sets) if (set.rows.size < smallest.rows.size) smallest = set;
+  let source: ArrayLike<number> = rowIds;
+  let sourceSorted = true;
+  if (smallest && (!best || smallest.rows.size <= best.to - best.from)) {
+    source = smallest.rows.ids;
+    best = undefined;
+  } else if (best) {
+    source = best.order.ids.subarray(best.from, best.to);
+    sourceSorted = false;
+  }
+  const tests: Test[] = [];
+  const answered = new Set<ScalarPart | undefined>([best?.part, ...(sets.map((x) => x.part) as ScalarPart[])]);
+  answered.delete(undefined);
+  for (const part of plan.scalars) if (!answered.has(part)) tests.push(part.test);
+  for (const set of sets) if (set !== smallest || best) tests.push((id) => set.rows.has(id));
+  // Linked rows may be of another status or locale than the read's.
+  if (smallest && !best && !smallest.part) tests.push(ctx.index.inRowSet(uid, plan.rows));
+  let matches: Int32Array;
+  if (!tests.length) matches = source instanceof Int32Array ? source : Int32Array.from(source);
+  else {
+    const out = new IdList();
+    for (let i = 0; i < source.length; i += STEP) {
+      keep(source, i, Math.min(source.length, i + STEP), tests, out);
+      yield;
+    }
+    matches = out.done();
+  }
+  const total = matches.length;
+  if (!plan.sort.length) {
+    if (!sourceSorted) matches = sortedById(matches, rowIds, start + limit);
+    return { total, ids: matches.slice(start, start + limit) };
+  }
+  const keys: SortColumn[] = [];
+  for (const s of plan.sort) {
+    const column: Column | undefined = indexes.column(s.field.spec.key);
+    if (!column) return undefined;
+    keys.push({ column, desc: s.desc });
+  }
+  const order = indexes.order(plan.sort[0].field.spec.key, plan.rows);
+  if (!order) return undefined;
+  if (matches === rowIds || matches.length === rowIds.length) {
+    return { total, ids: yield* sortedPage(order, keys, undefined, start, limit, rowIds.length) };
+  }
+  // Whether a row matches, for the walk: from the range or set the rows came from when nothing else was
+  // tested (no set of ids to build), else from the rows found.
+  let member: Test | undefined;
+  if (!tests.length && best) member = best.part.test;
+  else if (!tests.length && smallest) member = (id) => smallest.rows.has(id);
+  const page = { matches, member };
+  return { total, ids: yield* sortedPage(order, keys, page, start, limit, rowIds.length) };
+}
+
+/** Pushes onto `out` the ids of `source[from, to)` that pass every test (a plain loop: kept out of generators). */
+function keep(source: ArrayLike<number>, from: number, to: number, tests: Test[], out: IdList) {
+  if (tests.length === 1) {
+    const test = tests[0];
+    for (let i = from; i < to; i++) if (test(source[i])) out.push(source[i]);
+    return;
+  }
+  for (let i = from; i < to; i++) {
+    const id = source[i];
+    let ok = true;
+    for (let k = 0; k < tests.length && ok; k++) ok = tests[k](id);
+    if (ok) out.push(id);
+  }
+}
+
+/** `ids` in id order, as far as the page needs: sorted outright when few, else read off the row set in order. */
+function sortedById(ids: Int32Array, rowIds: Int32Array, upTo: number): Int32Array {
+  if (ids.length < 4096 || ids.length * 16 < rowIds.length) return ids.slice().sort();
+  const member = IdSet.of(ids);
+  const out = new IdList();
+  for (let i = 0; i < rowIds.length && out.length < upTo; i++) if (member.has(rowIds[i])) out.push(rowIds[i]);
+  return out.done();
+}

@@ -1,0 +1,119 @@
+import type { RowList } from '../documents/doc-index.js';
+import type { Version } from '../documents/model.js';
+import { Job, type Work } from '../documents/sliced-work.js';
+import type { ContentType } from '../schema/types.js';
+import type { ReadContext } from './context.js';
+import { runPlan } from './exec.js';
+import { paginate } from './pagination.js';
+import { planFind } from './plan.js';
+import type { ReadQuery } from './read.js';
+import { cachedResult, storeResult } from './result-cache.js';
+import { sortSliced } from './sort.js';
+
+/** The rows a list query matches, counted, and its page: what `runFind` shapes. */
+export interface FoundPage {
+  page: Version[];
+  meta: Record<string, number>;
+}
+
+/** Rows the scan of a query the indexes cannot answer reads between pauses. */
+const STEP = 256;
+
+/** Runs a job to its end from inside another one, pausing when it does. */
+function* drive(job: Job | undefined): Work {
+  while (job && !job.step(2)) yield;
+  if (job?.failed !== undefined) throw job.failed;
+}
+
+/**
+ * A list query's page, as work that pauses (see sliced-work.ts): from the indexes when they can answer it
+ * (built first if need be), else by reading every row of the type, as a plain scan does.
+ */
+export function* findPage(ctx: ReadContext, ct: ContentType, query: ReadQuery): Generator<void, FoundPage> {
+  const p = query.pagination!;
+  const knownLocale =
+    query.locale === null || query.locale === '*' || ctx.config.locales.some((l) => l.code === query.locale);
+  const pick = { status: query.status, locale: query.locale };
+  if (!knownLocale) return paginate([] as Version[], p);
+  // A plain list reads the ids in order and makes only the page (see DocumentIndex.rows).
+  if (!query.filter && !query.sort) return paginate(ctx.index.rows(ct.uid, pick), p);
+  const rowSet = ctx.index.rowSet(ct.uid, pick);
+  const plan = query.plannable ? planFind(ctx, ct, rowSet, query.filters, query.sortKeys) : undefined;
+  if (plan) {
+    for (;;) {
+      let job: Job | undefined;
+      for (const [uid, needs] of plan.needs) job ??= ctx.index.fields(uid).need(needs);
+      if (!job) break;
+      yield* drive(job);
+    }
+    const start = p.start;
+    const limit = p.mode === 'page' ? p.pageSize : p.limit;
+    const found = yield* runPlan(ctx, plan, start, limit);
+    if (found) {
+      const rows: RowList = {
+        length: found.total,
+        slice: () => Array.from(found.ids, (id) => ctx.index.byId(ct.uid, id)!),
+      };
+      return paginate(rows, p);
+    }
+  }
+  return paginate(yield* scanRows(ctx, ct, query), p);
+}
+
+/** The rows of a query the indexes cannot answer: every row read, filtered and sorted, kept for the next page. */
+function* scanRows(ctx: ReadContext, ct: ContentType, query: ReadQuery): Generator<void, RowList> {
+  const cached = cachedResult(ctx, ct, query);
+  if (cached) return cached;
+  // Every row is read: the types are made and decoded first, a slice at a time.
+  for (const uid of ctx.schemas.contentTypes.keys()) yield* drive(ctx.index.preparing(uid));
+  const ids = ctx.index.rowIds(ct.uid, ctx.index.rowSet(ct.uid, { status: query.status, locale: query.locale }));
+  let list: Version[] = [];
+  for (let i = 0; i < ids.length; i += STEP) {
+    rowsOf(ctx, ct, ids, i, Math.min(ids.length, i + STEP), query.filter, list);
+    yield;
+  }
+  if (query.sortBy?.length) list = yield* sortSliced(query.sortBy, list);
+  storeResult(ctx, ct, query, list);
+  return list;
+}
+
+/** Pushes onto `out` the versions of `ids[from, to)` that pass `filter` (all of them without one). */
+function rowsOf(
+  ctx: ReadContext,
+  ct: ContentType,
+  ids: Int32Array,
+  from: number,
+  to: number,
+  filter: ReadQuery['filter'],
+  out: Version[],
+) {
+  for (let i = from; i < to; i++) {
+    const v = ctx.index.byId(ct.uid, ids[i])!;
+    if (!filter || filter(v)) out.push(v);
+  }
+}
+
+/** A list query's page now, on this turn of the event loop (a command, or a query quick to answer). */
+export function findNow(ctx: ReadContext, ct: ContentType, query: ReadQuery): FoundPage {
+  const work = findPage(ctx, ct, query);
+  for (;;) {
+    const r = work.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * A list query's page without holding the event loop: answered at once when that is quick, else in slices
+ * (see SlicedRunner), with requests answered in between.
+ */
+export async function findLater(ctx: ReadContext, ct: ContentType, query: ReadQuery): Promise<FoundPage> {
+  let result: FoundPage | undefined;
+  const job = new Job(
+    (function* () {
+      result = yield* findPage(ctx, ct, query);
+    })(),
+  );
+  if (!job.step(4)) await ctx.index.work.wait(job);
+  else if (job.failed !== undefined) throw job.failed;
+  return result!;
+}
