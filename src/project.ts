@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { loadConfig, type FolioConfig } from './config.js';
 import { loadSchemas, type SchemaRegistry } from './schema/registry.js';
 import { FileStore } from './store/store.js';
+import { Checkout } from './store/checkout.js';
 import { DocumentService } from './documents/service.js';
 import { type AfterStart, type LoadOptions, type LoadReport, fillIndex, servedBody } from './startup/index.js';
 import { EventBus } from './documents/events.js';
@@ -22,6 +23,8 @@ export interface Project {
   afterStart: AfterStart;
   /** Document events (webhooks, live stream); the same bus across reloads. */
   events: EventBus;
+  /** Rewrites of the checkout by the server's own git commands, and who follows them; the same across reloads. */
+  checkout: Checkout;
 }
 
 export type { AfterStart, LoadOptions, LoadReport };
@@ -51,7 +54,7 @@ export async function openProject(
     // The library's writes are told where the documents' are, to whoever follows them (serve --commit).
     media.written.journal = loaded.events;
   }
-  return { root, contentDir, ...loaded };
+  return { root, contentDir, ...loaded, checkout: new Checkout() };
 }
 
 async function loadContent(contentDir: string, media: MediaLibrary, events: EventBus, load: LoadOptions = {}) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiToken } from '../src/auth/service.js';
@@ -47,6 +47,13 @@ describe('folio serve --push and a --pull replica', () => {
     });
     expect(res.status).toBe(200);
   };
+  /** The files the writer's watcher took since `from` (its output): each change it served, in order. */
+  const served = (from: number) =>
+    writer
+      .stdout()
+      .slice(from)
+      .split('\n')
+      .filter((l) => l.startsWith('updated: '));
   /** Another editor's clone: changes the article's file with the CLI, commits and pushes. */
   const otherPushes = async (data: Record<string, unknown>) => {
     await git(otherDir, 'pull', '-q', '--rebase');
@@ -108,6 +115,7 @@ describe('folio serve --push and a --pull replica', () => {
 
   it("rebases onto another editor's push (the driver merges the file) and pushes again", async () => {
     await otherPushes({ views: 99 });
+    const from = writer.stdout().length;
     await write({ title: 'Third' });
     await until('the push after the rebase', async () =>
       (await git(remote, 'log', '--format=%s', 'main')).startsWith('article "Third"'),
@@ -118,12 +126,10 @@ describe('folio serve --push and a --pull replica', () => {
       'other: views',
       'article "Second": update and publish (en)',
     ]);
-    // Both changes are in the file, and every server serves both.
-    await until(
-      'the writer to serve the rebased file',
-      async () => (await read(writer.base, writerToken)).views === 99,
-    );
+    // Both changes are in the file, and every server serves both: the writer before it pushed the rebase. It
+    // served the rebased file at once, never the remote's file that the rebase started from (title "Second").
     expect(await read(writer.base, writerToken)).toMatchObject({ title: 'Third', views: 99 });
+    expect(served(from)).toEqual([`updated: content/documents/articles/${article}.json`]);
     await until('the replica', async () => (await read(replica.base, replicaToken)).title === 'Third');
     expect((await read(replica.base, replicaToken)).views).toBe(99);
     expect(await repo.git('status', '--porcelain')).toBe('');
@@ -132,6 +138,7 @@ describe('folio serve --push and a --pull replica', () => {
   it('reports a push it cannot rebase (both changed the same field), keeping the local commit', async () => {
     await otherPushes({ title: 'Theirs' });
     const pushed = await remoteHead();
+    const from = writer.stdout().length;
     await write({ title: 'Ours' });
     await until('the report', () => writer.stderr().includes('stopped on a conflict'));
     expect(writer.stderr()).toContain(
@@ -140,8 +147,13 @@ describe('folio serve --push and a --pull replica', () => {
     );
     expect(await remoteHead()).toBe(pushed);
     expect(await repo.git('log', '-1', '--format=%s')).toBe('article "Ours": update and publish (en)');
+    // Nothing of the rebase is left: the branch checked out, no rebase in progress, no change in the files.
+    expect(await repo.git('symbolic-ref', '--short', 'HEAD')).toBe('main');
+    expect(existsSync(join(repo.dir, '.git', 'rebase-merge'))).toBe(false);
     expect(await repo.git('status', '--porcelain')).toBe('');
+    // The rebase was undone before it was reported, and the remote's title was never served meanwhile.
     expect((await read(writer.base, writerToken)).title).toBe('Ours');
+    expect(served(from)).toEqual([]);
   });
 
   it('pulls on POST /_folio/git/pull with a token holding its action, once every few seconds', async () => {

@@ -1,4 +1,5 @@
 import { REMOTE_NAME } from '../config.js';
+import type { Rewrite } from './push.js';
 import type { Repository } from './repository.js';
 
 /** What one pull did: the commit before and after (the same when the remote had nothing new). */
@@ -23,6 +24,7 @@ export class Follower {
   private constructor(
     private readonly repo: Repository,
     readonly remote: string,
+    private readonly rewrite: Rewrite,
     private readonly log: (message: string) => void,
   ) {}
 
@@ -30,7 +32,7 @@ export class Follower {
    * Checks the checkout can follow (no changes of its own, a branch with a remote to follow) and starts
    * pulling every `intervalMs`; throws a sentence saying what is wrong otherwise.
    */
-  static async start(repo: Repository, intervalMs: number, log: (m: string) => void): Promise<Follower> {
+  static async start(repo: Repository, intervalMs: number, rewrite: Rewrite, log: (m: string) => void) {
     // Files git does not track (local state a .gitignore may not list) are no change of the replica's.
     const status = await repo.ok(['status', '--porcelain', '--untracked-files=no']);
     const changed = status.split('\n').filter(Boolean);
@@ -51,7 +53,7 @@ export class Follower {
       throw new Error(
         `the branch "${branch}" follows no remote branch: set one with "git branch --set-upstream-to origin/${branch}"`,
       );
-    const follower = new Follower(repo, remote, log);
+    const follower = new Follower(repo, remote, rewrite, log);
     const tick = () => {
       follower.timer = setTimeout(() => void follower.pull().finally(tick), intervalMs);
       follower.timer.unref();
@@ -75,7 +77,11 @@ export class Follower {
     const before = await this.repo.head();
     const fetched = await this.repo.run(['fetch', '--quiet', '--', this.remote]);
     if (fetched.code !== 0) return this.failed(`git fetch ${this.remote} failed: ${fetched.stderr.trim()}`, before);
-    const merged = await this.repo.run(['merge', '--ff-only', '--quiet', '@{upstream}']);
+    // As a rewrite: the answer to a pull asked for (a push hook) comes once the server serves the new commit.
+    const merged = await this.rewrite(async () => {
+      const r = await this.repo.run(['merge', '--ff-only', '--quiet', '@{upstream}']);
+      return { value: r, files: before ? await this.repo.changedSince(before) : [] };
+    });
     if (merged.code !== 0)
       return this.failed(
         `cannot fast-forward to ${this.remote}'s branch (${(merged.stderr || merged.stdout).trim()}); ` +

@@ -1,4 +1,5 @@
 import { REMOTE_NAME } from '../config.js';
+import type { Rewritten } from '../store/checkout.js';
 import type { CommitQueue } from './commit-queue.js';
 import type { Repository } from './repository.js';
 
@@ -17,16 +18,28 @@ export async function pushTarget(repo: Repository, remote: string): Promise<{ re
   const head = await repo.run(['symbolic-ref', '-q', '--short', 'HEAD']);
   const branch = head.stdout.trim();
   const valid = branch && (await repo.run(['check-ref-format', '--branch', branch])).code === 0;
-  if (head.code !== 0 || !valid) throw new Error('the checkout is not on a branch: check one out to push it');
+  if (head.code !== 0 || !valid) {
+    // A rebase left half done (a server stopped in the middle of one, or a person's) leaves HEAD off the branch.
+    const busy = repo.busy();
+    if (busy) throw new Error(`${busy}: finish it or undo it ("git status" says how), then start the server again`);
+    throw new Error('the checkout is not on a branch: check one out to push it');
+  }
   return { remote, branch };
 }
 
 /**
+ * Runs `fn`, which rewrites the checkout and names the files it changed, with no write of the server (or of
+ * another process) under way or starting, and readers served the files as they were until it is done and the
+ * server serves its result.
+ */
+export type Rewrite = <T>(fn: () => Promise<Rewritten<T>>) => Promise<T>;
+
+/**
  * `--push <remote>`: the branch is pushed after commits, a batch at a time, never forced. A push the remote
  * refuses because it moved on is fetched and the local commits rebased onto it (document files merged by the
- * merge driver), in the commit queue and under the project's write lock so no write or commit lands in
- * between; then pushed again. A rebase that stops on a conflict is undone and reported, as is a checkout with
- * changes of its own; failures are retried, reported once each.
+ * merge driver), in the commit queue and as a `Rewrite`, so no write or commit lands in between and no reader
+ * sees a tree half rebased; then pushed again. A rebase that stops on a conflict is undone and reported, as is
+ * a checkout with changes of its own; failures are retried, reported once each.
  */
 export class Pusher {
   private timer: NodeJS.Timeout | undefined;
@@ -40,8 +53,7 @@ export class Pusher {
     private readonly repo: Repository,
     private readonly target: { remote: string; branch: string },
     private readonly queue: CommitQueue,
-    /** Runs `fn` holding the project's write lock. */
-    private readonly locked: <T>(fn: () => Promise<T>) => Promise<T>,
+    private readonly rewrite: Rewrite,
     private readonly log: (message: string) => void,
   ) {}
 
@@ -92,7 +104,11 @@ export class Pusher {
     const refspec = `HEAD:refs/heads/${branch}`;
     let pushed = await this.repo.run(['push', '--porcelain', '--', remote, refspec]);
     if (pushed.code !== 0 && rejected(pushed.stdout + pushed.stderr)) {
-      const why = await this.queue.exclusive(() => this.locked(() => this.rebase()));
+      // Fetched first, while writes go on: only the rebase stops them.
+      const tracking = `refs/remotes/${remote}/${branch}`;
+      const fetched = await this.repo.run(['fetch', '--quiet', '--', remote, `+refs/heads/${branch}:${tracking}`]);
+      if (fetched.code !== 0) return this.failed(`git fetch ${remote} failed: ${fetched.stderr.trim()}`, true);
+      const why = await this.queue.exclusive(() => this.rewrite(() => this.rebase(tracking)));
       if (why) return this.failed(why, false);
       pushed = await this.repo.run(['push', '--porcelain', '--', remote, refspec]);
     }
@@ -106,12 +122,18 @@ export class Pusher {
     return undefined;
   }
 
-  /** Fetches the remote's branch and rebases the local commits onto it; answers why it could not. */
-  private async rebase(): Promise<string | undefined> {
+  /**
+   * Rebases the local commits onto the remote's branch as fetched (`tracking`); answers why it could not, and the
+   * files the checkout holds changed since (the rebased ones; none when the rebase was undone).
+   */
+  private async rebase(tracking: string): Promise<Rewritten<string | undefined>> {
+    const before = await this.repo.head();
+    const why = await this.rebaseOnto(tracking);
+    return { value: why, files: before ? await this.repo.changedSince(before) : [] };
+  }
+
+  private async rebaseOnto(tracking: string): Promise<string | undefined> {
     const { remote, branch } = this.target;
-    const tracking = `refs/remotes/${remote}/${branch}`;
-    const fetched = await this.repo.run(['fetch', '--quiet', '--', remote, `+refs/heads/${branch}:${tracking}`]);
-    if (fetched.code !== 0) return `git fetch ${remote} failed: ${fetched.stderr.trim()}`;
     const env = {
       GIT_COMMITTER_NAME: this.repo.owner.name,
       GIT_COMMITTER_EMAIL: this.repo.owner.email,
@@ -119,7 +141,13 @@ export class Pusher {
     const r = await this.repo.run(['rebase', '--quiet', '--no-autostash', tracking], { env });
     if (r.code === 0) return undefined;
     const conflicts = (await this.repo.run(['diff', '--name-only', '--diff-filter=U'])).stdout.trim().split('\n');
-    await this.repo.run(['rebase', '--abort']);
+    const aborted = this.repo.busy() ? await this.repo.run(['rebase', '--abort']) : undefined;
+    if (aborted && aborted.code !== 0)
+      return (
+        `the push to ${remote} was refused (the remote has new commits), rebasing onto ${remote}/${branch} ` +
+        `stopped, and "git rebase --abort" failed (${(aborted.stderr || aborted.stdout).trim()}): the checkout is ` +
+        `in the middle of a rebase; finish it ("git status") and the server pushes again`
+      );
     const said = (r.stderr || r.stdout).trim();
     if (/unstaged changes|uncommitted changes|would be overwritten/i.test(said))
       return (

@@ -57,6 +57,15 @@ export class Repository {
     return undefined;
   }
 
+  /** The files of the work tree that differ from `commit` (absolute paths): what a rewrite since it changed. */
+  async changedSince(commit: string): Promise<string[]> {
+    const r = await this.run(['diff', '--name-only', '--no-renames', '-z', commit, '--']);
+    return r.stdout
+      .split('\0')
+      .filter(Boolean)
+      .map((p) => join(this.top, p));
+  }
+
   /** The commit HEAD is at, undefined on a branch with no commit yet. */
   async head(): Promise<string | undefined> {
     const r = await this.run(['rev-parse', '-q', '--verify', 'HEAD^{commit}']);

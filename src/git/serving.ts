@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ServedProject } from '../http-kit/served-project.js';
 import { CommitQueue } from './commit-queue.js';
 import { Follower } from './pull.js';
-import { Pusher, pushTarget } from './push.js';
+import { Pusher, type Rewrite, pushTarget } from './push.js';
 import { Repository } from './repository.js';
 import { useGitRunner } from './git-runner.js';
 
@@ -49,16 +49,14 @@ export async function startGit(project: ServedProject, opts: GitServeOptions): P
   const repo = await Repository.open(project.root);
   if (!repo) throw new Error(`${project.root} is not in a git repository ("git init", or "folio init")`);
   if (opts.pull !== null) {
-    const follower = await Follower.start(repo, opts.pull, opts.log);
+    const follower = await Follower.start(repo, opts.pull, rewriteOf(project), opts.log);
     return { follower, close: async () => follower.stop() };
   }
   const target = opts.push === null ? undefined : await pushTarget(repo, opts.push);
   let pusher: Pusher | undefined;
   const queue = new CommitQueue(repo, opts.log, () => pusher?.schedule());
   if (target) {
-    const locked = <T>(fn: () => Promise<T>) =>
-      project.documents.store.exclusive ? project.documents.store.exclusive(fn) : fn();
-    pusher = new Pusher(repo, target, queue, locked, opts.log);
+    pusher = new Pusher(repo, target, queue, rewriteOf(project), opts.log);
     pusher.schedule();
   }
   const tracking = target && `refs/remotes/${target.remote}/${target.branch}`;
@@ -86,4 +84,17 @@ export async function startGit(project: ServedProject, opts: GitServeOptions): P
       pusher?.stop();
     },
   };
+}
+
+/**
+ * A rewrite of the project's checkout by the server's git commands: the watcher holds back what it sees (outermost,
+ * so it takes the result once the writes may go on again), and no write of documents or media runs meanwhile.
+ */
+function rewriteOf(project: ServedProject): Rewrite {
+  return (fn) =>
+    project.checkout.rewrite(() => {
+      const { store, media } = project.documents;
+      const withoutMedia = () => (media.alone ? media.alone(fn) : fn());
+      return store.alone ? store.alone(withoutMedia) : withoutMedia();
+    });
 }

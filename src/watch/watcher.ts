@@ -6,6 +6,7 @@ import { ConfigError } from '../config.js';
 import { TEMP_MARK } from '../store/atomic.js';
 import { SAFE_ID } from '../store/document-id.js';
 import { OutsideContentError, folderInside } from '../store/content-bounds.js';
+import type { Rewritten } from '../store/checkout.js';
 import type { ContentType } from '../schema/types.js';
 import { loadSchemas } from '../schema/registry.js';
 import { LocalMediaLibrary } from '../upload/library.js';
@@ -64,9 +65,12 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
   // When the first change of the pending batch came: a long stream of changes (a git switch of thousands
   // of files) is handled in batches at least every MAX_WAIT_MS, so the API follows while it goes on.
   let firstAt = 0;
+  // While the server's own git commands rewrite the checkout (`holding`), changes wait in `pending`.
+  let held = 0;
   const schedule = (file: string, kind: 'change' | 'unlink') => {
     if (!pending.size) firstAt = performance.now();
     pending.set(file, kind);
+    if (held) return;
     if (timer) clearTimeout(timer);
     const wait = Math.max(0, Math.min(SETTLE_MS, firstAt + MAX_WAIT_MS - performance.now()));
     timer = setTimeout(() => {
@@ -296,10 +300,39 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
     }
   }
 
+  /** See ChangeFollower: no batch runs while `fn` does; then what it changed and what was seen, at once. */
+  async function holding<T>(fn: () => Promise<Rewritten<T>>): Promise<T> {
+    held++;
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    let files: string[] = [];
+    try {
+      // A batch under way ends first: it would read files as git rewrites them.
+      await running.catch(() => undefined);
+      const done = await fn();
+      files = done.files;
+      return done.value;
+    } finally {
+      held--;
+      for (const file of files) {
+        const rel = relative(project.contentDir, file);
+        if (rel && !rel.startsWith('..') && !isAbsolute(rel)) schedule(file, 'change');
+      }
+      if (!held && pending.size) {
+        if (timer) clearTimeout(timer);
+        timer = undefined;
+        running = running.then(flush, flush);
+        await running.catch(() => undefined);
+      }
+    }
+  }
+  const unfollow = project.checkout.follow({ holding });
+
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
     ready,
     async close() {
+      unfollow();
       if (timer) clearTimeout(timer);
       for (const { w } of folders.values()) w.close();
       folders.clear();

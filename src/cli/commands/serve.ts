@@ -212,6 +212,8 @@ async function startGitWork(project: Project, opts: ServeOptions, log: (m: strin
   // A replica's pulls reach its answers through the watcher.
   if (pull !== null && opts.watch === false) throw new CliError('--pull needs the watcher: drop --no-watch');
   const push = opts.push ?? cfg.push;
+  // So do the remote's changes a push rebases onto.
+  if (push !== null && opts.watch === false) throw new CliError('--push needs the watcher: drop --no-watch');
   const { startGit } = await import('../../git/serving.js');
   try {
     return await startGit(project, {
