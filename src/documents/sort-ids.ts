@@ -139,6 +139,7 @@ export function* sortByKeys(keys: Keys, ids: Int32Array): Work {
   let iDst: Int32Array = new Int32Array(n);
   const state = new Int32Array(3);
   for (let width = SMALL; width < n; width *= 2) {
+    let moved = 0;
     for (let lo = 0; lo < n; lo += 2 * width) {
       const mid = Math.min(n, lo + width);
       const hi = Math.min(n, lo + 2 * width);
@@ -146,13 +147,18 @@ export function* sortByKeys(keys: Keys, ids: Int32Array): Work {
       state[1] = mid;
       state[2] = lo;
       while (state[2] < hi) {
+        const before = state[2];
         mergePairs(kSrc, iSrc, kDst, iDst, state, mid, hi, MERGE_STEP);
-        if (hi - lo >= MERGE_STEP) yield;
+        // Many small merges pause as one large one does: every few thousand rows moved.
+        moved += state[2] - before;
+        if (moved >= MERGE_STEP) {
+          moved = 0;
+          yield;
+        }
       }
     }
     [kSrc, kDst] = [kDst, kSrc];
     [iSrc, iDst] = [iDst, iSrc];
-    yield;
   }
   if (iSrc !== ids) ids.set(iSrc);
 }
