@@ -14,7 +14,11 @@ const ACCESS = [
   'test/live-events-end.test.ts',
 ];
 const FILTERS = ['test/query.test.ts', 'test/filter-logic.test.ts', 'test/parity-relations-filters.test.ts'];
-const UPLOAD_TYPES = ['test/upload-types-refused.test.ts'];
+const UPLOAD_TYPES = [
+  'test/upload-types-refused.test.ts',
+  'test/upload-types-kept.test.ts',
+  'test/upload-settings.test.ts',
+];
 const HTTP = [
   'test/read-only-any-case.test.ts',
   'test/read-only-session-paths.test.ts',

@@ -26,6 +26,16 @@ describe('uploads that would run or render on the server', () => {
 
   const bytes = (...parts: Array<string | number[] | Buffer>) =>
     Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
+  /** A zip holding one stored (uncompressed) entry: what tells a Java or an Android archive apart. */
+  const zip = (name: string) => {
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(0x04034b50, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt32LE(1, 18);
+    header.writeUInt32LE(1, 22);
+    header.writeUInt16LE(name.length, 26);
+    return bytes(header, name, 'x');
+  };
   const refused: Array<[what: string, name: string, data: Buffer, mime: string]> = [
     ['a PHP script', 'shell.php', bytes('<?php system($_GET["c"]); ?>\n'), 'application/x-httpd-php'],
     ['a PHP script named as text', 'notes.txt', bytes('<?php echo 1; ?>'), 'application/x-httpd-php'],
@@ -51,6 +61,42 @@ describe('uploads that would run or render on the server', () => {
       bytes('FWS', [10, 0x20, 0, 0, 0], Buffer.alloc(40)),
       'application/x-shockwave-flash',
     ],
+    ['an Apple disk image', 'x.dmg', bytes([0x78, 0x01], Buffer.alloc(64)), 'application/x-apple-diskimage'],
+    ['an RPM package', 'x.rpm', bytes([0xed, 0xab, 0xee, 0xdb], Buffer.alloc(96)), 'application/x-rpm'],
+    [
+      'a Java class',
+      'X.class',
+      bytes([0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 0x34], Buffer.alloc(64)),
+      'application/java-vm',
+    ],
+    ['a Debian package', 'x.deb', bytes('!<arch>\ndebian-binary   ', Buffer.alloc(64)), 'application/x-deb'],
+    [
+      'a Windows shortcut',
+      'x.lnk',
+      bytes([0x4c, 0, 0, 0, 1, 0x14, 2, 0, 0, 0, 0, 0, 0xc0, 0, 0, 0, 0, 0, 0, 0x46], Buffer.alloc(64)),
+      'application/x.ms.shortcut',
+    ],
+    ['a Java archive', 'x.zip', zip('META-INF/MANIFEST.MF'), 'application/java-archive'],
+    ['an Android package', 'x.zip', zip('classes.dex'), 'application/vnd.android.package-archive'],
+    [
+      'an SVG with a prefix',
+      'x.xml',
+      bytes('<?xml version="1.0"?><s:svg xmlns:s="http://www.w3.org/2000/svg"/>'),
+      'image/svg+xml',
+    ],
+    [
+      'an XHTML page with a prefix',
+      'x.txt',
+      bytes('<h:html xmlns:h="http://www.w3.org/1999/xhtml">'),
+      'application/xhtml+xml',
+    ],
+    [
+      'an XHTML page behind a doctype',
+      'x.txt',
+      bytes('<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0//EN">\n<html>'),
+      'text/html',
+    ],
+    ['a script after a byte-order mark', 'x.txt', bytes([0xef, 0xbb, 0xbf], '\n #!/bin/sh\n'), 'text/x-shellscript'],
   ];
 
   it.each(refused)('refuses %s (%s) by its bytes, and stores nothing', async (_what, name, data, mime) => {
@@ -59,6 +105,25 @@ describe('uploads that would run or render on the server', () => {
     expect([res.status, res.body.error?.message]).toEqual([400, `File type '${mime}' is not allowed`]);
     expect(stored()).toEqual(before);
   });
+
+  /** What a browser takes for a web page (the WHATWG sniffing signatures), each closed as a tag may be. */
+  const PAGE_STARTS = [
+    '<!DOCTYPE html>', '<html>', '<HEAD>', '<script ', '<iframe/', '<h1\t', '<div\n', '<font\r', '<table>', '<a>',
+    '<style>', '<title>', '<b>', '<body>', '<br/>', '<p>', '<!-->', '<p',
+  ]; // prettier-ignore
+
+  it.each(PAGE_STARTS)('refuses text starting %j as a web page', async (start) => {
+    const res = await upload([{ name: 'notes.txt', type: 'text/plain', data: bytes(`  ${start}`) }]);
+    expect([res.status, res.body.error?.message]).toEqual([400, "File type 'text/html' is not allowed"]);
+  });
+
+  it.each(['<bx>', '<a-b>', '<p1>', '<!-', 'a <b>', '<?xml version="1.0"?><rss/>', '<!DOCTYPE note><note/>'])(
+    'keeps text starting %j, which no browser takes for a page, as text',
+    async (start) => {
+      const res = await upload([{ name: 'notes.txt', type: 'text/plain', data: bytes(start) }]);
+      expect([res.status, res.body[0]?.mime]).toEqual([201, 'text/plain']);
+    },
+  );
 
   /** Extensions a web server runs or renders, never kept on content Folio could not identify. */
   const RISKY = [

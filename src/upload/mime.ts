@@ -173,7 +173,6 @@ const EXT_ALIASES: Record<string, string[]> = {
   mp3: ['mpga'],
   ogg: ['oga', 'ogv', 'ogx'],
   html: ['htm'],
-  xml: ['xsd', 'gpx', 'kml', 'rss', 'atom'],
 };
 
 /** Plain-text extensions a text upload may keep, with the (harmless) MIME type each one means. */

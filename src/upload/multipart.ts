@@ -48,7 +48,8 @@ export function parseMultipart(req: IncomingMessage, tmpDir: string, limits: Mul
         preservePath: false,
         defParamCharset: 'utf8',
         limits: {
-          fileSize: limits.sizeLimit,
+          // Busboy cuts a file that reaches its limit: one byte more, so a file of exactly sizeLimit bytes passes.
+          fileSize: limits.sizeLimit + 1,
           files: limits.maxFiles,
           fields: MAX_FIELDS,
           fieldSize: MAX_FIELD_SIZE,
