@@ -9,6 +9,9 @@ import { sendJson } from '../http-kit/respond.js';
 /** Where the Studio exchanges a one-time code for a session (as written). */
 export const SIGN_IN_PATH = '/_folio/studio/sign-in';
 
+/** What a link that no longer signs in is answered. */
+export const EXPIRED = 'This sign-in link has expired or was used already: ask for a new one';
+
 /** How long a sign-in link works. */
 export const SIGN_IN_TTL_MS = 5 * 60_000;
 
@@ -30,6 +33,12 @@ export class SignInCodes {
     let n = 0;
     for (const v of this.codes.values()) if (v.userId === userId && v.expires >= Date.now()) n++;
     return n;
+  }
+
+  /** The user `code` signs in, while it waits to be used; the code is left as it is. */
+  peek(code: string): number | undefined {
+    const found = this.codes.get(code);
+    return found && found.expires >= Date.now() ? found.userId : undefined;
   }
 
   take(code: string): number | undefined {
@@ -60,19 +69,26 @@ export function studioUser(auth: AuthService, who: string): UserRecord {
 /**
  * `POST /_folio/studio/sign-in` with `{ "code": "…" }`: the one-time code of a sign-in link exchanged for a
  * session, answered as `POST /api/auth/local` answers a sign-in with the refresh token in its httpOnly cookie.
- * Only a page of this server (or of an origin server.cors lists) may open a cookie session.
+ * Only a page of this server (or of an origin server.cors lists) may open a cookie session. With `"check": true`
+ * it answers whether the code would sign in (`{ data: { usable } }`), and keeps it: the Studio asks first, so a
+ * link opened twice is said plainly rather than as a refused request, which the browser logs as an error.
  */
 export function signInLinkHandlers(auth: AuthService): Record<'signIn', RouteHandler> {
+  /** The user `userId` names, if a link may sign them in here. */
+  const usable = (userId: number | undefined) => {
+    const user = userId === undefined ? undefined : auth.userById(userId);
+    // The owner's link works only where owner sessions are taken (a server on the user's own machine).
+    return !user || user.blocked || !user.confirmed || (!auth.ownerSignIn && auth.isOwner(user.id)) ? undefined : user;
+  };
   return {
     async signIn({ event, body, project }) {
       if (!cookieSessionAllowed(event, project.config.server)) throw crossOriginCookie();
-      const code = (body as { code?: unknown } | undefined)?.code;
+      const { code, check } = (body ?? {}) as { code?: unknown; check?: unknown };
       if (typeof code !== 'string' || !code) throw validationError('code is a required field');
-      const userId = signInCodes(project.root).take(code);
-      const user = userId === undefined ? undefined : auth.userById(userId);
-      // The owner's link works only where owner sessions are taken (a server on the user's own machine).
-      if (!user || user.blocked || !user.confirmed || (!auth.ownerSignIn && auth.isOwner(user.id)))
-        throw applicationError('This sign-in link has expired or was used already: ask for a new one');
+      const codes = signInCodes(project.root);
+      if (check === true) return sendJson(event, 200, { data: { usable: !!usable(codes.peek(code)) } });
+      const user = usable(codes.take(code));
+      if (!user) throw applicationError(EXPIRED);
       const issued = await auth.issue(user, String(event.node.req.headers['user-agent'] ?? '') || null);
       // The cookie of POST /api/auth/local in httpOnly mode (auth/http.ts), which the refresh route reads.
       if (issued.refreshToken)

@@ -102,8 +102,12 @@ class Session {
     this.set(body.jwt, body.user);
   }
 
-  /** Signs in with the one-time code of a link printed by `folio serve --studio-as`. */
+  /** Signs in with the one-time code of a link `folio serve` printed (the owner's, or `--studio-as`'s). */
   async signInWithCode(code: string): Promise<void> {
+    // Asked first: a link opened twice is said plainly, not as a refused request (which the browser logs).
+    const check = await send('POST', '/_folio/studio/sign-in', { code, check: true });
+    if (!((await check.json()) as { data?: { usable?: boolean } }).data?.usable)
+      throw new ApiError(400, 'ApplicationError', 'This sign-in link has expired or was used already.');
     const res = await send('POST', '/_folio/studio/sign-in', { code });
     const body = (await res.json()) as { jwt: string; user: User };
     this.set(body.jwt, body.user);

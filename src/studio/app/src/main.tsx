@@ -20,13 +20,13 @@ function linkCode(): string | undefined {
 
 function App() {
   const [ready, setReady] = useState(false);
-  const [notice, setNotice] = useState('');
+  const [linkError, setLinkError] = useState<unknown>();
   const [, setTick] = useState(0);
   useEffect(() => {
     const off = session.onChange(() => setTick((n) => n + 1));
     const code = linkCode();
     // A sign-in link opens a session; else a reload keeps one: the refresh cookie gives a new access token.
-    const start = code ? session.signInWithCode(code).catch((err: Error) => setNotice(err.message)) : session.renew();
+    const start = code ? session.signInWithCode(code).catch(setLinkError) : session.renew();
     void start.finally(() => setReady(true));
     return off;
   }, []);
@@ -38,7 +38,7 @@ function App() {
       </main>
     );
   // A session that ended under the page keeps it, with what it holds, until the user signs in again.
-  if (!session.jwt && !session.ended) return <SignIn notice={notice} />;
+  if (!session.jwt && !session.ended) return <SignIn linkError={linkError} />;
   return (
     <>
       <Studio />

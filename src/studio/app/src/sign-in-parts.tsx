@@ -60,9 +60,9 @@ export function PasswordForm({ prefix = '', title }: { prefix?: string; title: s
   );
 }
 
-/** Whether the server offers the owner's one-click link (asked once per page). */
-export function useOwnerLink(): boolean {
-  const [available, setAvailable] = useState(false);
+/** Whether the server offers the owner's one-click link (asked once per page; undefined until answered). */
+export function useOwnerLink(): boolean | undefined {
+  const [available, setAvailable] = useState<boolean | undefined>();
   useEffect(() => {
     void session.ownerLinkAvailable().then(setAvailable);
   }, []);

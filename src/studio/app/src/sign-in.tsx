@@ -1,25 +1,35 @@
 import { useEffect } from 'preact/hooks';
+import { ApiError } from './api';
 import { OwnerLinkOffer, PasswordForm, useOwnerLink } from './sign-in-parts';
 
 /**
  * The sign-in page: a password form, and how to get in without one. On a server on the user's own machine
  * `folio serve` prints a one-click link for the project's owner, and a new link can be printed there at any time.
  */
-export function SignIn({ notice }: { notice: string }) {
+export function SignIn({ linkError }: { linkError?: unknown }) {
   const ownerLink = useOwnerLink();
+  const expired = linkError instanceof ApiError && linkError.status === 400;
+  const notice = linkError instanceof Error ? linkError.message : linkError ? String(linkError) : '';
   useEffect(() => {
     document.title = 'Sign in · Folio Studio';
   }, []);
   return (
     <main class="signin">
       <h1>Folio Studio</h1>
-      {notice && (
+      {/* What became of a link just opened, said beside the way to a new one where there is one. */}
+      {notice && ownerLink === false && (
         <p class="notice error" role="alert">
           {notice}
+          {expired && (
+            <>
+              {' '}
+              Ask whoever runs <code>folio serve</code> for a new one.
+            </>
+          )}
         </p>
       )}
       {ownerLink && (
-        <OwnerLinkOffer>
+        <OwnerLinkOffer notice={expired ? `${notice} Print a new one:` : notice}>
           <p>
             Open the sign-in link <code>folio serve</code> printed in its terminal: it signs you in as the project’s
             owner, once, within 5 minutes.
