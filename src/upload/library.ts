@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, unlink } from 'node:fs/promises';
+import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { MediaLibrary } from '../documents/media.js';
 import type { Actor, WrittenFile } from '../documents/write-record.js';
 import { WrittenMedia } from './written-media.js';
+import { nameTaken, placeBinaries, unlinkStored } from './binaries.js';
 import { newDocumentId, now } from '../documents/model.js';
 import { KeyedLock, TEMP_MARK, fileChanged, removeStrayTemps, writeFileAtomic } from '../store/atomic.js';
 import { OutsideContentError, folderInside } from '../store/content-bounds.js';
@@ -323,14 +323,8 @@ export class LocalMediaLibrary implements MediaLibrary {
     }
   }
 
-  /** Whether `<hash><ext>` or any of its format names is used by another file or lies on disk. */
   private nameTaken(hash: string, ext: string): boolean {
-    const names = [
-      `${hash}${ext}`,
-      `thumbnail_${hash}${ext}`,
-      ...Object.keys(this.config.breakpoints).map((k) => `${k}_${hash}${ext}`),
-    ];
-    return names.some((n) => this.mem.served.has(n) || existsSync(join(this.uploadsDir, n)));
+    return nameTaken(this.uploadsDir, hash, ext, this.config.breakpoints, (n) => this.mem.served.has(n));
   }
 
   /** Media live inside content/ only: a folder that is a link out of it is neither read nor written. */
@@ -341,15 +335,7 @@ export class LocalMediaLibrary implements MediaLibrary {
 
   private async placeBinaries(f: PreparedFile, record: FileRecord) {
     this.checkInside();
-    await mkdir(this.uploadsDir, { recursive: true });
-    await rename(f.tmpPath, join(this.uploadsDir, `${record.hash}${record.ext}`));
-    fileChanged(join(this.uploadsDir, `${record.hash}${record.ext}`), undefined);
-    for (const fmt of f.formats ?? []) {
-      const info = record.formats?.[fmt.key];
-      if (!info) continue;
-      await rename(fmt.tmpPath, join(this.uploadsDir, `${info.hash}${info.ext}`));
-      fileChanged(join(this.uploadsDir, `${info.hash}${info.ext}`), undefined);
-    }
+    await placeBinaries(this.uploadsDir, f, record);
   }
 
   /** Removes a record's binaries no other record serves; answers them as removed files. */
@@ -362,16 +348,7 @@ export class LocalMediaLibrary implements MediaLibrary {
 
   /** Unlinks a stored file unless another record still serves it; answers whether it is gone now. */
   private async unlinkIfUnused(name: string): Promise<boolean> {
-    if (this.mem.served.has(name)) return false;
-    try {
-      await unlink(join(this.uploadsDir, name));
-      fileChanged(join(this.uploadsDir, name), null);
-      return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true;
-      this.warn(`Folio: could not remove ${name}: ${(err as Error).message}`);
-      return false;
-    }
+    return !this.mem.served.has(name) && unlinkStored(this.uploadsDir, name, this.warn);
   }
 
   private async writeRecord(record: FileRecord) {
