@@ -30,6 +30,7 @@ const WRITES = [
   'test/publish-rules.test.ts',
   'test/values.test.ts',
   'test/localized-always.test.ts',
+  'test/validate-read-once.test.ts',
 ];
 const STORE = ['test/http-crud.test.ts'];
 

@@ -46,6 +46,8 @@ describe('publishing checks', () => {
     writeType(project.contentDir, 'venue', false, {
       title: { type: 'string', required: true },
       city: { type: 'string', minLength: 2 },
+      capacity: { type: 'integer', required: true },
+      rooms: { type: 'dynamiczone', components: ['shared.speaker'] },
     });
     s = await startTestServer({ dir: project.dir });
   });
@@ -143,11 +145,15 @@ describe('publishing checks', () => {
   });
 
   it.each([
-    ['without its required title', { city: 'Lyon' }, ['title: title must be defined.']],
-    ['with a null title', { title: null }, ['title: title must be a `string` type, but the final value was: `null`.']],
+    ['without its required title', { city: 'Lyon', capacity: 9 }, ['title: title must be defined.']],
+    [
+      'with a null title',
+      { title: null, capacity: 9 },
+      ['title: title must be a `string` type, but the final value was: `null`.'],
+    ],
     [
       'with a city too short and no title',
-      { city: 'L' },
+      { city: 'L', capacity: 9 },
       ['title: title must be defined.', 'city: city must be at least 2 characters'],
     ],
   ])('creating a document of a type without drafts %s is refused', async (_what, data, expected) => {
@@ -161,7 +167,7 @@ describe('publishing checks', () => {
   });
 
   it('updating a document of a type without drafts to a null title is refused', async () => {
-    const made = await s.api('/api/venues', { method: 'POST', body: { data: { title: 'Hall' } } });
+    const made = await s.api('/api/venues', { method: 'POST', body: { data: { title: 'Hall', capacity: 9 } } });
     const res = await s.api(`/api/venues/${made.body.data.documentId}`, {
       method: 'PUT',
       body: { data: { title: null } },
@@ -169,6 +175,38 @@ describe('publishing checks', () => {
     expect([res.status, res.body.error.message]).toEqual([
       400,
       'title must be a `string` type, but the final value was: `null`.',
+    ]);
+  });
+
+  it('lists the values refused as sent among the other problems, in the order of the fields, each once', async () => {
+    const data = { rooms: [{ name: 'Hall' }], capacity: 'many', city: 'L' };
+    const res = await s.api('/api/venues', { method: 'POST', body: { data } });
+    expect([res.status, res.body.error.message]).toEqual([400, '5 errors occurred']);
+    expect(
+      res.body.error.details.errors.map(
+        (e: { path: string[]; message: string }) => `${e.path.join('.')}: ${e.message}`,
+      ),
+    ).toEqual([
+      'title: title must be defined.',
+      'city: city must be at least 2 characters',
+      'capacity: capacity must be a `number` type, but the final value was: `NaN` (cast from the value `"many"`).',
+      'rooms.0.__component: rooms[0].__component is a required field',
+      ': Cannot build relations store from dynamiczone, component identifier is undefined',
+    ]);
+    expect((await s.api('/api/venues?filters[city]=L')).body.data).toEqual([]);
+  });
+
+  it('lists a value refused inside a zone once, though the field is then missing too', async () => {
+    const rooms = [{ __component: 'shared.speaker', name: { first: 'Ada' } }];
+    const res = await s.api('/api/venues', { method: 'POST', body: { data: { title: 'Hall', capacity: 9, rooms } } });
+    expect([
+      res.status,
+      res.body.error.details.errors.map(
+        (e: { path: string[]; message: string }) => `${e.path.join('.')}: ${e.message}`,
+      ),
+    ]).toEqual([
+      400,
+      ['rooms.0.name: rooms.0.name must be a `string` type, but the final value was: `{\n  "first": "\\"Ada\\""\n}`.'],
     ]);
   });
 });
