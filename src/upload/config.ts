@@ -77,8 +77,8 @@ export const DEFAULT_DENIED_TYPES = [
   'application/x-shellscript',
   'application/x-php',
   'text/x-php',
-  // Stryker restore StringLiteral
 ];
+// Stryker restore StringLiteral
 
 export const DEFAULT_UPLOAD_CONFIG: UploadConfig = {
   sizeLimit: 200 * 1024 * 1024,
