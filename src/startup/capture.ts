@@ -56,7 +56,7 @@ export class CollectionCapture {
     // of the threads' blocks (sorted too): merged below, rather than sorted, a slice at a time.
     const direct = this.entries.splice(0);
     for (let j = 0; j < ids.length; j++) {
-      if ((j & 8191) === 8191) await turn();
+      if ((j & 2047) === 2047) await turn();
       const { meta: m, table } = this.later[j];
       const at = this.laterAt[j];
       const s = j * STAMP;
