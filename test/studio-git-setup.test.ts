@@ -46,7 +46,7 @@ describe.skipIf(!CHROMIUM)('Folio Studio where git is not set up', () => {
     expect(errors).toEqual([]);
   });
 
-  it('in a repository without the merge driver, names `npx folio git setup`, and says nothing once it ran', async () => {
+  it('without the merge driver, names `npx folio git setup`, and says nothing once it ran', async () => {
     const page = studio.page;
     const errors = consoleErrors(page);
     const dir = studio.s.dir;
