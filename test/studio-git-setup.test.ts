@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnFolio } from './helpers/cli.js';
 import { git } from './helpers/git.js';
+import { setupCommand } from '../src/git/setup.js';
 import { axeViolations, CHROMIUM, consoleErrors, studioSession } from './helpers/studio.js';
 
 /**
@@ -27,7 +28,8 @@ describe.skipIf(!CHROMIUM)('Folio Studio where git is not set up', () => {
   it('answers whether git is set up, to no anonymous caller', async () => {
     expect((await fetch(`${studio.s.url}/_folio/git/state`)).status).toBe(403);
     const state = await fetch(`${studio.s.url}/_folio/git/state`, { headers: studio.s.auth }).then((r) => r.json());
-    expect(state).toEqual({ data: { repository: false, mergeDriver: false } });
+    // Served by the test runner, not by an npm script that runs Folio: `folio` as a user has it on the PATH.
+    expect(state).toEqual({ data: { repository: false, mergeDriver: false, command: 'folio git setup' } });
   });
 
   it('outside a repository, says how to start one, without a failed request', async () => {
@@ -37,7 +39,7 @@ describe.skipIf(!CHROMIUM)('Folio Studio where git is not set up', () => {
       await page.setViewportSize({ width, height: 740 });
       await openHistory();
       await page.getByRole('heading', { name: 'This project is not in git', level: 2 }).waitFor();
-      expect(await banner().locator('code.command').textContent()).toBe('git init && npx folio git setup');
+      expect(await banner().locator('code.command').textContent()).toBe('git init && folio git setup');
       expect(await page.getByText('Loading…').count()).toBe(0);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
       expect(await axeViolations(page)).toEqual([]);
@@ -46,7 +48,7 @@ describe.skipIf(!CHROMIUM)('Folio Studio where git is not set up', () => {
     expect(errors).toEqual([]);
   });
 
-  it('without the merge driver, names `npx folio git setup`, and says nothing once it ran', async () => {
+  it('without the merge driver, names `folio git setup`, and says nothing once it ran', async () => {
     const page = studio.page;
     const errors = consoleErrors(page);
     const dir = studio.s.dir;
@@ -56,7 +58,7 @@ describe.skipIf(!CHROMIUM)('Folio Studio where git is not set up', () => {
     await git(dir, '-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'commit', '-qm', 'First');
     await openHistory();
     await page.getByRole('heading', { name: 'Git is not set up for Folio', level: 2 }).waitFor();
-    expect(await banner().locator('code.command').textContent()).toBe('npx folio git setup');
+    expect(await banner().locator('code.command').textContent()).toBe('folio git setup');
     // The history is there below it.
     await expect.poll(() => page.getByRole('table').first().getByRole('row').count()).toBe(2);
     expect(await axeViolations(page)).toEqual([]);
@@ -66,5 +68,13 @@ describe.skipIf(!CHROMIUM)('Folio Studio where git is not set up', () => {
     await expect.poll(() => page.getByRole('table').first().getByRole('row').count()).toBe(2);
     expect(await banner().count()).toBe(0);
     expect(errors).toEqual([]);
+  });
+
+  it('names the setup command as Folio was started: npx under an npm script that runs it', () => {
+    const npm = (event: string, script: string) => ({ npm_lifecycle_event: event, npm_lifecycle_script: script });
+    expect(setupCommand({})).toBe('folio git setup');
+    expect(setupCommand(npm('start', 'node bin/folio serve'))).toBe('npx folio git setup');
+    expect(setupCommand(npm('npx', 'folio serve --commit'))).toBe('npx folio git setup');
+    expect(setupCommand(npm('test', 'vitest run --config test/vitest.config.ts'))).toBe('folio git setup');
   });
 });

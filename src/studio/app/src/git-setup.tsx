@@ -5,6 +5,8 @@ import { api } from './api';
 export interface GitState {
   repository: boolean;
   mergeDriver: boolean;
+  /** The command that sets it up, as the server was started (`npx folio git setup` or `folio git setup`). */
+  command: string;
 }
 
 /** The project's git state, read once per screen (undefined until answered; a failed read counts as set up). */
@@ -14,7 +16,7 @@ export function useGitState(): GitState | undefined {
     let live = true;
     api<{ data: GitState }>('GET', '/_folio/git/state').then(
       (r) => live && setState(r.data),
-      () => live && setState({ repository: true, mergeDriver: true }),
+      () => live && setState({ repository: true, mergeDriver: true, command: '' }),
     );
     return () => {
       live = false;
@@ -43,7 +45,7 @@ export function GitSetupBanner({ state }: { state: GitState }) {
           project’s folder:
         </p>
       )}
-      <code class="command">{state.repository ? 'npx folio git setup' : 'git init && npx folio git setup'}</code>
+      <code class="command">{state.repository ? state.command : `git init && ${state.command}`}</code>
       {!state.repository && (
         <p>
           Then commit <code>content/</code>, or serve with <code>npx folio serve --commit</code>, which commits each
