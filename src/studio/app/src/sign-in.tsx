@@ -30,9 +30,13 @@ export function SignIn({ linkError }: { linkError?: unknown }) {
       )}
       {ownerLink && (
         <OwnerLinkOffer notice={expired ? `${notice} Print a new one:` : notice}>
+          <p>Open the sign-in link printed in the terminal where this server runs, started with:</p>
           <p>
-            Open the sign-in link <code>folio serve</code> printed in its terminal: it signs you in as the project’s
-            owner, once, within 5 minutes.
+            <code class="command">{ownerLink}</code>
+          </p>
+          <p>
+            It signs you in as the project’s owner, once, within 5 minutes. Each start of the command prints a new link,
+            as does the button below.
           </p>
         </OwnerLinkOffer>
       )}
