@@ -5,7 +5,7 @@ import { FolioError } from './errors.js';
 import { openProject, type Project } from './project.js';
 import { parseQueryString } from './query/parse-qs.js';
 import { Reader } from './query/reader.js';
-import type { ContentType } from './schema/types.js';
+import { type ContentType, typeSummary } from './schema/types.js';
 
 /**
  * The package's programmatic API (`import { openFolio } from 'folio-cms'`): a project opened as `folio serve`
@@ -131,16 +131,7 @@ export async function openFolio(dir: string): Promise<Folio> {
     };
   return {
     root: project.root,
-    types: () =>
-      [...project.schemas.contentTypes.values()].map((ct) => ({
-        uid: ct.uid,
-        kind: ct.kind,
-        singularName: ct.singularName,
-        pluralName: ct.pluralName,
-        displayName: ct.displayName,
-        draftAndPublish: ct.draftAndPublish,
-        localized: ct.localized,
-      })),
+    types: () => [...project.schemas.contentTypes.values()].map(typeSummary),
     find(type, query = {}) {
       const { data, meta } = new Reader(project).find(typeOf(type), asQuery(query));
       return { data: data as Entry[], meta: meta as Record<string, unknown> };

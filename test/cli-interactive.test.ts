@@ -32,7 +32,7 @@ describe.skipIf(!hasScript)('interactive prompts in a terminal', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  });
 
   it('docs create without --data asks for each field', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-tty-'));
@@ -55,7 +55,7 @@ describe.skipIf(!hasScript)('interactive prompts in a terminal', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  });
 
   it('users create: a rejected password is gone, the next one starts empty (the confirmation too)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-tty-'));

@@ -90,7 +90,7 @@ describe('no dead ends', () => {
     }
   });
 
-  it('the ready banner shows only links that answer without credentials', { timeout: 30_000 }, async () => {
+  it('the ready banner shows only links that answer without credentials', async () => {
     const project = makeProject();
     let child: ChildProcess | undefined;
     try {

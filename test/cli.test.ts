@@ -13,7 +13,7 @@ const spawned = (args: string[], input?: string) => spawnFolio(args, { input });
 
 const DOCUMENT_ID = /^[a-z][a-z0-9]{23}$/;
 
-describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
+describe('folio CLI: types and docs', () => {
   const project = makeProject();
   const dir = ['--dir', project.dir];
   const docsDir = (plural: string) => join(project.contentDir, 'documents', plural);
@@ -414,7 +414,7 @@ describe('folio CLI: types and docs', { timeout: 30_000 }, () => {
   });
 });
 
-describe('folio CLI over a project with a broken schema', { timeout: 30_000 }, () => {
+describe('folio CLI over a project with a broken schema', () => {
   const project = makeProject();
   afterAll(() => project.cleanup());
 
@@ -439,7 +439,7 @@ describe('folio CLI over a project with a broken schema', { timeout: 30_000 }, (
   });
 });
 
-describe('folio serve', { timeout: 30_000 }, () => {
+describe('folio serve', () => {
   const project = makeProject();
   let child: ReturnType<typeof spawn> | undefined;
   beforeAll(async () => {

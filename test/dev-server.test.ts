@@ -6,16 +6,7 @@ import { join } from 'node:path';
 import { startTestServer, type TestServer } from './helpers/project.js';
 import { watchProject, type Watcher } from '../src/watch/watcher.js';
 import { WebhookDispatcher } from '../src/webhooks/webhooks.js';
-
-/** Polls `fn` until it returns true, at most `ms` (bounded waits, no sleeps of fixed length). */
-async function until(fn: () => Promise<boolean> | boolean, ms = 3000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await fn()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('condition not met in time');
-}
+import { eventually } from './helpers/eventually.js';
 
 const authorFile = (id: string, name: string, n = 1) =>
   `${JSON.stringify(
@@ -61,22 +52,22 @@ describe('hot reload', () => {
   it('picks up a document file added, edited and deleted by hand', async () => {
     const file = join(s.contentDir, 'documents', 'authors', 'handmadeauthor0000000001.json');
     writeFileSync(file, authorFile('handmadeauthor0000000001', 'Hand Made'));
-    await until(async () => (await names()).includes('Hand Made'));
+    await eventually(async () => (await names()).includes('Hand Made'), 'the file added by hand');
     writeFileSync(file, authorFile('handmadeauthor0000000001', 'Hand Edited'));
-    await until(async () => (await names()).includes('Hand Edited'));
+    await eventually(async () => (await names()).includes('Hand Edited'), 'the edit by hand');
     rmSync(file);
-    await until(async () => !(await names()).includes('Hand Edited'));
+    await eventually(async () => !(await names()).includes('Hand Edited'), 'the file deleted by hand');
   });
 
   it('keeps serving the last good version of a broken file and recovers when it is fixed', async () => {
     const file = join(s.contentDir, 'documents', 'authors', 'brokenauthor000000000001.json');
     writeFileSync(file, authorFile('brokenauthor000000000001', 'Good One'));
-    await until(async () => (await names()).includes('Good One'));
+    await eventually(async () => (await names()).includes('Good One'), 'the good version');
     writeFileSync(file, '{ "documentId": "brokenauthor000000000001", "published": { "na');
-    await until(() => problems.some((p) => p.includes('brokenauthor000000000001')));
+    await eventually(() => problems.some((p) => p.includes('brokenauthor000000000001')), 'the broken file reported');
     expect(await names()).toContain('Good One');
     writeFileSync(file, authorFile('brokenauthor000000000001', 'Fixed One'));
-    await until(async () => (await names()).includes('Fixed One'));
+    await eventually(async () => (await names()).includes('Fixed One'), 'the fixed version');
   });
 
   it('does not reload its own writes, and its writes are served at once', async () => {
@@ -92,9 +83,9 @@ describe('hot reload', () => {
       const id = `branchauthor${String(i).padStart(12, '0')}`;
       writeFileSync(join(dir, `${id}.json`), authorFile(id, `Branch ${i}`, 1000 + i));
     }
-    await until(
+    await eventually(
       async () => (await s.api('/api/authors?pagination[pageSize]=1')).body.meta.pagination.total === 150,
-      5000,
+      'the 150 files of the new tree',
     );
     expect((await names()).every((n) => n.startsWith('Branch'))).toBe(true);
   });
@@ -124,13 +115,16 @@ describe('hot reload', () => {
     const categories = async () =>
       ((await s.api('/api/categories')).body.data as Array<{ name: string }>).map((c) => c.name).sort();
     writeFileSync(join(dir, 'newfoldercategory0000001.json'), category('newfoldercategory0000001', 'In New Folder'));
-    await until(async () => (await categories()).includes('In New Folder'));
+    await eventually(async () => (await categories()).includes('In New Folder'), 'the category in the new folder');
     // A later file in that folder is seen through the folder's own watcher.
     await new Promise((r) => setTimeout(r, 100));
     writeFileSync(join(dir, 'newfoldercategory0000002.json'), category('newfoldercategory0000002', 'Second In Folder'));
-    await until(async () => (await categories()).includes('Second In Folder'));
+    await eventually(
+      async () => (await categories()).includes('Second In Folder'),
+      'the second category in the folder',
+    );
     rmSync(dir, { recursive: true });
-    await until(async () => (await categories()).length === 0);
+    await eventually(async () => (await categories()).length === 0, 'no category once the folder is gone');
   });
 
   it('reloads schemas: a new content-type gets its routes, a deleted one loses them', async () => {
@@ -142,9 +136,9 @@ describe('hot reload', () => {
       attributes: { text: { type: 'string' } },
     };
     writeFileSync(join(s.contentDir, 'types', 'note.json'), JSON.stringify(schema));
-    await until(async () => (await s.api('/api/notes')).status === 200);
+    await eventually(async () => (await s.api('/api/notes')).status === 200, 'the new type routed');
     rmSync(join(s.contentDir, 'types', 'note.json'));
-    await until(async () => (await s.api('/api/notes')).status === 404);
+    await eventually(async () => (await s.api('/api/notes')).status === 404, 'the deleted type unrouted');
   });
 });
 
@@ -161,13 +155,13 @@ describe('hot reload in a project that has no documents/ folder yet', () => {
         authorFile('firstauthorever000000001', 'First Ever'),
       );
       const names = async () => ((await s.api('/api/authors')).body.data as Array<{ name: string }>).map((a) => a.name);
-      await until(async () => (await names()).includes('First Ever'));
+      await eventually(async () => (await names()).includes('First Ever'), 'the first author');
       await new Promise((r) => setTimeout(r, 100));
       writeFileSync(
         join(s.contentDir, 'documents', 'authors', 'secondauthorever00000002.json'),
         authorFile('secondauthorever00000002', 'Second Ever', 2),
       );
-      await until(async () => (await names()).includes('Second Ever'));
+      await eventually(async () => (await names()).includes('Second Ever'), 'the second author');
     } finally {
       await watcher.close();
       await s.stop();
@@ -191,9 +185,10 @@ describe('live events and webhooks', () => {
     const reader = res.body!.getReader();
     const created = await s.api('/api/categories', { method: 'POST', body: { data: { name: 'Live' } } });
     let text = '';
-    const end = Date.now() + 3000;
-    while (!text.includes('entry.create') && Date.now() < end) {
-      const { value } = await reader.read();
+    // Reads until the event comes (the test's timeout fails it if it never does) or the stream ends.
+    while (!text.includes('entry.create')) {
+      const { value, done } = await reader.read();
+      if (done) break;
       text += new TextDecoder().decode(value);
     }
     controller.abort();
@@ -213,9 +208,11 @@ describe('live events and webhooks', () => {
         await s.api('/api/categories', { method: 'POST', body: { data: { name: `open ${Math.random()}` } } })
       ).body.data.documentId as string;
       let text = '';
-      const end = Date.now() + 3000;
-      while (!text.includes(category) && Date.now() < end)
-        text += new TextDecoder().decode((await reader.read()).value);
+      while (!text.includes(category)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+      }
       controller.abort();
       return { text, tag, category };
     };
@@ -262,7 +259,7 @@ describe('live events and webhooks', () => {
     const stop = dispatcher.start();
     const author = await s.api('/api/authors', { method: 'POST', body: { data: { name: 'Hooked' } } });
     expect(author.status).toBe(201);
-    await until(() => received.length >= 1, 5000);
+    await eventually(() => received.length >= 1, 'the webhook received');
     await dispatcher.idle();
     stop();
     hook.close();

@@ -6,18 +6,7 @@ import { join } from 'node:path';
 import { BIN, makeProject, startTestServer, type TestServer } from './helpers/project.js';
 import { watchProject, type Watcher } from '../src/watch/watcher.js';
 import { runFolio } from './helpers/cli.js';
-
-/** After any change to the files, the API must follow within this. */
-const DEADLINE_MS = 1000;
-
-async function until(fn: () => Promise<boolean> | boolean, what: string, ms = DEADLINE_MS) {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await fn()) return;
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { eventually } from './helpers/eventually.js';
 
 /** `folio` in a process of its own, as a user runs it beside the server. */
 const folio = (args: string[]) =>
@@ -75,9 +64,9 @@ describe('the API follows the files', () => {
     const file = docFile('authors', id);
     const away = join(tmpdir(), `folio-drift-${id}.json`);
     renameSync(file, away);
-    await until(async () => (await s.api(`/api/authors/${id}`)).status === 404, 'moved away: 404');
+    await eventually(async () => (await s.api(`/api/authors/${id}`)).status === 404, 'moved away: 404');
     renameSync(away, file);
-    await until(async () => (await s.api(`/api/authors/${id}`)).status === 200, 'moved back: 200');
+    await eventually(async () => (await s.api(`/api/authors/${id}`)).status === 200, 'moved back: 200');
     expect((await s.api(`/api/authors/${id}`)).body.data.name).toBe('Moved Around');
   });
 
@@ -94,10 +83,10 @@ describe('the API follows the files', () => {
     ]);
     expect(created.code, created.stderr).toBe(0);
     const id = JSON.parse(created.stdout).data.documentId as string;
-    await until(async () => (await s.api(`/api/categories/${id}`)).status === 200, 'created by the CLI: 200');
+    await eventually(async () => (await s.api(`/api/categories/${id}`)).status === 200, 'created by the CLI: 200');
     const deleted = await folio(['docs', 'delete', 'categories', id, '--dir', s.dir]);
     expect(deleted.code, deleted.stderr).toBe(0);
-    await until(async () => (await s.api(`/api/categories/${id}`)).status === 404, 'deleted by the CLI: 404');
+    await eventually(async () => (await s.api(`/api/categories/${id}`)).status === 404, 'deleted by the CLI: 404');
   });
 
   it('checks the folder listing after many changes: a change the watcher never saw is caught up (item 5)', async () => {
@@ -119,7 +108,7 @@ describe('the API follows the files', () => {
       writeFileSync(join(dir, `${id}.json`), JSON.stringify(body));
       made.push(id);
     }
-    await until(async () => (await s.api(`/api/tags/${lost}`)).status === 200, 'the lost document is back');
+    await eventually(async () => (await s.api(`/api/tags/${lost}`)).status === 200, 'the lost document is back');
     for (const id of made) expect((await s.api(`/api/tags/${id}`)).status).toBe(200);
   });
 
@@ -138,7 +127,7 @@ describe('the API follows the files', () => {
     const good = readFileSync(tagFile, 'utf8');
     problems.length = 0;
     writeFileSync(tagFile, good.slice(0, 40));
-    await until(() => problems.some((p) => p.includes('tag.json')), 'the broken schema is reported');
+    await eventually(() => problems.some((p) => p.includes('tag.json')), 'the broken schema is reported');
     expect(problems.join('\n')).toMatch(/keeping the last good schemas/);
     expect(await counts()).toEqual(before);
 
@@ -149,7 +138,7 @@ describe('the API follows the files', () => {
     writeFileSync(authorFile, JSON.stringify(author, null, 2));
     writeFileSync(tagFile, good);
     const [anAuthor] = idsOf('authors');
-    await until(
+    await eventually(
       async () => 'nickname' in ((await s.api(`/api/authors/${anAuthor}`)).body.data ?? {}),
       'the fixed schema set is served',
     );
@@ -159,11 +148,11 @@ describe('the API follows the files', () => {
     problems.length = 0;
     const renamed = join(s.contentDir, 'types', 'label.json');
     renameSync(tagFile, renamed);
-    await until(() => problems.some((p) => p.includes('label.json')), 'the renamed schema is reported');
+    await eventually(() => problems.some((p) => p.includes('label.json')), 'the renamed schema is reported');
     expect(await counts()).toEqual(before);
     const reloaded = reloads;
     renameSync(renamed, tagFile);
-    await until(() => reloads > reloaded, 'the schemas are reloaded');
+    await eventually(() => reloads > reloaded, 'the schemas are reloaded');
   });
 
   it('keeps the last good version of a document hand-edited into an invalid one, and reports it (item 8)', async () => {
@@ -177,7 +166,7 @@ describe('the API follows the files', () => {
       const doc = JSON.parse(good);
       edit(doc.locales.en.draft, doc);
       writeFileSync(file, JSON.stringify(doc, null, 2));
-      await until(() => problems.some((p) => p.includes(id) && message.test(p)), `${what} is reported`);
+      await eventually(() => problems.some((p) => p.includes(id) && message.test(p)), `${what} is reported`);
       expect(await served(), what).toEqual(before);
       expect((await s.api(`/api/articles/${id}?status=draft&locale=de`)).status, what).toBe(404);
     }
@@ -185,7 +174,7 @@ describe('the API follows the files', () => {
     const reloaded = reloads;
     const authorFile = join(s.contentDir, 'types', 'author.json');
     writeFileSync(authorFile, `${readFileSync(authorFile, 'utf8').trim()}\n\n`);
-    await until(() => reloads > reloaded, 'the schemas are reloaded');
+    await eventually(() => reloads > reloaded, 'the schemas are reloaded');
     expect(await served()).toEqual(before);
     // A write over the invalid file is refused and leaves it as it is: its values never come back through the API,
     // and the hand edit is not lost either.
@@ -198,7 +187,7 @@ describe('the API follows the files', () => {
     // A valid hand edit is still followed.
     written.locales.en.draft.views = 4242;
     writeFileSync(file, JSON.stringify(written, null, 2));
-    await until(async () => (await served()).views === 4242, 'a valid edit is served');
+    await eventually(async () => (await served()).views === 4242, 'a valid edit is served');
   });
 });
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,11 @@ describe('git merge of document files with the Folio driver', () => {
     repo = await makeGitProject();
   });
   afterAll(() => repo.cleanup());
+  // The tests share one repository: a test that fails (or times out) in the middle of a merge leaves it to the
+  // next only as its own failure, not as "you need to resolve your current index first" in every test after it.
+  afterEach(async () => {
+    if (existsSync(join(repo.dir, '.git', 'MERGE_HEAD'))) await repo.git('merge', '--abort');
+  });
 
   /** A document made on its own base branch; answers the branch and the documentId. */
   const base = async (make: (p: Project) => Promise<string>) => {

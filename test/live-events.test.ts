@@ -29,7 +29,7 @@ describe('live events streams', () => {
     project = makeProject();
     ({ accessKey: token } = await createApiToken(project.dir, { name: 'live', type: 'full-access' }));
     serve = await spawnServe(project.dir);
-  }, 30_000);
+  });
   afterAll(async () => {
     await serve?.stop();
     project?.cleanup();

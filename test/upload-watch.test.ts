@@ -7,6 +7,7 @@ import { BIN, makeProject, startTestServer, type TestServer } from './helpers/pr
 import { RED_PNG, form, png } from './helpers/media.js';
 import { watchProject, type Watcher } from '../src/watch/watcher.js';
 import { createApiToken } from '../src/auth/service.js';
+import { eventually } from './helpers/eventually.js';
 
 const run = promisify(execFile);
 
@@ -14,16 +15,6 @@ const run = promisify(execFile);
 async function folio(dir: string, args: string[]): Promise<string> {
   const r = await run(process.execPath, [BIN, '--dir', dir, ...args], { env: { ...process.env, NO_COLOR: '1' } });
   return r.stdout;
-}
-
-/** Polls `check` until it holds; resolves with how long that took, or fails after `ms`. */
-async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
-  const start = performance.now();
-  for (;;) {
-    if (await check()) return performance.now() - start;
-    if (performance.now() - start > ms) throw new Error(`not seen within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 interface FileObject {
@@ -61,7 +52,10 @@ describe('the server follows media changes made by another process', () => {
       await folio(s.dir, ['media', 'add', join(s.dir, 'some.png'), '--name', 'watched.png', '--json']),
     );
     expect(added.name).toBe('watched.png');
-    await within(1000, async () => (await files()).some((f) => f.documentId === added.documentId));
+    await eventually(
+      async () => (await files()).some((f) => f.documentId === added.documentId),
+      'the added file listed',
+    );
     expect((await files()).map((f) => f.id)).toEqual([added.id]);
     const served = await fetch(`${s.url}${added.url}`);
     expect(served.status).toBe(200);
@@ -106,14 +100,15 @@ describe('the server follows media changes made by another process', () => {
     const good = readFileSync(file, 'utf8');
     changes.length = 0;
     writeFileSync(file, good.slice(0, good.length / 2));
-    await within(1000, async () => changes.some((c) => c.file === file && c.problem));
+    await eventually(async () => changes.some((c) => c.file === file && c.problem), 'the broken record reported');
     expect((await files()).find((f) => f.documentId === added.documentId)).toMatchObject({
       caption: 'seen by the server',
     });
     expect((await fetch(`${s.url}${added.url}`)).status).toBe(200);
     writeFileSync(file, good.replace('"seen by the server"', '"edited by hand"'));
-    await within(1000, async () =>
-      (await files()).some((f) => f.documentId === added.documentId && f.caption === 'edited by hand'),
+    await eventually(
+      async () => (await files()).some((f) => f.documentId === added.documentId && f.caption === 'edited by hand'),
+      'the caption edited by hand',
     );
     // Populated answers (cached or not) show the record as it is now.
     const read = await s.api(`/api/authors/${author}?populate=avatar`);
@@ -122,12 +117,18 @@ describe('the server follows media changes made by another process', () => {
 
   it('stops listing and serving a file `folio media rm` deleted, within a second', async () => {
     await folio(s.dir, ['media', 'rm', String(added.id)]);
-    await within(1000, async () => !(await files()).some((f) => f.documentId === added.documentId));
+    await eventually(
+      async () => !(await files()).some((f) => f.documentId === added.documentId),
+      'the removed file gone',
+    );
     expect((await fetch(`${s.url}${added.url}`)).status).toBe(404);
     const update = await s.api(`/api/upload?id=${added.id}`, { method: 'POST', body: { fileInfo: { caption: 'x' } } });
     expect(update.status).toBe(404);
     // The CLI took the file out of the document that used it.
-    await within(1000, async () => (await s.api(`/api/authors/${author}?populate=avatar`)).body.data.avatar === null);
+    await eventually(
+      async () => (await s.api(`/api/authors/${author}?populate=avatar`)).body.data.avatar === null,
+      'the avatar taken out of the author',
+    );
   });
 
   it('still stores the server’s own uploads after, under an id never used before', async () => {
@@ -150,10 +151,10 @@ describe('the server follows media changes made by another process', () => {
     const aside = join(s.dir, 'uploads-aside');
     cpSync(join(s.contentDir, 'uploads'), aside, { recursive: true });
     rmSync(join(s.contentDir, 'uploads'), { recursive: true });
-    await within(1000, async () => (await files()).length === 0);
+    await eventually(async () => (await files()).length === 0, 'no file listed');
     expect((await fetch(`${s.url}${kept.url}`)).status).toBe(404);
     cpSync(aside, join(s.contentDir, 'uploads'), { recursive: true });
-    await within(1000, async () => (await files()).some((f) => f.documentId === kept.documentId));
+    await eventually(async () => (await files()).some((f) => f.documentId === kept.documentId), 'the file back');
     expect((await fetch(`${s.url}${kept.url}`)).status).toBe(200);
   });
 
@@ -162,7 +163,7 @@ describe('the server follows media changes made by another process', () => {
     changes.length = 0;
     const file = recordFile('brokenrecord');
     writeFileSync(file, '{"id": 9, "documentId": "brokenrecord", "name": ');
-    await within(1000, async () => changes.some((c) => c.file === file && c.problem));
+    await eventually(async () => changes.some((c) => c.file === file && c.problem), 'the broken record reported');
     expect(await files()).toEqual(before);
     rmSync(file);
   });
@@ -187,18 +188,26 @@ describe('`folio serve` follows `folio media add` and `media rm` run in another 
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
     });
-    await within(30_000, async () => {
-      url = /(http:\/\/[^\s]+)\/api\b/.exec(out)?.[1] ?? '';
-      return url !== '';
-    });
+    await eventually(
+      async () => {
+        url = /(http:\/\/[^\s]+)\/api\b/.exec(out)?.[1] ?? '';
+        return url !== '';
+      },
+      'the server started',
+      30_000,
+    );
     // The watcher is ready once it reports a change of permissions.json.
     const permissions = join(project.contentDir, 'permissions.json');
     const text = readFileSync(permissions, 'utf8');
-    await within(30_000, async () => {
-      writeFileSync(permissions, text);
-      await new Promise((r) => setTimeout(r, 100));
-      return out.includes('reloaded permissions');
-    });
+    await eventually(
+      async () => {
+        writeFileSync(permissions, text);
+        await new Promise((r) => setTimeout(r, 100));
+        return out.includes('reloaded permissions');
+      },
+      'the watcher ready',
+      30_000,
+    );
   });
   afterAll(async () => {
     if (child.exitCode === null) {
@@ -216,7 +225,7 @@ describe('`folio serve` follows `folio media add` and `media rm` run in another 
       await folio(project.dir, ['media', 'add', join(project.dir, 'some.png'), '--name', 'watched.png', '--json']),
     ) as FileObject[];
     expect(added.url).toMatch(/^\/uploads\/watched_\w+\.png$/);
-    await within(1000, async () => (await files()).some((f) => f.id === added.id));
+    await eventually(async () => (await files()).some((f) => f.id === added.id), 'the added file listed');
     expect((await fetch(`${url}${added.url}`)).status).toBe(200);
     const update = await fetch(`${url}/api/upload?id=${added.id}`, {
       method: 'POST',
@@ -225,7 +234,7 @@ describe('`folio serve` follows `folio media add` and `media rm` run in another 
     });
     expect(update.status).toBe(200);
     await folio(project.dir, ['media', 'rm', String(added.id)]);
-    await within(1000, async () => (await files()).length === 0);
+    await eventually(async () => (await files()).length === 0, 'no file listed');
     expect((await fetch(`${url}${added.url}`)).status).toBe(404);
     expect(child.exitCode).toBe(null);
   });

@@ -6,18 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, startTestServer, type TestServer } from './helpers/project.js';
 import { RED_PNG } from './helpers/media.js';
 import { watchProject, type Watcher } from '../src/watch/watcher.js';
+import { eventually } from './helpers/eventually.js';
 
 const run = promisify(execFile);
 const folio = (dir: string, args: string[]) =>
   run(process.execPath, [BIN, '--dir', dir, ...args], { env: { ...process.env, NO_COLOR: '1' } });
-
-/** Polls `check` until it holds, or fails after `ms`. */
-async function within(ms: number, check: () => Promise<boolean>) {
-  for (const until = Date.now() + ms; !(await check());) {
-    if (Date.now() > until) throw new Error(`not seen within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /**
  * `content/documents/` going away and coming back (a checkout of a branch without it, a removal) must not stop
@@ -44,14 +37,14 @@ describe('the media library after content/documents/ went away and came back', (
     expect((await s.api('/api/tags', { method: 'POST', body: { data: { name: 'one' } } })).status).toBe(201);
     const tags = async () => ((await s.api('/api/tags')).body.data as unknown[]).length;
     await folio(s.dir, ['media', 'add', join(s.dir, 'some.png')]);
-    await within(2000, async () => (await served()) === 1);
+    await eventually(async () => (await served()) === 1, 'the added file listed');
     const documents = join(s.contentDir, 'documents');
     renameSync(documents, `${documents}.away`);
-    await within(2000, async () => (await tags()) === 0);
+    await eventually(async () => (await tags()) === 0, 'no tag once documents/ is gone');
     renameSync(`${documents}.away`, documents);
-    await within(2000, async () => (await tags()) === 1);
+    await eventually(async () => (await tags()) === 1, 'the tag once documents/ is back');
     await folio(s.dir, ['media', 'add', join(s.dir, 'some.png')]);
     expect(records()).toBe(2);
-    await within(2000, async () => (await served()) === 2);
+    await eventually(async () => (await served()) === 2, 'the second file listed');
   });
 });

@@ -190,7 +190,9 @@ export class FieldIndexes {
     const v = this.host.ids.get(id);
     for (const [key, { column }] of this.columns) {
       const old = column.value(id);
-      for (const [okey, entry] of this.orders) if (okey.startsWith(`${key}|`)) entry.order.remove(id, old);
+      // An order not built yet is built from the column as it will be; only built ones are kept current.
+      for (const [okey, entry] of this.orders)
+        if (entry.ready && okey.startsWith(`${key}|`)) entry.order.remove(id, old);
       for (const l of this.links.values()) if (l.column === key) l.links.remove(id, old);
       for (const [tkey, t] of this.texts) if (tkey.startsWith(`${key}|`)) t.text.changed(id);
       column.set(id, v);
@@ -199,7 +201,7 @@ export class FieldIndexes {
       }
       if (!v) continue;
       for (const [okey, entry] of this.orders)
-        if (okey.startsWith(`${key}|`) && isMember(entry.rows, v)) entry.order.insert(id);
+        if (entry.ready && okey.startsWith(`${key}|`) && isMember(entry.rows, v)) entry.order.insert(id);
       for (const l of this.links.values()) if (l.column === key) l.links.add(id, column.value(id));
     }
   }

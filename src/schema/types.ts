@@ -137,3 +137,9 @@ export const isOwningSide = (a: RelationAttribute) => !a.mappedBy;
  */
 export const isLocalizedAttribute = (a: Attribute) =>
   a.type === 'relation' || a.type === 'uid' || a.pluginOptions?.i18n?.localized === true;
+
+/** What a content-type is, as the CLI's `types list` and the package's `types()` tell it. */
+export function typeSummary(ct: ContentType) {
+  const { uid, kind, singularName, pluralName, displayName, draftAndPublish, localized } = ct;
+  return { uid, kind, singularName, pluralName, displayName, draftAndPublish, localized };
+}

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { relative, sep } from 'node:path';
 import { loadProject, type GlobalOptions } from '../context.js';
 import { printJson, printTable } from '../output.js';
+import { typeSummary } from '../../schema/types.js';
 
 export function registerTypes(program: Command, globals: () => GlobalOptions) {
   const types = program.command('types').description('content-types of the project');
@@ -12,13 +13,7 @@ export function registerTypes(program: Command, globals: () => GlobalOptions) {
       const opts = globals();
       const project = await loadProject(opts);
       const list = [...project.schemas.contentTypes.values()].map((ct) => ({
-        uid: ct.uid,
-        kind: ct.kind,
-        singularName: ct.singularName,
-        pluralName: ct.pluralName,
-        displayName: ct.displayName,
-        draftAndPublish: ct.draftAndPublish,
-        localized: ct.localized,
+        ...typeSummary(ct),
         route: `/api/${ct.kind === 'singleType' ? ct.singularName : ct.pluralName}`,
         documents: project.documents.index.count(ct.uid),
       }));
