@@ -31,6 +31,7 @@ const WRITES = [
   'test/values.test.ts',
   'test/localized-always.test.ts',
   'test/validate-read-once.test.ts',
+  'test/unique-in-components.test.ts',
 ];
 const STORE = ['test/http-crud.test.ts'];
 
