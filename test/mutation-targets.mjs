@@ -18,6 +18,7 @@ const UPLOAD_TYPES = [
   'test/upload-types-refused.test.ts',
   'test/upload-types-kept.test.ts',
   'test/upload-settings.test.ts',
+  'test/upload-utf16-markup.test.ts',
 ];
 const HTTP = [
   'test/read-only-any-case.test.ts',
