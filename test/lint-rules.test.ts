@@ -41,3 +41,18 @@ describe('the import direction rule', () => {
     expect(found.filter((p) => p.startsWith('no-restricted-imports'))).not.toEqual([]);
   });
 });
+
+describe('the room size rule', () => {
+  // 400 lines of code and 1 more line that is only a comment or blank: each counts.
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i} = ${i};`);
+  it.each([
+    ['src/documents/x.ts', '// one line too many'],
+    ['src/studio/app/src/x.tsx', ''],
+  ])('refuses %s at 401 lines, comments and blank lines counted', async (file, extra) => {
+    const code = `${[...lines(400), extra].join('\n')}\n`;
+    expect((await problems(file, code)).filter((p) => p.startsWith('max-lines'))).toEqual([
+      'max-lines: File has too many lines (401). Maximum allowed is 400.',
+    ]);
+    expect((await problems(file, `${lines(400).join('\n')}\n`)).filter((p) => p.startsWith('max-lines'))).toEqual([]);
+  });
+});

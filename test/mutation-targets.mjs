@@ -25,7 +25,13 @@ const HTTP = [
   'test/hostile-input.test.ts',
   'test/http-crud.test.ts',
 ];
-const WRITES = ['test/publish-checks.test.ts', 'test/values.test.ts', 'test/localized-always.test.ts'];
+const WRITES = [
+  'test/publish-checks.test.ts',
+  'test/publish-rules.test.ts',
+  'test/values.test.ts',
+  'test/localized-always.test.ts',
+  'test/validate-read-once.test.ts',
+];
 const STORE = ['test/http-crud.test.ts'];
 
 /** @type {Record<string, string[]>} */

@@ -96,7 +96,23 @@ describe('upload settings', () => {
     expect([res.status, Object.keys(res.body[0].formats ?? {}).sort()]).toEqual([201, formats]);
   });
 
+  it('takes fonts and 3D models by default', async () => {
+    const send = await serve({});
+    const font = Buffer.concat([Buffer.from('wOF2'), Buffer.from([0, 1, 0, 0]), Buffer.alloc(64)]);
+    const model = Buffer.concat([Buffer.from('glTF'), Buffer.from([2, 0, 0, 0]), Buffer.alloc(64)]);
+    const res = await send([
+      { name: 'title.woff2', data: font },
+      { name: 'chair.glb', data: model },
+    ]);
+    expect([res.status, res.body.map?.((f: { ext: string; mime: string }) => `${f.ext} ${f.mime}`)]).toEqual([
+      201,
+      ['.woff2 font/woff2', '.glb model/gltf-binary'],
+    ]);
+  });
+
   it.each([
+    ['null', '"upload" must be an object'],
+    ['5', '"upload" must be an object'],
     ['[]', '"upload" must be an object'],
     ['{"size": 1}', '"upload.size" is not an upload setting'],
     ['{"sizeLimit": 0}', '"upload.sizeLimit" must be an integer >= 1'],
@@ -111,6 +127,7 @@ describe('upload settings', () => {
     ['{"security": {"allowedTypes": [" image/png"]}}', '"upload.security.allowedTypes" must be an array of MIME types'],
     ['{"security": {"deniedTypes": ["image/png "]}}', '"upload.security.deniedTypes" must be an array of MIME types'],
     ['{"security": {"deniedTypes": [1]}}', '"upload.security.deniedTypes" must be an array of MIME types or'],
+    ['{"security": {"deniedTypes": [["image/png"]]}}', '"upload.security.deniedTypes" must be an array of MIME'],
     ['{"breakpoints": []}', '"upload.breakpoints" must be an object of name -> pixels'],
     ['{"breakpoints": {"thumbnail": 100}}', '"upload.breakpoints.thumbnail" is not a usable format name'],
     ['{"breakpoints": {"x-large": 100}}', '"upload.breakpoints.x-large" is not a usable format name'],

@@ -144,6 +144,12 @@ export function explainWriteError(
 
 const UNIQUE = 'This attribute must be unique';
 
+/** A place's name without the component of a zone it names (`blocks[shared.quote].title`: `blocks.title`). */
+function withoutComponent(name: string): string {
+  const open = name.indexOf('[');
+  return open < 0 ? name : name.slice(0, open) + name.slice(name.indexOf(']', open) + 1);
+}
+
 /** A unique value another document holds: which one, and for a uid a free value to use instead. */
 function explainUnique(err: unknown, project: Project, ct: ContentType, locale: string | undefined) {
   type Problem = { path: string[]; message: string; value?: unknown };
@@ -154,7 +160,13 @@ function explainUnique(err: unknown, project: Project, ct: ContentType, locale: 
   const lines = errors.map((e) => {
     const field = e.path.join('.') || '(document)';
     if (e.message !== UNIQUE) return `${field}: ${forPeople(e.message)}`;
-    const holder = unique.holder(ct, field, at, e.value);
+    // A field in a component is found at its place, whatever item holds it (see documents/unique-places.ts).
+    const place = e.path.filter((part) => !/^\d+$/.test(part)).join('.');
+    const holder = unique
+      .places(ct)
+      .filter((p) => withoutComponent(p.name) === place)
+      .map((p) => unique.holder(ct, p.name, at, e.value))
+      .find((id) => id !== undefined);
     const by = holder ? ` by ${ct.singularName} ${holder}${at ? ` (${at})` : ''}` : '';
     const free =
       ct.attributes[field]?.type === 'uid' && typeof e.value === 'string'

@@ -74,7 +74,7 @@ const writeAction = (ct: ContentType, verb: string, publishing: boolean) =>
 export class DocumentService {
   readonly index = new DocumentIndex();
   /** The values of unique fields (and every uid) in published versions: who holds each. */
-  readonly unique = new UniqueValues(this.index);
+  readonly unique = new UniqueValues(this.index, () => this.schemas);
   private readonly writes: DocumentWrites;
   private readonly linking: Linking;
   private readonly reloads: ReloadContext;

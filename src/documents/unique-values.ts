@@ -1,27 +1,21 @@
-import type { Attribute, ContentType } from '../schema/types.js';
-import { isScalar } from '../schema/types.js';
+import type { SchemaRegistry } from '../schema/registry.js';
+import type { ContentType } from '../schema/types.js';
 import type { DocumentIndex } from './doc-index.js';
 import { type DocumentRecord, NO_LOCALE, type Version } from './model.js';
+import { type Key, type UniquePlace, isSharedValue, keyOf, uniquePlaces } from './unique-places.js';
 
-/** Whether a field's values must be unique per type and locale: `unique: true`, and every `uid` (as Strapi 5). */
-export const isUniqueAttribute = (attr: Attribute): boolean =>
-  isScalar(attr) && (attr.unique === true || attr.type === 'uid');
+export { isSharedValue, isUniqueAttribute } from './unique-places.js';
 
-/** Values a unique field may share: none, and the empty string (as Strapi skips them). */
-export const isSharedValue = (value: unknown): boolean => value === null || value === undefined || value === '';
-
-/** Compared as `===` compares them: only scalars can be equal. */
-type Key = string | number | boolean;
-const keyOf = (value: unknown): Key | undefined =>
-  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : undefined;
-
-/** Per field and locale: value -> the document whose published version holds it (the documents, when several do). */
+/**
+ * Per place (see unique-places.ts) and locale: value -> the document whose published version holds it (the
+ * documents, when several do).
+ */
 type Holders = Map<string, Map<Key, string | Set<string>>>;
 
 interface TypeValues {
   ct: ContentType;
-  /** The type's unique fields. */
-  fields: string[];
+  /** Where the type's versions hold values of unique fields. */
+  places: UniquePlace[];
   /** Whether every document's values are in (see `ready`). */
   complete: boolean;
   holders: Holders;
@@ -29,20 +23,18 @@ interface TypeValues {
   keys: Map<string, string[]>;
 }
 
-const typeValues = (ct: ContentType, complete: boolean): TypeValues => ({
+const typeValues = (schemas: SchemaRegistry, ct: ContentType, complete: boolean): TypeValues => ({
   ct,
-  fields: Object.entries(ct.attributes)
-    .filter(([, a]) => isUniqueAttribute(a))
-    .map(([name]) => name),
+  places: uniquePlaces(schemas, ct),
   complete,
   holders: new Map(),
   keys: new Map(),
 });
 
-/** The keys into `holders` of a type's fields, for one locale. */
+/** The keys into `holders` of a type's places, for one locale. */
 function keysOf(t: TypeValues, code: string): string[] {
   let keys = t.keys.get(code);
-  if (!keys) t.keys.set(code, (keys = t.fields.map((f) => slotKey(f, code === NO_LOCALE ? null : code))));
+  if (!keys) t.keys.set(code, (keys = t.places.map((p) => slotKey(p.name, code === NO_LOCALE ? null : code))));
   return keys;
 }
 
@@ -88,7 +80,11 @@ export class UniqueValues {
   private readonly claims = new Map<string, string>();
   private readonly building = new Map<string, Promise<void>>();
 
-  constructor(private readonly index: DocumentIndex) {
+  constructor(
+    private readonly index: DocumentIndex,
+    /** The project's schemas, where the components of a type are found. */
+    private readonly schemas: () => SchemaRegistry,
+  ) {
     index.watch((uid, documentId, doc, prev) => {
       const t = this.types.get(uid);
       if (!t) return;
@@ -99,16 +95,22 @@ export class UniqueValues {
   }
 
   /**
-   * Another document (not `documentId`) whose published version in `locale` holds `value` in `field`, or that a
-   * write under way claimed it for; undefined when it is free.
+   * Another document (not `documentId`) whose published version in `locale` holds `value` at `place` (a field of
+   * the type's own, or a place in its components: see unique-places.ts), or that a write under way claimed it
+   * for; undefined when it is free.
    */
-  holder(ct: ContentType, field: string, locale: string | null, value: unknown, documentId?: string) {
+  holder(ct: ContentType, place: string, locale: string | null, value: unknown, documentId?: string) {
     const key = keyOf(value);
     if (key === undefined || isSharedValue(value)) return undefined;
-    const claimed = this.claims.get(claimKey(ct, field, locale, key));
+    const claimed = this.claims.get(claimKey(ct, place, locale, key));
     if (claimed !== undefined && claimed !== documentId) return claimed;
-    for (const other of holdersOf(this.of(ct), slotKey(field, locale), key)) if (other !== documentId) return other;
+    for (const other of holdersOf(this.of(ct), slotKey(place, locale), key)) if (other !== documentId) return other;
     return undefined;
+  }
+
+  /** The places of `ct`'s unique fields (see unique-places.ts). */
+  places(ct: ContentType): UniquePlace[] {
+    return uniquePlaces(this.schemas(), ct);
   }
 
   /**
@@ -134,13 +136,16 @@ export class UniqueValues {
   /** Claims the unique values of `v`, a version about to be published, until `release` is called. */
   claim(ct: ContentType, v: Version): () => void {
     const mine: string[] = [];
-    for (const [field, attr] of Object.entries(ct.attributes)) {
-      const key = keyOf(v.data[field]);
-      if (!isUniqueAttribute(attr) || key === undefined || isSharedValue(key)) continue;
-      const claim = claimKey(ct, field, v.locale, key);
-      if (this.claims.has(claim)) continue;
-      this.claims.set(claim, v.documentId);
-      mine.push(claim);
+    const keys: Key[] = [];
+    for (const place of this.places(ct)) {
+      keys.length = 0;
+      place.read(v.data, keys);
+      for (const key of keys) {
+        const claim = claimKey(ct, place.name, v.locale, key);
+        if (this.claims.has(claim)) continue;
+        this.claims.set(claim, v.documentId);
+        mine.push(claim);
+      }
     }
     return () => {
       for (const claim of mine) this.claims.delete(claim);
@@ -156,8 +161,8 @@ export class UniqueValues {
     const building = this.building.get(ct.uid);
     if (building) return building;
     if (this.types.has(ct.uid)) return Promise.resolve();
-    if (!Object.values(ct.attributes).some(isUniqueAttribute)) {
-      this.types.set(ct.uid, typeValues(ct, true));
+    if (!this.places(ct).length) {
+      this.types.set(ct.uid, typeValues(this.schemas(), ct, true));
       return Promise.resolve();
     }
     const built = this.build(ct).finally(() => this.building.delete(ct.uid));
@@ -171,7 +176,7 @@ export class UniqueValues {
   }
 
   private async build(ct: ContentType) {
-    const t = typeValues(ct, false);
+    const t = typeValues(this.schemas(), ct, false);
     // Registered first: a document changed meanwhile is taken in by the index's change events.
     this.types.set(ct.uid, t);
     const slice = async (work: () => boolean) => {
@@ -198,9 +203,9 @@ export class UniqueValues {
   /** The values of a type whose values are known (see `ready`); read at once otherwise. */
   private of(ct: ContentType): TypeValues {
     let t = this.types.get(ct.uid);
-    if (!t) this.types.set(ct.uid, (t = typeValues(ct, false)));
+    if (!t) this.types.set(ct.uid, (t = typeValues(this.schemas(), ct, false)));
     if (!t.complete) {
-      if (t.fields.length) for (const doc of this.index.documents(ct.uid)) this.take(t, doc);
+      if (t.places.length) for (const doc of this.index.documents(ct.uid)) this.take(t, doc);
       t.complete = true;
     }
     return t;
@@ -211,27 +216,30 @@ export class UniqueValues {
     this.visit(t, doc, (sk, key) => hold(t, sk, key, doc.documentId));
   }
 
-  /** Each value a document's published versions hold in the type's unique fields, with its key into `holders`. */
+  /** Each value a document's published versions hold in the type's unique places, with its key into `holders`. */
   private visit(t: TypeValues, doc: DocumentRecord, fn: (sk: string, key: Key) => void) {
-    if (!t.fields.length) return;
+    if (!t.places.length) return;
+    const found: Key[] = [];
     for (const [code, slot] of doc.slots) {
       const v = slot.published;
       if (!v) continue;
       const keys = keysOf(t, code);
       const data = v.data;
-      for (let f = 0; f < t.fields.length; f++) {
-        const key = keyOf(data[t.fields[f]]);
-        if (key !== undefined && !isSharedValue(key)) fn(keys[f], key);
+      for (let p = 0; p < t.places.length; p++) {
+        found.length = 0;
+        t.places[p].read(data, found);
+        for (const key of found) fn(keys[p], key);
       }
     }
   }
 }
 
-const claimKey = (ct: ContentType, field: string, locale: string | null, key: Key) =>
-  `${ct.uid}\u0000${slotKey(field, locale)}\u0000${typeof key}:${String(key)}`;
+const claimKey = (ct: ContentType, place: string, locale: string | null, key: Key) =>
+  `${ct.uid}\u0000${slotKey(place, locale)}\u0000${typeof key}:${String(key)}`;
 
 /** A value of a unique field that published versions of several documents hold in one locale. */
 export interface UniqueClash {
+  /** The field's place (see unique-places.ts): its name, for a field of the type's own. */
   field: string;
   locale: string | null;
   value: unknown;
@@ -243,22 +251,25 @@ export interface UniqueClash {
  * The values of unique fields (and uids) several documents' published versions of one locale share: what a
  * merge of two branches, or an import into a project with documents of its own, can bring.
  */
-export function uniqueClashes(ct: ContentType, docs: Iterable<DocumentRecord>): UniqueClash[] {
-  const fields = Object.entries(ct.attributes).filter(([, a]) => isUniqueAttribute(a));
-  if (!fields.length) return [];
+export function uniqueClashes(schemas: SchemaRegistry, ct: ContentType, docs: Iterable<DocumentRecord>): UniqueClash[] {
+  const places = uniquePlaces(schemas, ct);
+  if (!places.length) return [];
   const seen = new Map<string, UniqueClash>();
+  const keys: Key[] = [];
   for (const doc of docs) {
     for (const [code, slot] of doc.slots) {
       const v = slot.published;
       if (!v) continue;
       const locale = code === NO_LOCALE ? null : code;
-      for (const [field] of fields) {
-        const key = keyOf(v.data[field]);
-        if (key === undefined || isSharedValue(key)) continue;
-        const k = `${slotKey(field, locale)}\u0000${typeof key}:${String(key)}`;
-        const clash = seen.get(k) ?? { field, locale, value: key, documentIds: [] };
-        seen.set(k, clash);
-        if (!clash.documentIds.includes(doc.documentId)) clash.documentIds.push(doc.documentId);
+      for (const place of places) {
+        keys.length = 0;
+        place.read(v.data, keys);
+        for (const key of keys) {
+          const k = `${slotKey(place.name, locale)}\u0000${typeof key}:${String(key)}`;
+          const clash = seen.get(k) ?? { field: place.name, locale, value: key, documentIds: [] };
+          seen.set(k, clash);
+          if (!clash.documentIds.includes(doc.documentId)) clash.documentIds.push(doc.documentId);
+        }
       }
     }
   }

@@ -336,7 +336,7 @@ export async function importFromStrapi(
     imported.push([ct, bodies]);
   }
   // Unique values are checked before any document is written: all of them are imported, or none.
-  const clashes = await importClashes(store, imported);
+  const clashes = await importClashes(store, reg, imported);
   if (clashes.length)
     throw new ImportError(
       `No document was imported: these values of unique fields would be held twice in a locale (uid and unique ` +

@@ -1,6 +1,7 @@
 import { decodeDocument } from '../documents/file-format.js';
 import type { DocumentRecord } from '../documents/model.js';
 import { uniqueClashes } from '../documents/unique-values.js';
+import type { SchemaRegistry } from '../schema/registry.js';
 import type { ContentType } from '../schema/types.js';
 import type { Store } from '../store/store.js';
 
@@ -12,6 +13,7 @@ import type { Store } from '../store/store.js';
  */
 export async function importClashes(
   store: Store,
+  schemas: SchemaRegistry,
   imported: Array<[ContentType, Map<string, Record<string, unknown>>]>,
 ) {
   const lines: string[] = [];
@@ -28,7 +30,7 @@ export async function importClashes(
         // A file the project cannot read holds nothing it serves; `folio validate` reports it.
       }
     }
-    for (const c of uniqueClashes(ct, docs)) {
+    for (const c of uniqueClashes(schemas, ct, docs)) {
       const who = c.documentIds.map((id) => `${id} (${bodies.has(id) ? 'imported' : 'in the project'})`);
       lines.push(
         `${ct.pluralName}.${c.field} ${JSON.stringify(c.value)}${c.locale ? ` (${c.locale})` : ''}: ${who.join(', ')}`,

@@ -5,7 +5,7 @@ import type { ContentType } from '../schema/types.js';
 import type { ReadContext } from './context.js';
 import { runPlan } from './exec.js';
 import { paginate } from './pagination.js';
-import { planFind } from './plan.js';
+import { type FindPlan, planFind } from './plan.js';
 import type { ReadQuery } from './read.js';
 import { cachedResult, storeResult } from './result-cache.js';
 import { sortSliced } from './sort.js';
@@ -40,15 +40,7 @@ export function* findPage(ctx: ReadContext, ct: ContentType, query: ReadQuery): 
   const rowSet = ctx.index.rowSet(ct.uid, pick);
   const plan = query.plannable ? planFind(ctx, ct, rowSet, query.filters, query.sortKeys) : undefined;
   if (plan) {
-    for (;;) {
-      let job: Job | undefined;
-      for (const [uid, needs] of plan.needs) job ??= ctx.index.fields(uid).need(needs);
-      if (!job) break;
-      yield* drive(job);
-    }
-    const start = p.start;
-    const limit = p.mode === 'page' ? p.pageSize : p.limit;
-    const found = yield* runPlan(ctx, plan, start, limit);
+    const found = yield* indexedPage(ctx, plan, p.start, p.mode === 'page' ? p.pageSize : p.limit);
     if (found) {
       const rows: RowList = {
         length: found.total,
@@ -60,12 +52,45 @@ export function* findPage(ctx: ReadContext, ct: ContentType, query: ReadQuery): 
   return paginate(yield* scanRows(ctx, ct, query), p);
 }
 
+/** Times a query from the indexes is run again when changes overtake it; the last run does not pause. */
+const TRIES = 3;
+
+/**
+ * The page of a planned query from the indexes, built and current first. A change made while it paused may
+ * have removed versions it holds or moved rows of the orders it walks (another query catches them up): it is
+ * then run again over the indexes caught up, the last time without pausing.
+ */
+function* indexedPage(ctx: ReadContext, plan: FindPlan, start: number, limit: number) {
+  for (let tries = 1; ; tries++) {
+    for (;;) {
+      let job: Job | undefined;
+      for (const [uid, needs] of plan.needs) job ??= ctx.index.fields(uid).need(needs);
+      if (!job) break;
+      yield* drive(job);
+    }
+    const generation = ctx.index.generation;
+    const run = runPlan(ctx, plan, start, limit);
+    if (tries === TRIES) return toEnd(run);
+    const found = yield* run;
+    if (ctx.index.generation === generation) return found;
+  }
+}
+
+/** Runs `work` to its end on this turn of the event loop. */
+function toEnd<T>(work: Generator<void, T>): T {
+  for (;;) {
+    const r = work.next();
+    if (r.done) return r.value;
+  }
+}
+
 /** The rows of a query the indexes cannot answer: every row read, filtered and sorted, kept for the next page. */
 function* scanRows(ctx: ReadContext, ct: ContentType, query: ReadQuery): Generator<void, RowList> {
   const cached = cachedResult(ctx, ct, query);
   if (cached) return cached;
   // Every row is read: the types are made and decoded first, a slice at a time.
   for (const uid of ctx.schemas.contentTypes.keys()) yield* drive(ctx.index.preparing(uid));
+  const generation = ctx.index.generation;
   const ids = ctx.index.rowIds(ct.uid, ctx.index.rowSet(ct.uid, { status: query.status, locale: query.locale }));
   let list: Version[] = [];
   for (let i = 0; i < ids.length; i += STEP) {
@@ -73,7 +98,8 @@ function* scanRows(ctx: ReadContext, ct: ContentType, query: ReadQuery): Generat
     yield;
   }
   if (query.sortBy?.length) list = yield* sortSliced(query.sortBy, list);
-  storeResult(ctx, ct, query, list);
+  // Rows read before a change made in a pause are the old ones: such a list answers this query only.
+  if (ctx.index.generation === generation) storeResult(ctx, ct, query, list);
   return list;
 }
 
@@ -95,11 +121,7 @@ function rowsOf(
 
 /** A list query's page now, on this turn of the event loop (a command, or a query quick to answer). */
 export function findNow(ctx: ReadContext, ct: ContentType, query: ReadQuery): FoundPage {
-  const work = findPage(ctx, ct, query);
-  for (;;) {
-    const r = work.next();
-    if (r.done) return r.value;
-  }
+  return toEnd(findPage(ctx, ct, query));
 }
 
 /**

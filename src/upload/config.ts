@@ -34,47 +34,51 @@ export interface UploadConfig {
  */
 export const DEFAULT_ALLOWED_TYPES = ['image/*', 'video/*', 'audio/*', 'text/*', 'application/*', 'font/*', 'model/*'];
 export const DEFAULT_DENIED_TYPES = [
-  // Active content a browser would run from our origin.
+  // Active content a browser would run from our origin, and scripts a web server would run.
   'image/svg+xml',
   'text/html',
   'application/xhtml+xml',
+  'application/x-shockwave-flash',
+  'text/x-shellscript',
+  'application/x-httpd-php',
+  // Executables and installers.
+  'application/x-msdownload',
+  'application/x-elf',
+  'application/x-mach-binary',
+  'application/x.ms.shortcut',
+  'application/x-apple-diskimage',
+  'application/vnd.android.package-archive',
+  'application/java-archive',
+  'application/java-vm',
+  'application/wasm',
+  'application/x-deb',
+  'application/x-rpm',
+  // Other names of those kinds: no bytes are detected as these today (neither file-type nor the text sniffing of
+  // upload/mime.ts names them), so they only guard a detection that learns them.
+  // Stryker disable StringLiteral: no upload is detected as one of these, so none can tell one missing
   'text/javascript',
   'application/javascript',
   'application/x-javascript',
   'application/ecmascript',
   'text/ecmascript',
   'application/hta',
-  'application/x-shockwave-flash',
-  // Executables, scripts and installers.
-  'application/x-msdownload',
   'application/x-dosexec',
   'application/vnd.microsoft.portable-executable',
   'application/x-executable',
-  'application/x-elf',
-  'application/x-mach-binary',
   'application/x-sharedlib',
   'application/x-msi',
   'application/x-ms-installer',
   'application/x-msdos-program',
   'application/x-bat',
-  'application/x.ms.shortcut',
   'application/x-ms-shortcut',
-  'application/x-apple-diskimage',
-  'application/vnd.android.package-archive',
-  'application/java-archive',
   'application/x-java-archive',
-  'application/java-vm',
-  'application/wasm',
-  'application/x-deb',
-  'application/x-rpm',
   'application/x-sh',
   'application/x-csh',
   'application/x-shellscript',
-  'text/x-shellscript',
-  'application/x-httpd-php',
   'application/x-php',
   'text/x-php',
 ];
+// Stryker restore StringLiteral
 
 export const DEFAULT_UPLOAD_CONFIG: UploadConfig = {
   sizeLimit: 200 * 1024 * 1024,

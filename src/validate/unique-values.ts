@@ -13,7 +13,7 @@ export function uniqueValueProblems(project: Project): Problem[] {
   const fileOf = (plural: string, id: string) =>
     relative(project.root, join(project.contentDir, 'documents', plural, `${id}.json`));
   for (const ct of project.schemas.contentTypes.values()) {
-    for (const clash of uniqueClashes(ct, project.documents.index.documents(ct.uid))) {
+    for (const clash of uniqueClashes(project.schemas, ct, project.documents.index.documents(ct.uid))) {
       const [first, ...others] = clash.documentIds;
       const path = `${clash.locale ? `locales.${clash.locale}.` : ''}published.${clash.field}`;
       for (const id of others)

@@ -43,15 +43,41 @@ function FileSize({ file }: { file: LibraryFile }) {
   return <>{formatSize(file.size, bytes)}</>;
 }
 
-/** One file: its preview, alt text and caption (saved through `POST /api/upload?id=`), and delete. */
-export function FileCard(props: { file: LibraryFile; mayEdit: boolean; mayDelete: boolean; onChanged(): void }) {
+/** What the library's form holds of a file's texts, as typed. */
+export interface FileTexts {
+  alternativeText: string;
+  caption: string;
+}
+
+/** A file's texts as stored. */
+export const storedTexts = (file: LibraryFile): FileTexts => ({
+  alternativeText: file.alternativeText ?? '',
+  caption: file.caption ?? '',
+});
+
+/**
+ * One file: its preview, alt text and caption (saved through `POST /api/upload?id=`), and delete. What is typed
+ * is the library's (`typed`, undefined when nothing is), so a search that hides the card keeps it.
+ */
+export function FileCard(props: {
+  file: LibraryFile;
+  mayEdit: boolean;
+  mayDelete: boolean;
+  typed: FileTexts | undefined;
+  onType(texts: FileTexts): void;
+  onSaved(texts: FileTexts): void;
+  onChanged(): void;
+}) {
   const { file, mayEdit, mayDelete, onChanged } = props;
-  const [alt, setAlt] = useState(file.alternativeText ?? '');
-  const [caption, setCaption] = useState(file.caption ?? '');
+  const texts = props.typed ?? storedTexts(file);
   const [state, setState] = useState('');
   const [error, setError] = useState<unknown>();
   const [confirming, setConfirming] = useState(false);
   const id = `file-${file.id}`;
+  const type = (change: Partial<FileTexts>) => {
+    setState('');
+    props.onType({ ...texts, ...change });
+  };
   return (
     <li class="card">
       {file.mime.startsWith('image/') ? (
@@ -71,10 +97,12 @@ export function FileCard(props: { file: LibraryFile; mayEdit: boolean; mayDelete
       <form
         onSubmit={async (e) => {
           e.preventDefault();
+          const sent = texts;
           try {
             await api('POST', `/api/upload?id=${file.id}`, {
-              fileInfo: { alternativeText: alt || null, caption: caption || null },
+              fileInfo: { alternativeText: sent.alternativeText || null, caption: sent.caption || null },
             });
+            props.onSaved(sent);
             setState('Saved.');
             setError(undefined);
           } catch (err) {
@@ -84,9 +112,13 @@ export function FileCard(props: { file: LibraryFile; mayEdit: boolean; mayDelete
       >
         <fieldset class="plain" disabled={!mayEdit}>
           <label for={`${id}-alt`}>Alt text</label>
-          <input id={`${id}-alt`} value={alt} onInput={(e) => setAlt(e.currentTarget.value)} />
+          <input
+            id={`${id}-alt`}
+            value={texts.alternativeText}
+            onInput={(e) => type({ alternativeText: e.currentTarget.value })}
+          />
           <label for={`${id}-caption`}>Caption</label>
-          <input id={`${id}-caption`} value={caption} onInput={(e) => setCaption(e.currentTarget.value)} />
+          <input id={`${id}-caption`} value={texts.caption} onInput={(e) => type({ caption: e.currentTarget.value })} />
           {mayEdit && (
             <button type="submit">
               Save<span class="visually-hidden"> {file.name}</span>
@@ -94,7 +126,7 @@ export function FileCard(props: { file: LibraryFile; mayEdit: boolean; mayDelete
           )}
         </fieldset>
       </form>
-      <p role="status">{state}</p>
+      <p role="status">{props.typed ? 'Unsaved changes' : state}</p>
       <ErrorNotice error={error} what={`change ${file.name}`} action="plugin::upload.content-api.upload" />
       {mayDelete &&
         (confirming ? (

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, query, session, sessionOrEnded } from './api';
-import { FileCard, type LibraryFile } from './media-card';
+import { FileCard, storedTexts, type FileTexts, type LibraryFile } from './media-card';
 import type { Model } from './model';
 import { ErrorNotice } from './notices';
+import { useLeaveGuard } from './router';
 
 /** The orders the library can be shown in, as the upload API sorts. */
 const SORTS: [string, string][] = [
@@ -61,6 +62,29 @@ export function MediaLibrary({ model }: { model: Model }) {
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState(SORTS[0][0]);
   const [kind, setKind] = useState('');
+  /** Alt texts and captions typed and not saved, by file id (with the file's name, for the question). */
+  const [unsaved, setUnsavedState] = useState<Map<number, { name: string; texts: FileTexts }>>(new Map());
+  // As in the editor: the guard reads what was typed the moment before, rendered or not.
+  const unsavedNow = useRef(unsaved);
+  const setUnsaved = (next: Map<number, { name: string; texts: FileTexts }>) => {
+    unsavedNow.current = next;
+    setUnsavedState(next);
+  };
+  /** Records what was typed for `file`: nothing once it is what the file holds. */
+  const type = (file: LibraryFile, texts: FileTexts | undefined) => {
+    const next = new Map(unsavedNow.current);
+    const stored = storedTexts(file);
+    if (!texts || (texts.alternativeText === stored.alternativeText && texts.caption === stored.caption))
+      next.delete(file.id);
+    else next.set(file.id, { name: file.name, texts });
+    setUnsaved(next);
+  };
+  useLeaveGuard(() => {
+    const names = [...unsavedNow.current.values()].map((t) => `“${t.name}”`);
+    if (!names.length) return undefined;
+    const of = names.length === 1 ? names[0] : names.length === 2 ? names.join(' and ') : `${names.length} files`;
+    return `Your changes to the alt text or caption of ${of} are not saved.`;
+  });
   const mayUpload = model.can('plugin::upload.content-api.upload');
   const mayDelete = model.can('plugin::upload.content-api.destroy');
 
@@ -175,7 +199,21 @@ export function MediaLibrary({ model }: { model: Model }) {
               file={f}
               mayEdit={mayUpload}
               mayDelete={mayDelete}
-              onChanged={() => setReloads((n) => n + 1)}
+              typed={unsaved.get(f.id)?.texts}
+              onType={(texts) => type(f, texts)}
+              onSaved={(texts) => {
+                // The card shows what was saved until the list is read again.
+                setFiles((list) =>
+                  list?.map((x) =>
+                    x.id === f.id ? { ...x, alternativeText: texts.alternativeText, caption: texts.caption } : x,
+                  ),
+                );
+                type(f, undefined);
+              }}
+              onChanged={() => {
+                type(f, undefined);
+                setReloads((n) => n + 1);
+              }}
             />
           ))}
         </ul>
