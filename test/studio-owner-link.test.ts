@@ -104,6 +104,7 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio signed in with one click', 
     await page.getByRole('heading', { name: 'On your own machine' }).waitFor();
     const offer = page.getByRole('region', { name: 'On your own machine' });
     expect(await offer.locator('code.command').textContent()).toBe('folio serve');
+    expect(await page.locator('details code.command').textContent()).toBe('folio users create --role editor');
     expect(await axeViolations(page)).toEqual([]);
     const before = lastLink(blog.serve);
     await page.getByRole('button', { name: 'Print a new link in the terminal' }).click();
@@ -129,6 +130,9 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio signed in with one click', 
     await offer.waitFor();
     expect(await offer.locator('code.command').textContent()).toBe('npm start');
     expect(await offer.textContent()).toContain('printed in the terminal where this server runs, started with');
+    // Where npm started the server, `folio` may be on no PATH: the account's commands go through npx.
+    await page.getByText('No account?').click();
+    expect(await page.locator('details code.command').textContent()).toBe('npx folio users create --role editor');
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
