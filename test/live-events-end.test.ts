@@ -106,6 +106,25 @@ describe('live event streams and their credentials', () => {
     await stream.ended;
   });
 
+  it('ends when the user is given another role, and keeps a stream whose user is only renamed', async () => {
+    const name = `Reader ${++n}`;
+    const role = await s.api('/api/users-permissions/roles', { method: 'POST', body: { name } });
+    expect(role.status).toBe(200);
+    const [moved, renamed] = [await signIn(), await signIn()];
+    const [movedStream, renamedStream] = [await open(bearer(moved.jwt)), await open(bearer(renamed.jwt))];
+    const roleId = (await s.api('/api/users-permissions/roles')).body.roles.find(
+      (r: { name: string }) => r.name === name,
+    ).id;
+    expect(
+      (await s.api(`/api/users/${renamed.id}`, { method: 'PUT', body: { username: `${renamed.name}b` } })).status,
+    ).toBe(200);
+    expect((await s.api(`/api/users/${moved.id}`, { method: 'PUT', body: { role: roleId } })).status).toBe(200);
+    await movedStream.ended;
+    await createTag();
+    await expect.poll(() => renamedStream.text()).toContain('entry.create');
+    renamedStream.close();
+  });
+
   it('ends when another process (the CLI) deletes the user', async () => {
     const user = await signIn();
     const stream = await open(bearer(user.jwt));

@@ -18,6 +18,7 @@ const UPLOAD_TYPES = [
   'test/upload-types-refused.test.ts',
   'test/upload-types-kept.test.ts',
   'test/upload-settings.test.ts',
+  'test/upload-utf16-markup.test.ts',
 ];
 const HTTP = [
   'test/read-only-any-case.test.ts',
@@ -31,6 +32,7 @@ const WRITES = [
   'test/values.test.ts',
   'test/localized-always.test.ts',
   'test/validate-read-once.test.ts',
+  'test/unique-in-components.test.ts',
 ];
 const STORE = ['test/http-crud.test.ts'];
 

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addComponent, makeProject, startTestServer, type TestServer } from './helpers/project.js';
@@ -208,5 +208,31 @@ describe('publishing checks', () => {
       400,
       ['rooms.0.name: rooms.0.name must be a `string` type, but the final value was: `{\n  "first": "\\"Ada\\""\n}`.'],
     ]);
+  });
+});
+
+describe('publishing a draft edited by hand', () => {
+  it('refuses a draft whose file lacks a required field, as one that holds null', async () => {
+    const project = makeProject();
+    writeType(project.contentDir, 'note', true, { title: { type: 'string', required: true }, body: { type: 'text' } });
+    const first = await startTestServer({ dir: project.dir });
+    const id = (await first.api('/api/notes?status=draft', { method: 'POST', body: { data: { title: 'T' } } })).body
+      .data.documentId as string;
+    await first.stop();
+    const file = join(project.contentDir, 'documents', 'notes', `${id}.json`);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/\n\s*"title": "T",/, ''));
+    expect(readFileSync(file, 'utf8')).not.toContain('"title"');
+    const s = await startTestServer({ dir: project.dir });
+    try {
+      const res = await s.api(`/api/notes/${id}`, { method: 'PUT', body: { data: { body: 'x' } } });
+      expect([res.status, res.body.error?.message, (await s.api(`/api/notes/${id}`)).status]).toEqual([
+        400,
+        'title must be a `string` type, but the final value was: `null`.',
+        404,
+      ]);
+    } finally {
+      await s.stop();
+      project.cleanup();
+    }
   });
 });

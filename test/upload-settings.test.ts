@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProject } from '../src/project.js';
@@ -107,6 +107,21 @@ describe('upload settings', () => {
     expect([res.status, res.body.map?.((f: { ext: string; mime: string }) => `${f.ext} ${f.mime}`)]).toEqual([
       201,
       ['.woff2 font/woff2', '.glb model/gltf-binary'],
+    ]);
+  });
+
+  it('takes uploads under the default rules in a project without folio.json', async () => {
+    const project = makeProject();
+    rmSync(join(project.contentDir, 'folio.json'));
+    const s = await startTestServer({ dir: project.dir });
+    servers.push(s);
+    const send = (files: UploadPart[]) =>
+      fetch(`${s.url}/api/upload`, { method: 'POST', body: form(files), headers: s.auth });
+    const [image, page] = [await send([{ name: 'a.png', data: RED_PNG }]), await send([{ name: 'a.htm', data: PAGE }])];
+    expect([image.status, page.status, (await page.json()).error.message]).toEqual([
+      201,
+      400,
+      "File type 'text/html' is not allowed",
     ]);
   });
 

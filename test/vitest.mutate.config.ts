@@ -12,6 +12,7 @@ export default defineConfig({
     // Those of the mutated file when test/stryker.config.mjs says which.
     include: process.env.FOLIO_MUTATE_TESTS ? (JSON.parse(process.env.FOLIO_MUTATE_TESTS) as string[]) : MUTATION_TESTS,
     globalSetup: ['test/helpers/temp-in-memory.ts'],
+    setupFiles: ['test/helpers/mutate-preload.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -113,11 +113,15 @@ class Session {
     this.set(body.jwt, body.user);
   }
 
-  /** Whether this server offers the owner's one-click sign-in link (a server on the user's own machine). */
-  async ownerLinkAvailable(): Promise<boolean> {
+  /**
+   * The command that started this server, which prints the owner's one-click sign-in links, if it offers them (a
+   * server on the user's own machine); false if not.
+   */
+  async ownerLinkCommand(): Promise<string | false> {
     try {
       const res = await send('GET', '/_folio/studio/owner-link');
-      return ((await res.json()) as { data?: { available?: boolean } }).data?.available === true;
+      const { data } = (await res.json()) as { data?: { available?: boolean; command?: string } };
+      return data?.available === true && (data.command ?? 'folio serve');
     } catch {
       return false;
     }
