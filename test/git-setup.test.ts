@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { spawnFolio } from './helpers/cli.js';
 import { git, makeGitProject } from './helpers/git.js';
 import { spawnServe } from './helpers/serve.js';
+import { eventually } from './helpers/eventually.js';
 
 /** `folio init` puts a project in git with the merge driver; serve and validate say when a clone lacks it. */
 describe('the merge driver in a clone', () => {
@@ -46,7 +47,7 @@ describe('the merge driver in a clone', () => {
       expect(v.stderr.split(NOTE)).toHaveLength(2);
       const server = await spawnServe(repo.dir);
       try {
-        for (let i = 0; i < 100 && !server.stderr().includes(NOTE); i++) await new Promise((r) => setTimeout(r, 50));
+        await eventually(() => server.stderr().includes(NOTE), 'the note on the missing driver');
         expect(server.stderr().split(NOTE)).toHaveLength(2);
       } finally {
         await server.stop();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AuthService } from '../src/auth/service.js';
-import { isLoopback } from '../src/studio/owner-link.js';
+import { isLoopback, startedAs } from '../src/studio/owner-link.js';
 import { makeProject } from './helpers/project.js';
 import { spawnServe, type ServeProcess } from './helpers/serve.js';
 
@@ -73,7 +73,7 @@ describe('the owner sign-in link of folio serve', () => {
 
   it('prints a new link when the sign-in page asks, while only a few wait to be used, and answers none', async () => {
     const state = await fetch(`${local.base}/_folio/studio/owner-link`).then((r) => r.json());
-    expect(state).toEqual({ data: { available: true } });
+    expect(state).toEqual({ data: { available: true, command: 'folio serve' } });
     const ask = () => fetch(`${local.base}/_folio/studio/owner-link`, { method: 'POST' });
     const before = codes(local).length;
     for (let i = 0; i < 3; i++) {
@@ -146,5 +146,24 @@ describe('the owner sign-in link of folio serve', () => {
   it('knows a loopback address from one other machines reach', () => {
     for (const a of ['127.0.0.1', '127.0.1.1', '::1', '::ffff:127.0.0.1']) expect(isLoopback(a)).toBe(true);
     for (const a of ['0.0.0.0', '::', '192.168.1.4', '::ffff:10.0.0.1', '', null]) expect(isLoopback(a)).toBe(false);
+  });
+
+  it('names the command that started the server (which prints the links), never its arguments', () => {
+    /** What npm puts in the environment of a script it runs: its command, the script's name and its text. */
+    const npm = (command: string, event: string, script: string) => ({
+      npm_command: command,
+      npm_lifecycle_event: event,
+      npm_lifecycle_script: script,
+    });
+    const cases: [NodeJS.ProcessEnv, string][] = [
+      [{}, 'folio serve'],
+      [npm('start', 'start', 'node bin/folio serve'), 'npm start'],
+      [npm('run-script', 'dev', 'folio serve --port 4000'), 'npm run dev'],
+      [npm('exec', 'npx', 'folio serve --push https://user:secret@example.com/x.git'), 'npx folio serve'],
+      // The test runner's own script, inherited by a server it starts, serves nothing.
+      [npm('test', 'test', 'vitest run'), 'folio serve'],
+      [npm('run-script', 'a b; rm -rf /', 'folio serve'), 'folio serve'],
+    ];
+    for (const [env, command] of cases) expect(startedAs(env)).toBe(command);
   });
 });

@@ -58,6 +58,8 @@ describe.skipIf(!CHROMIUM)('Folio Studio at phone widths', () => {
       ['/admin/content/articles/new', 'New Article'],
       ['/admin/content/global', 'Global'],
       ['/admin/media', 'Media library'],
+      // Outside git, with the banner that says how to set it up.
+      [`/admin/history/articles/${id}`, 'History'],
     ];
     /** What reaches past the window, by width and screen: none is the goal. */
     const wide: unknown[] = [];
@@ -74,6 +76,7 @@ describe.skipIf(!CHROMIUM)('Folio Studio at phone widths', () => {
           // The form and the cards are shown once read.
           if (path.startsWith('/admin/content/articles/')) await page.locator('#field-title').waitFor();
           if (path === '/admin/media') await page.locator('.card').first().waitFor();
+          if (path.startsWith('/admin/history/')) await page.locator('.git-setup').waitFor();
           await check(page, width, path);
         }
         // The menu, unfolded.

@@ -11,12 +11,15 @@ const LINK = /http:\/\/\S+\/admin\/#sign-in=[\w-]+/g;
 const lastLink = (serve: ServeProcess) => [...serve.stdout().matchAll(LINK)].at(-1)?.[0];
 
 /** A project made by `folio init` as a new user makes it, served by a plain `folio serve`. */
-async function initAndServe(args: string[]): Promise<{ dir: string; serve: ServeProcess }> {
+async function initAndServe(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ dir: string; serve: ServeProcess }> {
   const parent = mkdtempSync(join(tmpdir(), 'folio-owner-'));
   const dir = join(parent, 'my-site');
   const made = await spawnFolio(['init', dir, ...args]);
   expect(made.code).toBe(0);
-  const serve = await spawnServe(dir);
+  const serve = await spawnServe(dir, [], env);
   await expect.poll(() => lastLink(serve)).toBeDefined();
   return { dir: parent, serve };
 }
@@ -96,9 +99,12 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio signed in with one click', 
     expect(errors).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 720 });
 
-    // Signed out, the sign-in page says how to get in, and has a new link printed in the terminal.
+    // Signed out, the sign-in page says how to get in: the command that prints links, and a new link printed now.
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'On your own machine' }).waitFor();
+    const offer = page.getByRole('region', { name: 'On your own machine' });
+    expect(await offer.locator('code.command').textContent()).toBe('folio serve');
+    expect(await page.locator('details code.command').textContent()).toBe('folio users create --role editor');
     expect(await axeViolations(page)).toEqual([]);
     const before = lastLink(blog.serve);
     await page.getByRole('button', { name: 'Print a new link in the terminal' }).click();
@@ -106,6 +112,29 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio signed in with one click', 
     await expect.poll(() => lastLink(blog.serve)).not.toBe(before);
     await page.goto(lastLink(blog.serve)!);
     await page.getByText('Signed in as the project’s owner').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('names the command the server was started with on its sign-in page, as npm start started it', async () => {
+    // What npm puts in the environment of `npm start` in Folio's checkout (its script is `node bin/folio serve`).
+    const started = await initAndServe(['--example', 'blog'], {
+      npm_command: 'start',
+      npm_lifecycle_event: 'start',
+      npm_lifecycle_script: 'node bin/folio serve',
+    });
+    made.push(started);
+    const page = await (await browser.newContext({ viewport: { width: 360, height: 740 } })).newPage();
+    const errors = consoleErrors(page);
+    await page.goto(`${started.serve.base}/admin`);
+    const offer = page.getByRole('region', { name: 'On your own machine' });
+    await offer.waitFor();
+    expect(await offer.locator('code.command').textContent()).toBe('npm start');
+    expect(await offer.textContent()).toContain('printed in the terminal where this server runs, started with');
+    // Where npm started the server, `folio` may be on no PATH: the account's commands go through npx.
+    await page.getByText('No account?').click();
+    expect(await page.locator('details code.command').textContent()).toBe('npx folio users create --role editor');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   });
 });

@@ -5,6 +5,8 @@ import { openProject } from '../src/project.js';
 import type { AccessPolicy } from '../src/http-kit/access.js';
 import { LocalMediaLibrary } from '../src/upload/library.js';
 import { startTestServer, type TestServer } from './helpers/project.js';
+import { TEMP_MARK } from '../src/store/atomic.js';
+import { eventually } from './helpers/eventually.js';
 import { BLUE_JPEG, ELF, PDF, RED_PNG, SVG, filesUnder, form, png, sha256, type UploadPart } from './helpers/media.js';
 
 const FILE_KEYS = [
@@ -679,21 +681,27 @@ describe('upload limits and permissions', () => {
         `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="slow.bin"\r\n` +
         'Content-Type: application/octet-stream\r\n\r\n';
       const { request } = await import('node:http');
-      await new Promise<void>((resolve) => {
-        const req = request(`${s.url}/api/upload`, {
-          method: 'POST',
-          headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': '100000' },
-        });
-        req.on('error', () => resolve());
-        req.write(head);
-        req.write(Buffer.alloc(20000, 1));
-        setTimeout(() => {
-          req.destroy();
-          resolve();
-        }, 100);
+      const uploads = join(s.contentDir, 'uploads');
+      // The server's end of the connection: closed once the server has let go of the request.
+      const released = new Promise<void>((resolve) =>
+        s.server.once('connection', (socket) => socket.once('close', () => resolve())),
+      );
+      const req = request(`${s.url}/api/upload`, {
+        method: 'POST',
+        headers: {
+          ...s.auth,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': '100000',
+        },
       });
-      await new Promise((r) => setTimeout(r, 200));
-      expect(filesUnder(join(s.contentDir, 'uploads'))).toEqual([]);
+      req.on('error', () => undefined);
+      req.write(head);
+      req.write(Buffer.alloc(20000, 1));
+      // Aborted once the server is writing the file, wherever it has got to.
+      await eventually(() => filesUnder(uploads).some((f) => f.includes(TEMP_MARK)), 'the upload spooled');
+      req.destroy();
+      await released;
+      await eventually(() => filesUnder(uploads).length === 0, 'the temp file removed');
       expect((await s.api('/api/upload/files')).body).toEqual([]);
     } finally {
       await s.stop();

@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 import { SkipGuard } from './helpers/skip-guard.js';
+import { SETTLES_MS } from './helpers/eventually.js';
 
 /**
  * The files that take longest, longest first: started first, they run beside the many short ones instead
@@ -13,6 +14,7 @@ const LONGEST_FIRST = [
   'studio',
   'studio-blocks-inline',
   'package',
+  'query-index.property',
   'snapshot',
   'astro-loader',
   'studio-component-links',
@@ -66,5 +68,7 @@ export default defineConfig({
     // a busy CI runner) a test that spawns the CLI a few times or drives Chromium takes well over 20 s.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll waits as long as eventually() does, not Vitest's default second.
+    expect: { poll: { timeout: SETTLES_MS } },
   },
 });

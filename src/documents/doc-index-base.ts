@@ -234,6 +234,7 @@ export class IndexBase {
     // Clearing a Map allocates it a new table even when empty: 100,000 of them at start.
     if (t.rows.size) t.rows.clear();
     if (t.rowIds.size) t.rowIds.clear();
+    t.fields?.changed();
     this.generation++;
   }
 

@@ -78,9 +78,8 @@ export class FieldIndexes {
     // Between jobs the log is applied first (a long one by the job, a slice at a time); a very long one drops
     // the indexes instead, and those needed are built again.
     if (!running) {
-      const log = this.host.ids.changes!;
-      if (log.length > 4096 && log.length > this.host.ids.size / 8) this.dropAll();
-      else if (log.length <= CATCH_UP_AT_ONCE) this.catchUp();
+      if (this.logTooLong()) this.dropAll();
+      else if (this.host.ids.changes!.length <= CATCH_UP_AT_ONCE) this.catchUp();
     }
     for (const f of needs.columns ?? []) this.columnEntry(f);
     for (const t of needs.texts ?? []) {
@@ -110,6 +109,20 @@ export class FieldIndexes {
     if (!this.queue.length && !this.host.preparing() && !this.host.ids.changes!.length) return undefined;
     this.job = new Job(this.run());
     return this.job;
+  }
+
+  /** Whether the log is longer than applying it is worth: rebuilding the indexes when next asked costs less. */
+  private logTooLong(): boolean {
+    const log = this.host.ids.changes!;
+    return log.length > 4096 && log.length > this.host.ids.size / 8;
+  }
+
+  /**
+   * After a change: drops the indexes once the log is too long to be worth applying, so a type written to and
+   * not queried keeps no log that grows with every write (a running job applies its log when it ends).
+   */
+  changed() {
+    if ((!this.job || this.job.done) && this.logTooLong()) this.dropAll();
   }
 
   private columnEntry(f: FieldSpec) {

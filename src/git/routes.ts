@@ -6,7 +6,8 @@ export const PULL_ACTION = 'plugin::folio.git.pull';
 
 /**
  * A document's history (`/_folio/history/...`, each route checks the caller's `find` on the type, and a
- * restore its `update` too), and on a replica following a remote (`--pull`), `POST /_folio/git/pull`.
+ * restore its `update` too), whether git is set up for it (`/_folio/git/state`), and on a replica following a
+ * remote (`--pull`), `POST /_folio/git/pull`.
  */
 export function gitRoutes(follower: () => Follower | undefined): RouteModule[] {
   const load = async () => (await import('./http.js')).historyHandlers;
@@ -23,10 +24,14 @@ export function gitRoutes(follower: () => Follower | undefined): RouteModule[] {
     ],
     load,
   });
+  const state = defineRoutes({
+    routes: [{ method: 'GET', path: '/_folio/git/state', handler: 'state', exactCase: true }],
+    load: async () => (await import('./state-http.js')).gitStateHandlers,
+  });
   const pull = defineRoutes({
     routes: [{ method: 'POST', path: '/_folio/git/pull', handler: 'pull', action: PULL_ACTION, exactCase: true }],
     load: async () => (await import('./http.js')).pullHandlers(follower),
     enabled: () => follower() !== undefined,
   });
-  return [history, pull];
+  return [history, state, pull];
 }

@@ -27,6 +27,16 @@ export function driverCommand(): string {
   return `${shellQuote(process.execPath)} ${shellQuote(BIN)} merge-file %O %A %B %P --marker-size %L`;
 }
 
+/**
+ * The command that sets git up, as this process's user runs Folio: `npx folio git setup` under an npm script or npx
+ * that runs Folio (`npm start` in Folio's checkout, where `folio` is on no PATH), else `folio git setup`.
+ */
+export function setupCommand(env: NodeJS.ProcessEnv = process.env): string {
+  return env.npm_lifecycle_event && /\bfolio\b/.test(env.npm_lifecycle_script ?? '')
+    ? 'npx folio git setup'
+    : 'folio git setup';
+}
+
 /** The top folder of the git work tree `dir` is in, undefined when it is in none (or git is missing). */
 export async function gitTopLevel(dir: string): Promise<string | undefined> {
   const r = await runGit(dir, ['rev-parse', '--show-toplevel']);
@@ -83,7 +93,7 @@ export async function driverProblem(projectRoot: string): Promise<string | undef
     runGit(projectRoot, ['check-attr', 'merge', '--', `${PATTERN.replace('**/*', 'x/x')}`]),
   ]);
   if (config.code > 1 || attr.code !== 0) return undefined; // not a work tree after all, or no git
-  const fix = 'run "folio git setup" so that git merges document files per field';
+  const fix = `run "${setupCommand()}" so that git merges document files per field`;
   if (config.code !== 0 || !config.stdout.trim()) return `this clone has no Folio merge driver: ${fix}`;
   const missing = [...config.stdout.matchAll(/'([^']+)'/g)].map((m) => m[1]).find((p) => !existsSync(p));
   if (missing) return `the Folio merge driver of this clone names ${missing}, which is gone: ${fix}`;

@@ -70,12 +70,25 @@ export class OwnerLinks {
   }
 }
 
+/**
+ * The command that started this server, as the user typed it, for the sign-in page to name (it prints the links):
+ * `npm start` (or `npm run <script>`) when npm ran a script that serves, `npx folio serve`, else `folio serve`.
+ * Never its arguments, which may hold a remote's address with credentials.
+ */
+export function startedAs(env: NodeJS.ProcessEnv = process.env): string {
+  const script = env.npm_lifecycle_event;
+  if (!script || !/^[\w:.-]{1,64}$/.test(script) || !/\bserve\b/.test(env.npm_lifecycle_script ?? ''))
+    return 'folio serve';
+  if (env.npm_command === 'exec') return 'npx folio serve';
+  return script === 'start' ? 'npm start' : `npm run ${script}`;
+}
+
 /** The owner links of each project served by this process, for the routes below. */
-const byProject = new Map<string, { links: OwnerLinks; base: string }>();
+const byProject = new Map<string, { links: OwnerLinks; base: string; command: string }>();
 
 /** Offers owner links for the project at `root` (a server that takes owner sessions); `base` is its address. */
-export function offerOwnerLinks(root: string, links: OwnerLinks, base: string) {
-  byProject.set(root, { links, base });
+export function offerOwnerLinks(root: string, links: OwnerLinks, base: string, command = startedAs()) {
+  byProject.set(root, { links, base, command });
 }
 
 /** Whether a proxy passed the request on (headers no browser sends by itself). */
@@ -95,15 +108,17 @@ function fromOwnPage(req: IncomingMessage, settings: Pick<ClientSettings, 'trust
 }
 
 /**
- * `GET /_folio/studio/owner-link`: `{ data: { available } }`, whether this server prints owner links (the sign-in
- * page then says how to get one). `POST`: prints a new one in the server's terminal and answers 202 without it:
- * a page that asks learns nothing it could use. Not offered, or asked through a proxy: 404; asked by a page of
- * another site: 403.
+ * `GET /_folio/studio/owner-link`: `{ data: { available, command } }`, whether this server prints owner links, and
+ * the command that started it, which prints them (the sign-in page then says how to get one). `POST`: prints a new
+ * one in the server's terminal and answers 202 without it: a page that asks learns nothing it could use. Not
+ * offered, or asked through a proxy: 404; asked by a page of another site: 403.
  */
 export const ownerLinkHandlers: Record<'ownerLinkState' | 'ownerLinkPrint', RouteHandler> = {
   ownerLinkState({ event, project }) {
-    const available = byProject.has(project.root) && !forwarded(event.node.req);
-    return sendJson(event, 200, { data: { available } });
+    const offered = forwarded(event.node.req) ? undefined : byProject.get(project.root);
+    return sendJson(event, 200, {
+      data: offered ? { available: true, command: offered.command } : { available: false },
+    });
   },
   async ownerLinkPrint({ event, project }) {
     const offered = byProject.get(project.root);

@@ -113,11 +113,15 @@ class Session {
     this.set(body.jwt, body.user);
   }
 
-  /** Whether this server offers the owner's one-click sign-in link (a server on the user's own machine). */
-  async ownerLinkAvailable(): Promise<boolean> {
+  /**
+   * The command that started this server, which prints the owner's one-click sign-in links, if it offers them (a
+   * server on the user's own machine); false if not.
+   */
+  async ownerLinkCommand(): Promise<string | false> {
     try {
       const res = await send('GET', '/_folio/studio/owner-link');
-      return ((await res.json()) as { data?: { available?: boolean } }).data?.available === true;
+      const { data } = (await res.json()) as { data?: { available?: boolean; command?: string } };
+      return data?.available === true && (data.command ?? 'folio serve');
     } catch {
       return false;
     }
@@ -176,6 +180,8 @@ class Session {
   }
 
   async signOut(): Promise<void> {
+    // Calls still under way would be refused once the session is revoked (and the browser logs each refusal).
+    await Promise.race([Promise.allSettled([...underWay]), new Promise((r) => setTimeout(r, 3000))]);
     try {
       if (this.jwt) await send('POST', '/api/auth/logout', {}, { authorization: `Bearer ${this.jwt}` });
     } catch {
@@ -232,7 +238,18 @@ export async function sessionOrEnded(): Promise<void> {
  * A call as the signed-in user; an expired access token is renewed once and the call made again. While the session
  * has ended, nothing is sent (the call would be the public role's): the call fails as the server would, with a 401.
  */
-export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+export function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const call = callAsUser<T>(method, path, body);
+  underWay.add(call);
+  const done = () => underWay.delete(call);
+  call.then(done, done);
+  return call;
+}
+
+/** Calls as the signed-in user not answered yet: a sign-out waits for them (a few seconds at most). */
+const underWay = new Set<Promise<unknown>>();
+
+async function callAsUser<T>(method: string, path: string, body?: unknown): Promise<T> {
   await sessionOrEnded();
   const call = () => send(method, path, body, session.jwt ? { authorization: `Bearer ${session.jwt}` } : {});
   let res: Response;

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, query } from './api';
 import { flash } from './flash';
+import { GitSetupBanner, useGitState } from './git-setup';
 import { labelOf, readable } from './labels';
 import type { ContentType, Model } from './model';
 import { Link, navigate } from './router';
@@ -54,22 +55,26 @@ export function History(props: { type: ContentType; model: Model; documentId: st
   const [shownAt, setShownAt] = useState<(Entry & { document: Body; changes: Change[] }) | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  // Outside a repository there is no history to ask for: the banner says how to start one.
+  const git = useGitState();
+  const inGit = git?.repository;
 
   useEffect(() => {
     setProblem(undefined);
+    if (!inGit) return;
     api<{ data: Entry[] }>('GET', `${base}${query({ limit: 100 })}`).then(
       (r) => setEntries(r.data),
       (err: Error) => setProblem(err.message),
     );
-  }, [base]);
+  }, [base, inGit]);
   useEffect(() => {
     setShownAt(undefined);
-    if (!commit) return;
+    if (!commit || !inGit) return;
     api<{ data: Entry & { document: Body; changes: Change[] } }>('GET', `${base}/${commit}`).then(
       (r) => setShownAt(r.data),
       (err: Error) => setProblem(err.message),
     );
-  }, [base, commit]);
+  }, [base, commit, inGit]);
 
   const editorHref = `/admin/content/${slug}${type.kind === 'singleType' ? '' : `/${documentId}`}${query({ locale })}`;
   const mayRestore = model.can(`${type.uid}.update`) && !model.readOnly;
@@ -114,12 +119,13 @@ export function History(props: { type: ContentType; model: Model; documentId: st
         </div>
         {locale && <span class="locale">Locale: {locale}</span>}
       </header>
+      {git && <GitSetupBanner state={git} />}
       {problem && (
         <p class="notice warning" role="alert">
           {problem}
         </p>
       )}
-      {!entries && !problem && <p>Loading…</p>}
+      {!entries && !problem && git?.repository !== false && <p>Loading…</p>}
       {entries && !entries.length && <p>No commit holds this document yet: its history starts with its first.</p>}
       {entries && entries.length > 0 && (
         <div class="table-scroll">

@@ -37,7 +37,7 @@ export function SessionEnded() {
       {ownerLink && (
         <OwnerLinkOffer prefix="ended-">
           <p>
-            Open a sign-in link that <code>folio serve</code> printed in another tab, not this one: it signs you in as
+            Open a sign-in link that <code>{ownerLink}</code> printed in another tab, not this one: it signs you in as
             the project’s owner.
           </p>
         </OwnerLinkOffer>

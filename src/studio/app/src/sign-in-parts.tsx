@@ -60,13 +60,16 @@ export function PasswordForm({ prefix = '', title }: { prefix?: string; title: s
   );
 }
 
-/** Whether the server offers the owner's one-click link (asked once per page; undefined until answered). */
-export function useOwnerLink(): boolean | undefined {
-  const [available, setAvailable] = useState<boolean | undefined>();
+/**
+ * Whether the server offers the owner's one-click link: the command that started it (which prints the links), or
+ * false (asked once per page; undefined until answered).
+ */
+export function useOwnerLink(): string | false | undefined {
+  const [command, setCommand] = useState<string | false | undefined>();
   useEffect(() => {
-    void session.ownerLinkAvailable().then(setAvailable);
+    void session.ownerLinkCommand().then(setCommand);
   }, []);
-  return available;
+  return command;
 }
 
 /**

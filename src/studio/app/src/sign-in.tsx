@@ -10,6 +10,8 @@ export function SignIn({ linkError }: { linkError?: unknown }) {
   const ownerLink = useOwnerLink();
   const expired = linkError instanceof ApiError && linkError.status === 400;
   const notice = linkError instanceof Error ? linkError.message : linkError ? String(linkError) : '';
+  // Started by npm (`npm start` in Folio's checkout), `folio` may be on no PATH: npx finds the project's own.
+  const folio = ownerLink && /^np[mx] /.test(ownerLink) ? 'npx folio' : 'folio';
   useEffect(() => {
     document.title = 'Sign in · Folio Studio';
   }, []);
@@ -30,9 +32,13 @@ export function SignIn({ linkError }: { linkError?: unknown }) {
       )}
       {ownerLink && (
         <OwnerLinkOffer notice={expired ? `${notice} Print a new one:` : notice}>
+          <p>Open the sign-in link printed in the terminal where this server runs, started with:</p>
           <p>
-            Open the sign-in link <code>folio serve</code> printed in its terminal: it signs you in as the project’s
-            owner, once, within 5 minutes.
+            <code class="command">{ownerLink}</code>
+          </p>
+          <p>
+            It signs you in as the project’s owner, once, within 5 minutes. Each start of the command prints a new link,
+            as does the button below.
           </p>
         </OwnerLinkOffer>
       )}
@@ -41,12 +47,12 @@ export function SignIn({ linkError }: { linkError?: unknown }) {
         <summary>No account?</summary>
         <p>Someone who can run the project’s CLI creates one, in the project’s folder:</p>
         <p>
-          <code class="command">folio users create --role editor</code>
+          <code class="command">{folio} users create --role editor</code>
         </p>
         <p>
           Its role decides what it may do here: the example project’s <code>editor</code> role has what the Studio
-          needs; <code>folio permissions list</code> shows each role’s. On the machine that runs the server,{' '}
-          <code>folio serve --studio-as &lt;user&gt;</code> also prints a one-time sign-in link for a user.
+          needs; <code>{folio} permissions list</code> shows each role’s. On the machine that runs the server,{' '}
+          <code>{folio} serve --studio-as &lt;user&gt;</code> also prints a one-time sign-in link for a user.
         </p>
       </details>
     </main>
