@@ -81,6 +81,20 @@ describe('upload settings', () => {
       expect([renamed.status, renamed.body[0]?.ext]).toEqual([201, '.html']);
     });
 
+    it.each([
+      ['<!DOCTYPE svg>\n<svg/>', '.svg', 'image/svg+xml'],
+      ['<!DOCTYPE  html>', '.html', 'text/html'],
+      ['<?xml version="1.0"?><html/>', '.xhtml', 'application/xhtml+xml'],
+      ['<x:html xmlns:x="http://www.w3.org/1999/xhtml"/>', '.xhtml', 'application/xhtml+xml'],
+      ['<!-- a\nb --><svg/>', '.svg', 'image/svg+xml'],
+      ['<!DOCTYPE note [\n<!ENTITY a "b">\n]>\n<svg/>', '.svg', 'image/svg+xml'],
+      ['<?php echo 1;', '.php', 'application/x-httpd-php'],
+      ['#!/bin/sh\n', '.sh', 'text/x-shellscript'],
+    ])('stores %j named notes.txt under its own extension once every type is taken', async (text, ext, mime) => {
+      const res = await anyType([{ name: 'notes.txt', data: Buffer.from(text) }]);
+      expect([res.status, res.body[0]?.ext, res.body[0]?.mime]).toEqual([201, ext, mime]);
+    });
+
     it('refuses every type when the allow list is empty', async () => {
       expect((await noType([{ name: 'a.txt', data: TEXT }])).message).toBe("File type 'text/plain' is not allowed");
     });

@@ -35,21 +35,47 @@ describe('XHTML in UTF-16 as an upload', () => {
       body: form([{ name, type: 'application/octet-stream', data }]),
       headers: s.auth,
     });
-    const body = (await res.json()) as Array<{ ext: string; url: string }> | { error: unknown };
-    return { status: res.status, stored: Array.isArray(body) ? body[0] : undefined };
+    const body = (await res.json()) as
+      Array<{ ext: string; url: string; mime: string }> | { error: { message: string } };
+    return {
+      status: res.status,
+      stored: Array.isArray(body) ? body[0] : undefined,
+      message: Array.isArray(body) ? undefined : body.error.message,
+    };
   };
 
   it('never stores UTF-16 XHTML under an extension a static host serves as XHTML', async () => {
-    const { status, stored } = await upload();
-    // Refused (400), or kept under an extension that renders nothing.
-    expect({ status, ext: stored?.ext }).not.toMatchObject({ ext: '.xht' });
+    const { status, message } = await upload();
+    expect([status, message]).toEqual([400, "File type 'text/html' is not allowed"]);
   });
 
   it('refuses the markup in UTF-16 little-endian, and without a byte-order mark, as in UTF-8', async () => {
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(page, 'utf16le')]);
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>1</script></svg>', 'utf16le');
     const bare = Buffer.from(page, 'utf16le').swap16();
-    for (const data of [le, svg, bare]) expect((await upload(data, 'notes.bin')).status).toBe(400);
+    const refused = [];
+    for (const data of [le, svg, bare]) refused.push((await upload(data, 'notes.bin')).message);
+    expect(refused).toEqual([
+      "File type 'text/html' is not allowed",
+      "File type 'image/svg+xml' is not allowed",
+      "File type 'text/html' is not allowed",
+    ]);
+  });
+
+  it('takes plain text in UTF-16, with no markup in it, as the bytes it is not told apart from', async () => {
+    const kept = [];
+    for (const bom of [[0xfe, 0xff], [0xff, 0xfe], []]) {
+      const text = Buffer.from('plain words, <b or a < c', 'utf16le');
+      const data = Buffer.concat([Buffer.from(bom), bom[0] === 0xfe ? text.swap16() : text]);
+      const { status, stored } = await upload(data, 'notes.txt');
+      kept.push([status, stored?.ext, stored?.mime]);
+    }
+    // file-type takes a little-endian byte-order mark for the start of an MPEG audio frame.
+    expect(kept).toEqual([
+      [201, '.txt', 'application/octet-stream'],
+      [201, '.mp1', 'audio/mpeg'],
+      [201, '.txt', 'application/octet-stream'],
+    ]);
   });
 
   it('keeps no extension a static host serves as a page for bytes it cannot identify', async () => {
