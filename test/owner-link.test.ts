@@ -54,7 +54,8 @@ describe('the owner sign-in link of folio serve', () => {
     // Once only.
     expect((await exchange(local.base, code)).status).toBe(400);
     // The code is in the address's fragment, never sent: nothing the server logs holds it.
-    expect(local.stderr()).toContain('/_folio/studio/sign-in');
+    // The request log line reaches the pipe after the answer reaches the client.
+    await expect.poll(() => local.stderr()).toContain('/_folio/studio/sign-in');
     expect(local.stderr()).not.toContain(code);
   });
 

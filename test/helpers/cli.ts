@@ -26,6 +26,8 @@ export function spawnFolio(args: string[], opts: CliOptions = {}): Promise<CliRe
       (err, stdout, stderr) =>
         resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
     );
+    // A command that exits before reading its input closes the pipe: that is its answer, not the test's error.
+    child.stdin!.on('error', () => {});
     child.stdin!.end(opts.input ?? '');
   });
 }
