@@ -13,7 +13,12 @@ const ACCESS = [
   'test/cached-answers-per-caller.test.ts',
   'test/live-events-end.test.ts',
 ];
-const FILTERS = ['test/query.test.ts', 'test/filter-logic.test.ts', 'test/parity-relations-filters.test.ts'];
+const FILTERS = [
+  'test/query.test.ts',
+  'test/filter-logic.test.ts',
+  'test/filter-operands.test.ts',
+  'test/parity-relations-filters.test.ts',
+];
 const UPLOAD_TYPES = [
   'test/upload-types-refused.test.ts',
   'test/upload-types-kept.test.ts',
