@@ -4,7 +4,7 @@ import { Column } from './column.js';
 import { SortedOrder } from './sorted-order.js';
 import { LinkIndex } from './link-index.js';
 import { TextIndex } from './text-index.js';
-import { Job, type Work } from './sliced-work.js';
+import { Job, ROWS_PER_PAUSE, type Work } from './sliced-work.js';
 
 /** A field as a query reads it: `key` names it within its type, `extract` reads its value from a version. */
 export interface FieldSpec {
@@ -151,8 +151,8 @@ export class FieldIndexes {
 
   private *columnWork(entry: { column: Column; ready: boolean }): Work {
     const ids = this.host.allIds();
-    for (let i = 0; i < ids.length; i += 4096) {
-      entry.column.setMany(ids, i, Math.min(ids.length, i + 4096), this.host.ids);
+    for (let i = 0; i < ids.length; i += ROWS_PER_PAUSE) {
+      entry.column.setMany(ids, i, Math.min(ids.length, i + ROWS_PER_PAUSE), this.host.ids);
       yield;
     }
     entry.ready = true;

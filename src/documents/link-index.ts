@@ -1,6 +1,6 @@
 import { linkDocumentId } from './file-format.js';
 import type { Column } from './column.js';
-import type { Work } from './sliced-work.js';
+import { ROWS_PER_PAUSE, type Work } from './sliced-work.js';
 
 /** The documentIds a relation value names (a documentId, a list of them, or null). */
 function targetsOf(value: unknown): string[] {
@@ -19,8 +19,8 @@ export class LinkIndex {
   private byTarget = new Map<string, Set<number>>();
 
   *build(column: Column, ids: Int32Array, done: () => void): Work {
-    for (let i = 0; i < ids.length; i += 4096) {
-      this.addMany(column, ids, i, Math.min(ids.length, i + 4096));
+    for (let i = 0; i < ids.length; i += ROWS_PER_PAUSE) {
+      this.addMany(column, ids, i, Math.min(ids.length, i + ROWS_PER_PAUSE));
       yield;
     }
     done();

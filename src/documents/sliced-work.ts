@@ -6,6 +6,12 @@
  */
 export type Work = Generator<void, void, void>;
 
+/**
+ * Rows a job handles between two pauses when building an index over a whole type: a slice can end only at a
+ * pause, and some rows cost far more than others (a growing hash table, a value decoded), so pauses come often.
+ */
+export const ROWS_PER_PAUSE = 256;
+
 /** How long a slice runs before it lets the event loop turn. */
 const SLICE_MS = 6;
 /** How long background work waits while the server is busy before it goes on anyway. */

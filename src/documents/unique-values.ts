@@ -3,6 +3,7 @@ import type { ContentType } from '../schema/types.js';
 import type { DocumentIndex } from './doc-index.js';
 import { type DocumentRecord, NO_LOCALE, type Version } from './model.js';
 import { type Key, type UniquePlace, isSharedValue, keyOf, uniquePlaces } from './unique-places.js';
+import { ShardedMap } from './sharded-map.js';
 
 export { isSharedValue, isUniqueAttribute } from './unique-places.js';
 
@@ -10,7 +11,7 @@ export { isSharedValue, isUniqueAttribute } from './unique-places.js';
  * Per place (see unique-places.ts) and locale: value -> the document whose published version holds it (the
  * documents, when several do).
  */
-type Holders = Map<string, Map<Key, string | Set<string>>>;
+type Holders = Map<string, ShardedMap<string | Set<string>>>;
 
 interface TypeValues {
   ct: ContentType;
@@ -40,7 +41,7 @@ function keysOf(t: TypeValues, code: string): string[] {
 
 function hold(t: TypeValues, sk: string, key: Key, documentId: string) {
   let values = t.holders.get(sk);
-  if (!values) t.holders.set(sk, (values = new Map()));
+  if (!values) t.holders.set(sk, (values = new ShardedMap()));
   const now = values.get(key);
   if (now === undefined) values.set(key, documentId);
   else if (typeof now === 'string') {

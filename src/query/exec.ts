@@ -6,6 +6,8 @@ import { castOperand } from './filters.js';
 import { type FindPlan, type LinkPart, type ScalarPart, foldedOperator, isRange } from './plan.js';
 import { IdList, IdSet } from './id-sets.js';
 import { TextIndex, type TextMatch } from '../documents/text-index.js';
+import { ROWS_PER_PAUSE } from '../documents/sliced-work.js';
+import { sortIds } from '../documents/sort-ids.js';
 import { type SortColumn, sortedPage } from './walk.js';
 
 /** A page of a list query answered from the indexes: the ids on the page, and how many rows match in all. */
@@ -87,10 +89,18 @@ function* linkedRows(ctx: ReadContext, plan: FindPlan, part: LinkPart): Generato
   }
   for (const targetId of matching.done()) {
     const v = ctx.index.byId(part.target.uid, targetId);
-    if (v) for (const id of links.from(v.documentId)) found.push(id);
+    if (!v) continue;
+    // A target may be pointed at by a large share of the rows: its rows are gathered a few hundred at a time.
+    let n = 0;
+    for (const id of links.from(v.documentId)) {
+      found.push(id);
+      if (++n % ROWS_PER_PAUSE === 0) yield;
+    }
+    yield;
   }
   // In id order, each once (a row may point at several matching targets).
-  const sorted = found.done().sort();
+  const sorted = found.done();
+  yield* sortIds(sorted, (a, b) => a - b);
   let n = 0;
   for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i];
   return IdSet.of(sorted.subarray(0, n));
