@@ -1,4 +1,4 @@
-import { type FSWatcher, statSync, watch as watchDir } from 'node:fs';
+import { type FSWatcher, type Stats, statSync, watch as watchDir } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { reloadProject, type Project } from '../project.js';
@@ -32,6 +32,8 @@ const MAX_WAIT_MS = 200;
 const READ_AHEAD = 32;
 /** Streams of this many changes or more are followed by a check of the touched folders against the index. */
 const RECONCILE_FROM = 64;
+/** Chokidar drops a file's further changes for this long after it reports one (a throttle with no trailing edge). */
+const CHOKIDAR_THROTTLE_MS = 50;
 
 /**
  * Watches `content/` with chokidar and keeps the in-memory state current: a changed document file or media
@@ -166,7 +168,31 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
   await watchRecords(false);
 
   watcher.on('add', (f) => schedule(f, 'change'));
-  watcher.on('change', (f) => schedule(f, 'change'));
+  // A file changed again within chokidar's throttle (an editor saving twice, a script writing folio.json and then
+  // fixing it) would never be reported: once that window has passed, the file is compared with what the event saw.
+  let closed = false;
+  const recheck = (file: string, seen: Stats | undefined) => {
+    const timer = setTimeout(() => {
+      void stat(file).then(
+        (now) => {
+          const same =
+            seen &&
+            now.ino === seen.ino &&
+            now.size === seen.size &&
+            now.mtimeMs === seen.mtimeMs &&
+            now.ctimeMs === seen.ctimeMs;
+          if (!same && !closed) schedule(file, 'change');
+        },
+        // A file gone since is chokidar's to report (unlink).
+        () => undefined,
+      );
+    }, CHOKIDAR_THROTTLE_MS + 10);
+    timer.unref();
+  };
+  watcher.on('change', (f, seen) => {
+    schedule(f, 'change');
+    recheck(f, seen);
+  });
   watcher.on('unlink', (f) => schedule(f, 'unlink'));
   watcher.on('unlinkDir', (f) => {
     if (f === uploadsDir || f === recordsDir) {
@@ -332,6 +358,7 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
   return {
     ready,
     async close() {
+      closed = true;
       unfollow();
       if (timer) clearTimeout(timer);
       for (const { w } of folders.values()) w.close();
