@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAttributes, makeProject, startTestServer, type TestServer } from './helpers/project.js';
+import { articleTitles } from './helpers/titles.js';
 
 /**
  * The filter language on values of every kind, as a client sees it in the list it gets back: operands cast to the
@@ -60,11 +61,7 @@ describe('filters over values of every kind', () => {
     await s.stop();
   });
 
-  const titles = async (qs: string) => {
-    const res = await s.api(`/api/articles?${qs}`);
-    expect(res.status, JSON.stringify(res.body?.error)).toBe(200);
-    return res.body.data.map((a: { title: string }) => a.title);
-  };
+  const titles = articleTitles(() => s);
 
   const rows: Array<[qs: string, titles: string[]]> = [
     // A list of conditions is their AND.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/project.js';
+import { articleTitles } from './helpers/titles.js';
 
 /**
  * The operands each filter operator takes, as a client sees them in the list it gets back: a missing operand
@@ -25,11 +26,7 @@ describe('filter operands', () => {
     await s.stop();
   });
 
-  const titles = async (qs: string) => {
-    const res = await s.api(`/api/articles?${qs}`);
-    expect(res.status, JSON.stringify(res.body?.error)).toBe(200);
-    return res.body.data.map((a: { title: string }) => a.title);
-  };
+  const titles = articleTitles(() => s);
 
   const rows: Array<[qs: string, titles: string[]]> = [
     // An order against a missing operand is unknown, as `< NULL` is in SQL: nothing matches.

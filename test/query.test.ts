@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/project.js';
+import { articleTitles } from './helpers/titles.js';
 
 /** The query language, table-driven over a small known data set (titles returned sorted by id). */
 describe('filters, sort, pagination, fields and populate', () => {
@@ -22,11 +23,7 @@ describe('filters, sort, pagination, fields and populate', () => {
     await s.stop();
   });
 
-  const titles = async (qs: string) => {
-    const res = await s.api(`/api/articles?${qs}`);
-    expect(res.status, JSON.stringify(res.body?.error)).toBe(200);
-    return res.body.data.map((a: { title: string }) => a.title);
-  };
+  const titles = articleTitles(() => s);
 
   const filtered: Array<[qs: string, titles: string[]]> = [
     ['filters[title][$eq]=beta', ['beta']],
