@@ -3,6 +3,7 @@ import { addAttributes, makeProject } from './helpers/project.js';
 import { spawnServe, type ServeProcess } from './helpers/serve.js';
 import { runFolio } from './helpers/cli.js';
 import { superLinearPattern } from '../src/schema/regex-check.js';
+import { registerStranger } from './helpers/auth.js';
 
 /**
  * ReDoS (issue 31): a content-type's own `regex` is tried on what clients send, bounded to 4,096 characters. A
@@ -26,12 +27,7 @@ describe('a schema regex that backtracks exponentially', () => {
   });
 
   it('keeps answering others while a value is checked against the pattern', async () => {
-    const registered = await fetch(`${serve.base}/api/auth/local/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'stranger', email: 'stranger@example.com', password: 'Passw0rd!' }),
-    });
-    const { jwt } = (await registered.json()) as { jwt: string };
+    const jwt = await registerStranger(serve.base);
     // Not awaited: the answer may never come.
     let settled = false;
     void fetch(`${serve.base}/api/articles`, {

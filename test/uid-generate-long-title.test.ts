@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject } from './helpers/project.js';
 import { spawnServe, type ServeProcess } from './helpers/serve.js';
+import { registerStranger } from './helpers/auth.js';
 
 /**
  * ReDoS (issue 31: "cap the length of every value a regex runs on before it runs"):
@@ -24,12 +25,7 @@ describe('the uid generator on a long run of capitals', () => {
   });
 
   it('keeps answering others while it makes a uid from a title', async () => {
-    const registered = await fetch(`${serve.base}/api/auth/local/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'stranger', email: 'stranger@example.com', password: 'Passw0rd!' }),
-    });
-    const { jwt } = (await registered.json()) as { jwt: string };
+    const jwt = await registerStranger(serve.base);
     let settled = false;
     // Not awaited: the answer comes after minutes.
     void fetch(`${serve.base}/_folio/uid/generate`, {

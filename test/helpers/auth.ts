@@ -74,3 +74,13 @@ export function filesHolding(dir: string, secrets: string[]): string[] {
   }
   return found;
 }
+
+/** Registers `stranger` through the public route of a spawned server, as anyone on the internet may; its JWT. */
+export async function registerStranger(base: string): Promise<string> {
+  const registered = await fetch(`${base}/api/auth/local/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'stranger', email: 'stranger@example.com', password: 'Passw0rd!' }),
+  });
+  return ((await registered.json()) as { jwt: string }).jwt;
+}
