@@ -7,11 +7,14 @@
  */
 
 const ACCESS = [
+  'test/access-odd-credentials.test.ts',
   'test/access-table.test.ts',
   'test/auth.test.ts',
   'test/auth-roles.test.ts',
   'test/cached-answers-per-caller.test.ts',
   'test/live-events-end.test.ts',
+  'test/live-events-expiry.test.ts',
+  'test/owner-answers.test.ts',
 ];
 const FILTERS = [
   'test/query.test.ts',
