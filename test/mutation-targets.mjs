@@ -31,6 +31,9 @@ const UPLOAD_TYPES = [
 const HTTP = [
   'test/read-only-any-case.test.ts',
   'test/read-only-session-paths.test.ts',
+  'test/read-only-what-passes.test.ts',
+  'test/request-paths-and-bodies.test.ts',
+  'test/server-log-and-broken-answers.test.ts',
   'test/hostile-input.test.ts',
   'test/http-crud.test.ts',
 ];
