@@ -39,7 +39,13 @@ const WRITES = [
   'test/validate-read-once.test.ts',
   'test/unique-in-components.test.ts',
 ];
-const STORE = ['test/http-crud.test.ts'];
+const STORE = [
+  'test/atomic-writes.test.ts',
+  'test/http-crud.test.ts',
+  'test/concurrent-writes.test.ts',
+  'test/write-lock-takeover.test.ts',
+  'test/write-lock-alone.test.ts',
+];
 
 /** @type {Record<string, string[]>} */
 export const TARGETS = {
