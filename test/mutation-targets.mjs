@@ -45,6 +45,7 @@ const STORE = [
   'test/concurrent-writes.test.ts',
   'test/write-lock-takeover.test.ts',
   'test/write-lock-alone.test.ts',
+  'test/write-lock-turns.test.ts',
 ];
 
 /** @type {Record<string, string[]>} */
