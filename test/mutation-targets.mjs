@@ -24,6 +24,7 @@ const UPLOAD_TYPES = [
   'test/upload-types-kept.test.ts',
   'test/upload-settings.test.ts',
   'test/upload-utf16-markup.test.ts',
+  'test/upload-xml-any-encoding.test.ts',
 ];
 const HTTP = [
   'test/read-only-any-case.test.ts',
