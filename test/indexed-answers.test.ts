@@ -87,6 +87,7 @@ const CASES: Case[] = [
   ['through a relation and a range', { author: { name: 'Ada' }, views: { $gt: 2 } }],
   ['through a relation and a text match', { author: { name: { $ne: 'Bob' } }, title: { $containsi: 'a' } }],
   ['through two relations', { author: { name: 'Bob' }, tags: { name: { $containsi: 'e' } } }],
+  ['through a relation, negated', { author: { $not: { name: 'Ada' } } }],
   ['through a relation matching nothing', { author: { name: 'Nobody' } }],
   ['the related ids', { author: { $null: true } }, false],
   ['through a relation, matching no relation', { author: { name: { $null: true } } }, false],

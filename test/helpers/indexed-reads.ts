@@ -43,6 +43,17 @@ export function scanned(project: Project, type: string, query: string | Record<s
   return { total: found.meta.total, ids: found.page.map((v) => v.id) };
 }
 
+/** How the planner answers a list query from the indexes (undefined: it leaves it to a scan). */
+export function planOf(project: Project, type: string, query: string | Record<string, unknown>) {
+  return planned(project, type, query).plan;
+}
+
+function planned(project: Project, type: string, query: string | Record<string, unknown>) {
+  const { ct, query: q, context } = prepared(project, type, query);
+  const rows = context.index.rowSet(ct.uid, { status: q.status, locale: q.locale });
+  return { q, context, plan: q.plannable ? planFind(context, ct, rows, q.filters, q.sortKeys) : undefined };
+}
+
 /**
  * The same query answered from the query indexes only, as the server plans and runs it (the indexes built
  * first); undefined when the planner leaves it to a scan, or the indexes cannot answer it.
@@ -52,11 +63,9 @@ export function fromIndexes(
   type: string,
   query: string | Record<string, unknown>,
 ): Answer | undefined {
-  const { ct, query: q, context } = prepared(project, type, query);
-  const p = q.pagination!;
-  const rows = context.index.rowSet(ct.uid, { status: q.status, locale: q.locale });
-  const plan = q.plannable ? planFind(context, ct, rows, q.filters, q.sortKeys) : undefined;
+  const { q, context, plan } = planned(project, type, query);
   if (!plan) return undefined;
+  const p = q.pagination!;
   for (;;) {
     let job: Job | undefined;
     for (const [uid, needs] of plan.needs) job ??= context.index.fields(uid).need(needs);
