@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProject, type Project } from '../src/project.js';
 import { makeProject } from './helpers/project.js';
-import { fromIndexes, scanned } from './helpers/indexed-reads.js';
+import { explained, fromIndexes, scanned } from './helpers/indexed-reads.js';
 
 /**
  * The query indexes over a few thousand documents, where they read and sort in other ways than over a few
@@ -140,6 +140,28 @@ describe('list queries over a few thousand documents, from the query indexes', (
   });
 
   it.each(CASES)('%s', (_name, filters) => check(filters));
+
+  // A condition, and the narrowest of its parts: the rows the query starts from, the only ones it may test.
+  const NARROWEST: Array<[filters: Record<string, unknown>, narrowest: Record<string, unknown>]> = [
+    [{ views: 500, featured: true }, { views: 500 }],
+    [{ views: { $gte: 2 }, rating: 1.5 }, { rating: 1.5 }],
+    [{ rating: { $gt: 1 }, views: { $between: [100, 130] } }, { views: { $between: [100, 130] } }],
+    [{ views: { $gte: 2 }, title: { $endsWithi: 'deploy 7' } }, { title: { $endsWithi: 'deploy 7' } }],
+    [{ title: { $containsi: 'node' }, views: 500 }, { views: 500 }],
+    [{ author: { name: 'Ada' }, views: 500 }, { views: 500 }],
+    [{ author: { name: 'Ada' }, title: { $endsWithi: 'deploy 7' } }, { title: { $endsWithi: 'deploy 7' } }],
+  ];
+
+  it.each(NARROWEST)('starts from the narrowest condition: %j', (filters, narrowest) => {
+    for (const status of ['published', 'draft']) {
+      const query = { status, filters, pagination: { limit: 100 } };
+      const run = explained(project, 'articles', query)!;
+      expect(run.answer).toEqual(scanned(project, 'articles', query));
+      const few = scanned(project, 'articles', { status, filters: narrowest }).total;
+      expect(few).toBeLessThan(COUNT / 5);
+      expect(run.tested).toBeLessThanOrEqual(few);
+    }
+  });
 
   it('answers as a plain reading after writes to documents the indexes hold', async () => {
     for (const [, filters] of CASES) check(filters);

@@ -63,8 +63,25 @@ export function fromIndexes(
   type: string,
   query: string | Record<string, unknown>,
 ): Answer | undefined {
+  return explained(project, type, query)?.answer;
+}
+
+/**
+ * A query answered from the indexes, with how many rows (versions) it tested one by one against a condition of the
+ * filter (rather than reading them off a range of a sorted order, the folded texts or the inverse links).
+ */
+export function explained(
+  project: Project,
+  type: string,
+  query: string | Record<string, unknown>,
+): { answer: Answer | undefined; tested: number } | undefined {
   const { q, context, plan } = planned(project, type, query);
   if (!plan) return undefined;
+  const tested = new Set<number>();
+  for (const part of plan.scalars) {
+    const test = part.test;
+    part.test = (id) => (tested.add(id), test(id));
+  }
   const p = q.pagination!;
   for (;;) {
     let job: Job | undefined;
@@ -74,5 +91,5 @@ export function fromIndexes(
     if (job.failed !== undefined) throw job.failed;
   }
   const page = toEnd(runPlan(context, plan, p.start, p.mode === 'page' ? p.pageSize : p.limit));
-  return page && { total: page.total, ids: [...page.ids] };
+  return { answer: page && { total: page.total, ids: [...page.ids] }, tested: tested.size };
 }
