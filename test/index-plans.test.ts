@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProject, type Project } from '../src/project.js';
 import type { FindPlan } from '../src/query/plan.js';
-import { makeProject } from './helpers/project.js';
+import { addAttributes, makeProject } from './helpers/project.js';
 import { planOf } from './helpers/indexed-reads.js';
 
 /**
@@ -176,6 +176,10 @@ describe('how the planner answers a list query from the indexes', () => {
 
   beforeAll(async () => {
     made = makeProject();
+    // Relations to a localized type, from a localized type and from one without locales.
+    const toArticle = { type: 'relation', relation: 'manyToOne', target: ARTICLE };
+    addAttributes(made.contentDir, 'article', { related: toArticle });
+    addAttributes(made.contentDir, 'tag', { featured: toArticle });
     project = await openProject(made.dir);
   });
   afterAll(() => made.cleanup());
@@ -187,6 +191,16 @@ describe('how the planner answers a list query from the indexes', () => {
   it('leaves to a scan a filter through a relation its type does not own', () => {
     expect(planOf(project, 'authors', { filters: { articles: { title: 'x' } } })).toBeUndefined();
     expect(summary(planOf(project, 'authors', { filters: { name: 'Ada' } }))?.parts).toEqual(['name']);
+  });
+
+  it('answers through a relation to a localized type for a read of one locale only', () => {
+    const filters = { related: { title: 'x' } };
+    const plan = planOf(project, 'articles', { status: 'draft', locale: 'fr', filters })!;
+    expect(summary(plan)?.links).toEqual([`related>${ARTICLE}`]);
+    expect(plan.links[0].targetRows).toMatchObject({ status: 'draft', locale: 'fr' });
+    expect(planOf(project, 'articles', { locale: '*', filters })).toBeUndefined();
+    // Links from a type without locales name the locale of their target: resolved row by row.
+    expect(planOf(project, 'tags', { filters: { featured: { title: 'x' } } })).toBeUndefined();
   });
 
   it('answers through a relation over the targets of the row set read', () => {
