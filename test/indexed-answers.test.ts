@@ -10,7 +10,8 @@ import { type Answer, fromIndexes, scanned } from './helpers/indexed-reads.js';
  */
 
 const TITLES = ['Alpha', 'alpha', 'Beta ray', 'beta', 'Gamma', 'Élan', 'delta', 'Zeta', 'beta'];
-const DESCRIPTIONS = [null, 'first post', 'ÉCOLE et café', 'x_y%z', 'alpha beta'];
+// One holds the character the folded texts put between rows: its rows are then searched one by one.
+const DESCRIPTIONS = [null, 'first post', 'ÉCOLE et café', 'x_y%z', 'alpha beta', 'a\u0000b post'];
 const RATINGS = [1.5, 2, 3.25, 5];
 const DATES = ['2024-01-15', '2024-03-01', '2023-12-24', '2024-03-01'];
 const COUNT = 40;
@@ -69,6 +70,11 @@ const CASES: Case[] = [
   ['$containsi, folded', { description: { $containsi: 'école' } }],
   ['$containsi over nulls', { description: { $containsi: 'a' } }],
   ['$endsWithi of a row followed by another', { description: { $endsWithi: 'st' } }],
+  ['$containsi of nothing', { title: { $containsi: '' } }],
+  ['$containsi across two rows', { title: { $containsi: 'a\u0000b' } }],
+  ['$containsi across two rows, in a text that holds it', { description: { $containsi: 'a\u0000b' } }],
+  ['$startsWithi in a text that holds the separator', { description: { $startsWithi: 'a' } }],
+  ['$endsWithi in a text that holds the separator', { description: { $endsWithi: 'post' } }],
   ['$containsi that matches nothing', { title: { $containsi: 'qq' } }],
   ['$containsi with another operator', { title: { $containsi: 'a', $ne: 'alpha' } }],
   ['two text matches', { title: { $containsi: 'a' }, description: { $startsWithi: 'x' } }],
