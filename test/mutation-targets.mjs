@@ -51,8 +51,16 @@ const PLANNER = [
   'test/filter-operands.test.ts',
   'test/parity-relations-filters.test.ts',
 ];
-// What answers a planned query: also over a few thousand documents, where it reads and sorts in other ways.
-const INDEXED_READS = [...PLANNER, 'test/indexed-answers-large.test.ts'];
+// What answers a planned query and keeps the indexes current: also over a few thousand documents, where it reads
+// and sorts in other ways, and through writes.
+const INDEXED_READS = [...PLANNER, 'test/indexed-answers-large.test.ts', 'test/indexed-answers-writes.test.ts'];
+// Keeping the indexes current: also long logs of changes, and a query overtaken by a write.
+const INDEX_UPKEEP = [
+  ...INDEXED_READS,
+  'test/query-index-catch-up.test.ts',
+  'test/query-index-log.test.ts',
+  'test/query-overtaken.test.ts',
+];
 
 /** @type {Record<string, string[]>} */
 export const TARGETS = {
@@ -78,7 +86,7 @@ export const TARGETS = {
   'src/query/walk.ts': INDEXED_READS,
   'src/documents/sorted-order.ts': INDEXED_READS,
   'src/documents/text-index.ts': INDEXED_READS,
-  'src/documents/field-indexes.ts': INDEXED_READS,
+  'src/documents/field-indexes.ts': INDEX_UPKEEP,
 };
 
 /** Every test some target names: what the vitest config of the runs may run. */

@@ -6,6 +6,7 @@ import { findPage } from '../../src/query/find.js';
 import { parseQueryString } from '../../src/query/parse-qs.js';
 import { planFind } from '../../src/query/plan.js';
 import { parseReadQuery } from '../../src/query/read.js';
+import { Reader } from '../../src/query/reader.js';
 
 /** A list query's rows (version ids, in order, of the page) and how many match in all. */
 export interface Answer {
@@ -92,4 +93,12 @@ export function explained(
   }
   const page = toEnd(runPlan(context, plan, p.start, p.mode === 'page' ? p.pageSize : p.limit));
   return { answer: page && { total: page.total, ids: [...page.ids] }, tested: tested.size };
+}
+
+/** A list query as the server answers it (from the indexes when they can, else by a scan). */
+export async function served(project: Project, type: string, query: Record<string, unknown>): Promise<Answer> {
+  const ct = project.schemas.find(type)!;
+  const read = new Reader(project).prepare(ct, parseQueryString(qs.stringify(query)), 'find');
+  const body = (await read.findLater()) as { data: Array<{ id: number }>; meta: { pagination: { total: number } } };
+  return { total: body.meta.pagination.total, ids: body.data.map((d) => d.id) };
 }
