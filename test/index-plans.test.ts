@@ -105,11 +105,6 @@ const PLANS: Array<[name: string, query: Record<string, unknown>, plan: Summary 
     { filters: [{ views: 1 }, {}, { rating: { $lt: 2 } }] },
     scalar(['views', 'rating'], ['rating', 'views'], { orders: ['views', 'rating'] }),
   ],
-  [
-    'empty conditions left out',
-    { filters: { title: {}, views: 2, $and: [] } },
-    scalar(['views'], ['views'], { orders: ['views'] }),
-  ],
   ['the id', { filters: { id: { $lt: 9 } } }, scalar(['id'], ['id'], { orders: ['id'] })],
   [
     'a sort: an order of its first key',
