@@ -80,6 +80,17 @@ describe('query indexes through writes', () => {
     ['a locale deleted', () => project.documents.delete('articles', ids[8], { locale: 'en' })],
     ['a document deleted', () => project.documents.delete('articles', ids[9], { locale: '*' })],
     ['a document created', () => project.documents.create('articles', { title: 'new', views: 4, featured: true })],
+    [
+      'more documents created than the orders had room for',
+      async () => {
+        for (let i = 0; i < 40; i++)
+          await project.documents.create('articles', {
+            title: `more ${i % 7}`,
+            views: (i * 3) % 10,
+            featured: i % 2 === 0,
+          });
+      },
+    ],
     ['a file edited', () => edit(10, (v) => Object.assign(v, { title: 'Edited', views: 0 }))],
     [
       'a file removed',
