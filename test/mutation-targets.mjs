@@ -60,6 +60,27 @@ const LOCK = [
   'test/write-lock-turns.test.ts',
   'test/write-lock-holders.test.ts',
 ];
+// The index planner: the indexed answer against a plain reading of the documents (indexed-answers), the plan of
+// each kind of query (index-plans), then the query language's tables. The property test (query-index.property)
+// is left out: a run of it takes minutes, for each mutant.
+const PLANNER = [
+  'test/indexed-answers.test.ts',
+  'test/index-plans.test.ts',
+  'test/query.test.ts',
+  'test/filter-logic.test.ts',
+  'test/filter-operands.test.ts',
+  'test/parity-relations-filters.test.ts',
+];
+// What answers a planned query and keeps the indexes current: also over a few thousand documents, where it reads
+// and sorts in other ways, and through writes.
+const INDEXED_READS = [...PLANNER, 'test/indexed-answers-large.test.ts', 'test/indexed-answers-writes.test.ts'];
+// Keeping the indexes current: also long logs of changes, and a query overtaken by a write.
+const INDEX_UPKEEP = [
+  ...INDEXED_READS,
+  'test/query-index-catch-up.test.ts',
+  'test/query-index-log.test.ts',
+  'test/query-overtaken.test.ts',
+];
 
 /** @type {Record<string, string[]>} */
 export const TARGETS = {
@@ -78,6 +99,14 @@ export const TARGETS = {
   'src/store/atomic.ts': STORE,
   'src/store/write-lock.ts': LOCK,
   'src/store/held-folder.ts': LOCK,
+  'src/query/plan.ts': PLANNER,
+  'src/query/exec.ts': INDEXED_READS,
+  'src/query/column-scope.ts': PLANNER,
+  'src/query/id-sets.ts': INDEXED_READS,
+  'src/query/walk.ts': INDEXED_READS,
+  'src/documents/sorted-order.ts': INDEXED_READS,
+  'src/documents/text-index.ts': INDEXED_READS,
+  'src/documents/field-indexes.ts': INDEX_UPKEEP,
 };
 
 /** Every test some target names: what the vitest config of the runs may run. */
