@@ -41,3 +41,32 @@ describe('a steady stream of writes in one process', () => {
     expect(streamedWhenCliWrote).toBeLessThan(2000);
   }, 60_000);
 });
+
+describe('a write of another process', () => {
+  it('waits until the holder has given the lock back, and then runs', async () => {
+    const stateDir = join(temp, 'wait');
+    const server = new WriteLock(stateDir);
+    const cli = new WriteLock(stateDir);
+    const order: string[] = [];
+    let end!: () => void;
+    const ends = new Promise<void>((r) => (end = r));
+    let started!: () => void;
+    const holding = new Promise<void>((r) => (started = r));
+    const held = server.run(async () => {
+      order.push('server starts');
+      started();
+      await ends;
+      order.push('server ends');
+    });
+    await holding;
+    const waiting = cli.run(async () => {
+      order.push('cli');
+    });
+    // Long enough for the waiter's first attempts, which must all find the lock held.
+    await new Promise((r) => setTimeout(r, 300));
+    order.push('server told to end');
+    end();
+    await Promise.all([held, waiting]);
+    expect(order).toEqual(['server starts', 'server told to end', 'server ends', 'cli']);
+  });
+});
