@@ -28,12 +28,18 @@ const UPLOAD_TYPES = [
 const HTTP = [
   'test/read-only-any-case.test.ts',
   'test/read-only-session-paths.test.ts',
-  'test/read-only-what-passes.test.ts',
-  'test/request-paths-and-bodies.test.ts',
-  'test/server-log-and-broken-answers.test.ts',
   'test/hostile-input.test.ts',
   'test/http-crud.test.ts',
 ];
+const HTTP_APP = [
+  ...HTTP,
+  'test/read-only-what-passes.test.ts',
+  'test/request-paths-and-bodies.test.ts',
+  'test/server-log-and-broken-answers.test.ts',
+];
+const HTTP_ANSWERS = [...HTTP, 'test/cors-headers.test.ts', 'test/answer-etag-and-compression.test.ts'];
+const HTTP_BODIES = [...HTTP, 'test/request-body-rules.test.ts', 'test/request-paths-and-bodies.test.ts'];
+const HTTP_CLIENTS = [...HTTP, 'test/security-sessions.test.ts', 'test/client-behind-proxies.test.ts'];
 const WRITES = [
   'test/publish-checks.test.ts',
   'test/publish-rules.test.ts',
@@ -48,10 +54,10 @@ const STORE = ['test/http-crud.test.ts'];
 export const TARGETS = {
   'src/auth/access.ts': ACCESS,
   'src/auth/permissions.ts': ACCESS,
-  'src/http/app.ts': HTTP,
-  'src/http/http-basics.ts': HTTP,
-  'src/http-kit/body.ts': HTTP,
-  'src/http-kit/client.ts': HTTP,
+  'src/http/app.ts': HTTP_APP,
+  'src/http/http-basics.ts': HTTP_ANSWERS,
+  'src/http-kit/body.ts': HTTP_BODIES,
+  'src/http-kit/client.ts': HTTP_CLIENTS,
   'src/upload/mime.ts': UPLOAD_TYPES,
   'src/upload/config.ts': UPLOAD_TYPES,
   'src/documents/publish-checks.ts': WRITES,
