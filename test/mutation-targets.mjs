@@ -37,9 +37,18 @@ const HTTP_APP = [
   'test/request-paths-and-bodies.test.ts',
   'test/server-log-and-broken-answers.test.ts',
 ];
-const HTTP_ANSWERS = [...HTTP, 'test/cors-headers.test.ts', 'test/answer-etag-and-compression.test.ts'];
-const HTTP_BODIES = [...HTTP, 'test/request-body-rules.test.ts', 'test/request-paths-and-bodies.test.ts'];
-const HTTP_CLIENTS = [...HTTP, 'test/security-sessions.test.ts', 'test/client-behind-proxies.test.ts'];
+const HTTP_ANSWERS = [
+  'test/http-crud.test.ts',
+  'test/cors-headers.test.ts',
+  'test/answer-etag-and-compression.test.ts',
+];
+const HTTP_BODIES = [
+  'test/hostile-input.test.ts',
+  'test/http-crud.test.ts',
+  'test/request-body-rules.test.ts',
+  'test/request-paths-and-bodies.test.ts',
+];
+const HTTP_CLIENTS = ['test/security-sessions.test.ts', 'test/client-behind-proxies.test.ts'];
 const WRITES = [
   'test/publish-checks.test.ts',
   'test/publish-rules.test.ts',
