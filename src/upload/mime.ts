@@ -30,13 +30,13 @@ export async function detectFileType(file: string): Promise<DetectedType> {
 }
 
 /**
- * Markup written in UTF-16 is still markup to a browser: found as the same markup in UTF-8 is. Asked first, as
- * `file-type` takes a little-endian byte-order mark for the start of an MPEG audio frame.
+ * Markup written in UTF-16 is still markup to a browser: found as the same markup in UTF-8 is (and other XML is
+ * plain text, as in UTF-8). Asked first, as `file-type` takes a little-endian byte-order mark for the start of an
+ * MPEG audio frame.
  */
 function utf16Markup(head: Buffer): DetectedType | undefined {
   const text = utf16Text(head);
-  const found = text === undefined ? undefined : sniffText(Buffer.from(text, 'utf8'));
-  return found && found.mime !== 'text/plain' ? found : undefined;
+  return text === undefined ? undefined : sniffText(Buffer.from(text));
 }
 
 /**
@@ -305,7 +305,6 @@ export function matchesMimePattern(mime: string, patterns: readonly string[]): b
   const value = mime.toLowerCase();
   return patterns.some((p) => {
     const pattern = p.toLowerCase();
-    if (!pattern.includes('*')) return pattern === value;
     const re = new RegExp(
       `^${pattern
         .split('*')
@@ -320,7 +319,8 @@ export function matchesMimePattern(mime: string, patterns: readonly string[]): b
 export function isMimeAllowed(mime: string, security: { allowedTypes?: string[]; deniedTypes: string[] }): boolean {
   if (!mime) return false;
   if (security.deniedTypes.length && matchesMimePattern(mime, security.deniedTypes)) return false;
-  if (security.allowedTypes) return security.allowedTypes.length > 0 && matchesMimePattern(mime, security.allowedTypes);
+  // An empty allow list matches nothing: it refuses every type.
+  if (security.allowedTypes) return matchesMimePattern(mime, security.allowedTypes);
   return true;
 }
 
