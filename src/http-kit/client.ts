@@ -15,11 +15,12 @@ function forwarded(req: IncomingMessage, name: string, trust: boolean | number):
   const n = hops(trust);
   const raw = req.headers[name];
   if (!n || raw === undefined) return undefined;
-  const list = (Array.isArray(raw) ? raw.join(',') : raw)
+  // Node joins repeated X-Forwarded-* headers with commas: a string, as one header would be.
+  const list = String(raw)
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  return list.length ? list[Math.max(list.length - n, 0)] : undefined;
+  return list[Math.max(list.length - n, 0)];
 }
 
 /** The address of the client: the socket's peer, or what the believed proxy says it saw. */
