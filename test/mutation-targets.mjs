@@ -17,12 +17,7 @@ const ACCESS = [
   'test/owner-answers.test.ts',
 ];
 // permissions.ts is mostly lists (static mutants, each run against every test named here): its rules' tests only.
-const PERMISSIONS = [
-  'test/access-table.test.ts',
-  'test/auth-cli.test.ts',
-  'test/auth-roles.test.ts',
-  'test/permissions-file.test.ts',
-];
+const PERMISSIONS = ['test/auth-roles.test.ts', 'test/permissions-file.test.ts'];
 const FILTERS = [
   'test/query.test.ts',
   'test/filter-logic.test.ts',

@@ -206,3 +206,48 @@ describe('the actions a role may be given', () => {
     expect(refused.stderr).toContain('"plugin::users-permissions.auth.nope" is not a plugin action Folio knows');
   });
 });
+
+describe('the actions `folio permissions grant` takes', () => {
+  const made = makeProject();
+  afterAll(() => made.cleanup());
+  const grant = (...args: string[]) =>
+    runFolio(['permissions', 'grant', '--role', 'editor', '--create-role', ...args, '--dir', made.dir]);
+  const granted = async (...actions: string[]) => {
+    const r = await grant('--json', ...actions);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    return JSON.parse(r.stdout).granted as string[];
+  };
+
+  it("takes Strapi's names and the shorthands type.verb, types:verb and type.* (every verb of the type)", async () => {
+    expect(await granted('api::article.article.find', 'plugin::upload.content-api.upload')).toEqual([
+      'api::article.article.find',
+      'plugin::upload.content-api.upload',
+    ]);
+    expect(await granted('article.findOne', 'articles:update', 'tag.*')).toEqual([
+      'api::article.article.findOne',
+      'api::article.article.update',
+      ...['find', 'findOne', 'create', 'update', 'delete'].map((v) => `api::tag.tag.${v}`),
+    ]);
+    expect(await granted('global.*', 'api::about.about.*')).toEqual([
+      ...['find', 'update', 'delete'].map((v) => `api::global.global.${v}`),
+      ...['find', 'update', 'delete'].map((v) => `api::about.about.${v}`),
+    ]);
+  });
+
+  it.each([
+    ['api::nope.nope.find', '"api::nope.nope.find" does not name a content-type of this project'],
+    ['api::api::article.article.find', 'does not name a content-type of this project'],
+    ['api::article.article.find!', 'does not name a content-type of this project'],
+    ['api::article.article.publish', '"publish" is not an action of api::article.article (find, findOne, create'],
+    ['global.findOne', '"findOne" is not an action of api::global.global (find, update, delete)'],
+    ['nope.find', '"nope" is not a content-type of this project'],
+    ['article', '"article" is not an action: use e.g. api::article.article.find, article.find or article.*'],
+    ['#article.find', '"#article.find" is not an action'],
+    ['article.find!', '"article.find!" is not an action'],
+    ['plugin::upload.content-api.uplod', '"plugin::upload.content-api.uplod" is not a plugin action Folio knows ('],
+  ])('refuses %s, saying why', async (action, message) => {
+    const r = await grant(action);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(message);
+  });
+});
