@@ -20,6 +20,7 @@ import {
   startReaders,
 } from './parallel-read.js';
 import { META } from './read-block.js';
+import { fetchTexts } from './prefetch.js';
 
 export interface LoadReport {
   documents: number;
@@ -268,7 +269,12 @@ function lazyContexts(types: ContentType[], files: StartupFiles, opts: LoadOptio
       const check = opts.check && ((body: Record<string, unknown>, id: string) => opts.check!(ct, body, id));
       const invalid = opts.onInvalid && ((doc: DocumentRecord, problem: string) => opts.onInvalid!(ct, doc, problem));
       const reread = (id: string) => files.readDocument(ct.pluralName, id)?.body;
-      return [ct.uid, { ct, reread, read, stale, check, invalid }];
+      // As many files as a first start reads on threads: then the threads pay for themselves.
+      const fetch = (docs: DocumentRecord[]) =>
+        docs.length >= files.threadsFrom && parallelReadAvailable()
+          ? fetchTexts(files.store.contentDir, ct, docs)
+          : undefined;
+      return [ct.uid, { ct, reread, read, stale, check, invalid, fetch }];
     }),
   );
 }

@@ -14,7 +14,7 @@ export interface Answer {
   ids: number[];
 }
 
-function toEnd<T>(work: Generator<void, T>): T {
+function toEnd<T>(work: Generator<unknown, T>): T {
   for (;;) {
     const r = work.next();
     if (r.done) return r.value;
