@@ -82,9 +82,30 @@ describe('ETags and compression', () => {
     expect(stale.status).toBe(200);
   });
 
+  it('answers HEAD with a matching If-None-Match with a 304 too', async () => {
+    const path = `/api/articles/${id}`;
+    const { etag } = (await get(s.url, path, s.auth)).headers;
+    const r = await get(s.url, path, { ...s.auth, 'if-none-match': etag! }, 'HEAD');
+    expect([r.status, r.headers.etag]).toEqual([304, etag]);
+  });
+
+  it('tags a list and answers it with a 304 when it has not changed', async () => {
+    const first = await get(s.url, '/api/articles', s.auth);
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.bytes.toString()).data.length).toBeGreaterThan(0);
+    expect(first.headers.etag).toMatch(/^W\/"/);
+    const again = await get(s.url, '/api/articles', { ...s.auth, 'if-none-match': first.headers.etag! });
+    expect([again.status, again.bytes.length]).toEqual([304, 0]);
+  });
+
   it('tags no write and no failed read', async () => {
     const created = await s.api('/api/articles', { method: 'POST', body: { data: { title: 'Untagged' } } });
     expect([created.status, created.headers.get('etag')]).toEqual([201, null]);
+    const path = `/api/articles/${created.body.data.documentId}`;
+    const updated = await s.api(path, { method: 'PUT', body: { data: { title: 'Still untagged' } } });
+    expect([updated.status, updated.headers.get('etag')]).toEqual([200, null]);
+    const deleted = await s.api(path, { method: 'DELETE' });
+    expect([deleted.status, deleted.text, deleted.headers.get('etag')]).toEqual([204, '', null]);
     const missing = await get(s.url, '/api/articles/nope', s.auth);
     expect([missing.status, missing.headers.etag]).toEqual([404, undefined]);
   });

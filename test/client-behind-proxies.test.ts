@@ -57,6 +57,30 @@ describe('two trusted proxies (server.trustProxy: 2)', () => {
   });
 });
 
+describe('one trusted proxy (server.trustProxy: true)', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ config: { server: { trustProxy: true }, users: { ratelimit: { enabled: false } } } });
+    await new AuthService(s.dir).createUser({ username: 'ada', email: 'ada@example.com', password: 'ada-pass-1' });
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
+
+  it('believes the proxy that the client came over plain HTTP: no Secure cookie, no HSTS', async () => {
+    const r = await s.api('/api/auth/local', {
+      anonymous: true,
+      method: 'POST',
+      body: { identifier: 'ada', password: 'ada-pass-1' },
+      headers: { 'x-forwarded-proto': 'http', 'x-forwarded-for': '203.0.113.1' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('set-cookie')).toMatch(/^strapi_up_refresh=/);
+    expect(r.headers.get('set-cookie')).not.toMatch(/Secure/);
+    expect(r.headers.get('strict-transport-security')).toBeNull();
+  });
+});
+
 /** The origin a request addressed: the Host header, or behind a trusted proxy what the proxy says. */
 describe('the origin of the server', () => {
   const cookieOf = (headers: Headers) => headers.get('set-cookie')?.split(';')[0];

@@ -82,6 +82,12 @@ describe('CORS with server.cors naming one origin', () => {
     expect([r.status, corsOf(r.headers)]).toEqual([204, { vary: 'Origin' }]);
   });
 
+  it('answers a GET that carries a preflight’s header as a GET', async () => {
+    const r = await s.api('/api/articles', { headers: { origin: LISTED, 'access-control-request-method': 'GET' } });
+    expect([r.status, r.body.data]).toEqual([200, []]);
+    expect(r.headers.get('access-control-allow-methods')).toBeNull();
+  });
+
   it('routes an OPTIONS request that is no preflight', async () => {
     const r = await s.api('/api/articles', { method: 'OPTIONS', headers: { origin: LISTED } });
     expect([r.status, r.body.error.name]).toEqual([405, 'MethodNotAllowedError']);
