@@ -26,6 +26,7 @@ describe('jobs that wait for something', () => {
     const other = new Job(
       (function* (): Work {
         log.push('b');
+        yield;
       })(),
     );
     const a = runner.wait(waiting);
