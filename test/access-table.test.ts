@@ -130,6 +130,8 @@ describe('access: each route for each kind of caller', () => {
       [403, 403, 403, 403, 200],
     ),
     row('GET /api/openapi.json', (c) => s.api('/api/openapi.json', { as: c }), [200, 200, 200, 200, 200]),
+    // Whether the project is in git and its merge driver set up: for any caller with credentials, not the public.
+    row('GET /_folio/git/state', (c) => s.api('/_folio/git/state', { as: c }), [403, 200, 200, 200, 200]),
   ];
 
   it.each(Object.keys(CALLERS))('%s', async (who) => {

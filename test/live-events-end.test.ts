@@ -2,14 +2,8 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthService } from '../src/auth/service.js';
 import { bearer, jwtPayload } from './helpers/auth.js';
+import { openEvents } from './helpers/event-stream.js';
 import { startTestServer, type TestServer } from './helpers/project.js';
-
-/** An open `/_folio/events` stream: what it has sent so far, and whether the server has ended it. */
-interface Stream {
-  text(): string;
-  ended: Promise<void>;
-  close(): void;
-}
 
 /**
  * A live events stream ends when the credentials it was opened with stop holding (issue 31, finding 7): sign-out,
@@ -21,26 +15,7 @@ describe('live event streams and their credentials', () => {
   let auth: AuthService;
   let n = 0;
 
-  const open = async (headers: Record<string, string>): Promise<Stream> => {
-    const controller = new AbortController();
-    const res = await fetch(`${s.url}/_folio/events`, { headers, signal: controller.signal });
-    expect(res.status).toBe(200);
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    let sawReady!: () => void;
-    const ready = new Promise<void>((resolve) => (sawReady = resolve));
-    const ended = (async () => {
-      for (;;) {
-        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-        if (done) return;
-        text += decoder.decode(value, { stream: true });
-        if (text.includes('event: ready')) sawReady();
-      }
-    })();
-    await ready;
-    return { text: () => text, ended, close: () => controller.abort() };
-  };
+  const open = (headers: Record<string, string>) => openEvents(s.url, headers);
   /** A new user signed in: its JWT. */
   const signIn = async () => {
     const name = `user${++n}`;

@@ -18,6 +18,8 @@ export interface AuthPrincipal extends Principal {
 
 /** How often a long-lived answer's credentials are checked again for changes made by other processes (the CLI). */
 const RECHECK_MS = 2000;
+/** The longest wait a timer takes (2^31-1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const unauthorized = (message = 'Missing or invalid credentials') =>
   new FolioError(401, 'UnauthorizedError', message, {});
@@ -59,7 +61,8 @@ export class PermissionsPolicy implements AccessPolicy {
   async authenticate(req: IncomingMessage): Promise<AuthPrincipal> {
     const header = req.headers.authorization;
     if (typeof header === 'string') {
-      const parts = header.trim().split(/\s+/);
+      // Node's parser has taken the whitespace around the value off already.
+      const parts = header.split(/\s+/);
       if (parts.length === 2 && parts[0].toLowerCase() === 'bearer') {
         const value = parts[1];
         const token = this.auth.findToken(value);
@@ -110,25 +113,26 @@ export class PermissionsPolicy implements AccessPolicy {
       stop();
       ended();
     };
+    // The bearer value fixes who it is (token or user, id, session): once it still authenticates, only the
+    // user's role can have changed under it.
     const check = () => {
-      if (done) return;
       this.authenticate(req).then((again) => {
-        if (again.kind !== p.kind || again.id !== p.id || again.sessionId !== p.sessionId || again.role !== p.role)
-          end();
+        if (again.role !== p.role) end();
       }, end);
     };
     const offWrite = this.auth.state.onWrite(check);
     const poll = setInterval(check, RECHECK_MS).unref();
-    // Timers take at most 2^31-1 ms; a later expiry is caught by a check before then.
-    const left = p.expiresAt === undefined ? undefined : Math.max(p.expiresAt - Date.now(), 0);
-    const expiry = left === undefined || left > 2 ** 31 - 1 ? undefined : setTimeout(end, left + 1).unref();
+    // Ends it the first millisecond the credentials no longer hold (an API token holds through its `expiresAt`).
+    const wait = p.expiresAt === undefined ? undefined : Math.max(p.expiresAt - Date.now(), 0) + 1;
+    // A longer timer would fire at once; so long an expiry is caught by a re-check first.
+    const expiry = wait === undefined || wait > MAX_TIMER_MS ? undefined : setTimeout(end, wait).unref();
     return stop;
   }
 
   can(principal: Principal, action: string): boolean {
     const p = principal as AuthPrincipal;
     if (p.owner) return true;
-    if (p.kind === 'token' && p.token) {
+    if (p.token) {
       if (p.token.type === 'full-access') return true;
       if (p.token.type === 'read-only') return /\.(find|findOne)$/.test(action);
       return p.token.actions.includes(action);
@@ -140,8 +144,7 @@ export class PermissionsPolicy implements AccessPolicy {
     const p = principal as AuthPrincipal;
     // Read-only and full-access tokens see the same whatever permissions.json says; a custom token is
     // keyed by its hash (ids are reused after a revoke); roles by the permissions' version.
-    if (p.kind === 'token' && p.token)
-      return p.token.type === 'custom' ? `token:custom:${p.token.accessKey.slice(0, 32)}` : `token:${p.token.type}`;
+    if (p.token) return p.token.type === 'custom' ? `token:custom:${p.token.accessKey}` : `token:${p.token.type}`;
     // The owner may do what no role may: its answers are not a role's.
     if (p.owner) return 'owner';
     return `role:${p.role ?? 'public'}@${this.version}`;

@@ -8,6 +8,20 @@ export function sendJson(event: H3Event, status: number, body: unknown, text?: s
   return text ?? JSON.stringify(body);
 }
 
+/**
+ * A JSON answer already encoded as UTF-8: sent as it is, without a copy; the last step of every answer
+ * (finishResponse) treats it as it treats JSON text, for its ETag, a 304 and compression.
+ */
+export class JsonBytes {
+  constructor(readonly bytes: Buffer) {}
+}
+
+/** Sends a JSON answer given as its UTF-8 bytes (see JsonBytes). */
+export function sendJsonBytes(event: H3Event, status: number, bytes: Buffer): JsonBytes {
+  sendJson(event, status, undefined, '');
+  return new JsonBytes(bytes);
+}
+
 export function sendEmpty(event: H3Event, status = 204): null {
   event.node.res.statusCode = status;
   return null;

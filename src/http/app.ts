@@ -83,17 +83,19 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
       setSecurityHeaders(res, isHttps(req, project.config.server));
       if (applyCors(event, project.config.server.cors)) return sendEmpty(event, 204);
       let answer: unknown;
+      // Node's server sets both on every request it parsed.
+      const method = req.method!.toUpperCase();
+      const url = req.url!;
       try {
-        const method = (req.method ?? 'GET').toUpperCase();
         if (
           opts.readOnly &&
           !['GET', 'HEAD', 'OPTIONS'].includes(method) &&
-          /^\/(api|_folio\/)/i.test(req.url ?? '') &&
-          !(method === 'POST' && SESSION_PATHS.has((req.url ?? '').split('?')[0].toLowerCase()))
+          /^\/(api|_folio\/)/i.test(url) &&
+          !(method === 'POST' && SESSION_PATHS.has(url.split('?')[0].toLowerCase()))
         ) {
           throw new FolioError(403, 'ForbiddenError', 'This server is read-only: writes are refused', {});
         }
-        answer = await dispatch(event);
+        answer = await dispatch(event, method, url);
       } catch (err) {
         answer = sendError(event, err, log);
       }
@@ -107,10 +109,8 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
     }),
   );
 
-  async function dispatch(event: H3Event) {
+  async function dispatch(event: H3Event, method: string, url: string) {
     const req = event.node.req;
-    const method = (req.method ?? 'GET').toUpperCase();
-    const url = req.url ?? '/';
     const qIndex = url.indexOf('?');
     let path = qIndex === -1 ? url : url.slice(0, qIndex);
     const rawQuery = qIndex === -1 ? '' : url.slice(qIndex + 1);

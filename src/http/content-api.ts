@@ -2,7 +2,8 @@ import { forbidden, notFound } from '../errors.js';
 import { parseQueryString } from '../query/parse-qs.js';
 import { Reader } from '../query/reader.js';
 import type { ContentType } from '../schema/types.js';
-import { methodNotAllowed, sendEmpty, sendJson } from '../http-kit/respond.js';
+import type { H3Event } from 'h3';
+import { methodNotAllowed, sendEmpty, sendJson, sendJsonBytes } from '../http-kit/respond.js';
 import { defineRoutes, type RouteModule, type RouteRequest } from '../http-kit/route.js';
 import { ContentRoutes, type RouteInput, type RouteResult } from './content-routes.js';
 import { actorOf } from '../http-kit/actor.js';
@@ -74,7 +75,7 @@ export function contentRoutes(opts: { cache?: boolean } = {}): RouteModule {
       if (hit) {
         // The ETag is computed once per cached answer, not per request (finishResponse keeps it).
         if (hit.etag) event.node.res.setHeader('etag', hit.etag);
-        return sendJson(event, hit.status, undefined, method === 'HEAD' ? '' : hit.body);
+        return answer(event, hit.status, method === 'HEAD' ? '' : hit.body);
       }
     }
     const query = parseQueryString(req.rawQuery);
@@ -89,22 +90,24 @@ export function contentRoutes(opts: { cache?: boolean } = {}): RouteModule {
       actor: actorOf(caller),
     };
     // A v5 answer to a caller known by its permissions is assembled from documents shaped before.
-    if (!v4 && who !== undefined) input.textFor = who;
+    if (!v4 && who !== undefined) input.bytesFor = who;
     const routes = new ContentRoutes(project.documents);
     const result: RouteResult = await (routes[action] as (i: RouteInput) => Promise<RouteResult> | RouteResult).call(
       routes,
       input,
     );
     if (result.status === 204) return sendEmpty(event, 204);
-    const text =
-      result.text ??
+    const body =
+      result.bytes?.bytes ??
       JSON.stringify(v4 ? toV4Body(project.schemas, ct, result.body as { data: unknown; meta: unknown }) : result.body);
     // Only successful reads carry an ETag (see finishResponse). HEAD: the same status and headers as GET,
-    // no body (h3 would turn a null answer into a 204).
-    const etag = result.status === 200 && (method === 'GET' || method === 'HEAD') ? weakEtag(text) : undefined;
-    if (cacheKey) cache.set(index, generation, cacheKey, { status: result.status, body: text, etag });
+    // no body (h3 would turn a null answer into a 204). An answer assembled from documents' bytes has the
+    // digest of its parts, so its whole body is not hashed.
+    const tagged = result.status === 200 && (method === 'GET' || method === 'HEAD');
+    const etag = !tagged ? undefined : result.bytes ? `W/"${result.bytes.digest}"` : weakEtag(body as string);
+    if (cacheKey) cache.set(index, generation, cacheKey, { status: result.status, body, etag });
     if (etag) event.node.res.setHeader('etag', etag);
-    return sendJson(event, result.status, undefined, method === 'HEAD' ? '' : text);
+    return answer(event, result.status, method === 'HEAD' ? '' : body);
   }
 
   return defineRoutes({
@@ -122,6 +125,10 @@ export function contentRoutes(opts: { cache?: boolean } = {}): RouteModule {
     load: async () => handlers,
   });
 }
+
+/** A JSON answer as text or as its bytes. */
+const answer = (event: H3Event, status: number, body: string | Buffer) =>
+  typeof body === 'string' ? sendJson(event, status, undefined, body) : sendJsonBytes(event, status, body);
 
 const allowOf = (ct: ContentType) => (ct.kind === 'collectionType' ? COLLECTION_ALLOW : DOCUMENT_ALLOW);
 

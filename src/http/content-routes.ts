@@ -3,6 +3,7 @@ import { invalidKey, notFound, validationError } from '../errors.js';
 import type { DocumentService } from '../documents/service.js';
 import type { ContentType } from '../schema/types.js';
 import type { Reader } from '../query/reader.js';
+import type { PageBody } from '../query/bodies.js';
 import type { RouteKind } from '../query/read.js';
 import { dataOf } from '../http-kit/body.js';
 import type { Actor } from '../documents/write-record.js';
@@ -18,17 +19,17 @@ export interface RouteInput {
   /** Who the caller is, as the author of a write. */
   actor?: Actor;
   /**
-   * The caller's permission-set key when the answer is wanted as Strapi v5 JSON text (see `RouteResult.text`):
+   * The caller's permission-set key when the answer is wanted as Strapi v5 JSON bytes (see `RouteResult.bytes`):
    * a list answer is then assembled from documents shaped before.
    */
-  textFor?: string;
+  bytesFor?: string;
 }
 
 export interface RouteResult {
   status: number;
   body?: unknown;
-  /** The body already as JSON text (see `RouteInput.textFor`). */
-  text?: string;
+  /** The body already as JSON bytes, with a digest of them for its ETag (see `RouteInput.bytesFor`). */
+  bytes?: PageBody;
 }
 
 const single = (data: unknown): RouteResult => ({ status: 200, body: { data, meta: {} } });
@@ -58,9 +59,9 @@ function checkWriteLocale(read: RouteInput['read'], ct: ContentType, query: Reco
 export class ContentRoutes {
   constructor(private docs: DocumentService) {}
 
-  async find({ ct, query, read, textFor }: RouteInput): Promise<RouteResult> {
+  async find({ ct, query, read, bytesFor }: RouteInput): Promise<RouteResult> {
     const prepared = read.prepare(ct, query, 'find');
-    if (textFor !== undefined) return { status: 200, text: await prepared.findText(textFor) };
+    if (bytesFor !== undefined) return { status: 200, bytes: await prepared.findBody(bytesFor) };
     return { status: 200, body: await prepared.findLater() };
   }
 

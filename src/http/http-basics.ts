@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import type { H3Event } from 'h3';
 import type { CorsConfig } from '../config.js';
+import { JsonBytes } from '../http-kit/respond.js';
 
 const COMPRESS_OVER = 1024;
 /** Larger answers are compressed on the thread pool: a 32 MB answer takes half a second to compress. */
@@ -39,14 +40,18 @@ export function applyCors(event: H3Event, cors: CorsConfig): boolean {
   return preflight;
 }
 
-export const weakEtag = (body: string) => `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+export const weakEtag = (body: string | Buffer) => `W/"${createHash('sha1').update(body).digest('base64url')}"`;
 
 /**
  * Last step for every answer: an ETag and `304 Not Modified` for successful GETs, and gzip or brotli
- * for JSON bodies over 1 KB when the client accepts it.
+ * for JSON bodies over 1 KB when the client accepts it. A JSON answer given as bytes (JsonBytes) is sent as
+ * those bytes.
  */
-export function finishResponse(event: H3Event, answer: unknown): unknown {
-  if (typeof answer !== 'string') return answer;
+export function finishResponse(event: H3Event, given: unknown): unknown {
+  let answer: string | Buffer;
+  if (typeof given === 'string') answer = given;
+  else if (given instanceof JsonBytes) answer = given.bytes;
+  else return given;
   const req = event.node.req;
   const res = event.node.res;
   const method = req.method ?? 'GET';

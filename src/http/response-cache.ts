@@ -1,9 +1,21 @@
 /**
  * Serialised answers to GET requests, kept for one generation of the document index: any write, file
  * change or reload moves the generation on and the cache starts empty. Bounded by total size (LRU).
+ *
+ * An answer is kept only when its key is asked for the second time in the generation: a crawl or many
+ * visitors' own filters ask each URL once, and keeping those answers would only move every body into the
+ * old generation of the heap, to be collected there. The keys asked once are remembered as 32-bit hashes
+ * (a collision only keeps an answer one ask early), at most `maxSeen` of them before they are forgotten.
  */
+export interface CachedAnswer {
+  body: string | Buffer;
+  etag?: string;
+  status: number;
+}
+
 export class ResponseCache {
-  private entries = new Map<string, { body: string; etag?: string; status: number }>();
+  private entries = new Map<string, CachedAnswer>();
+  private seen = new Set<number>();
   private bytes = 0;
   private generation = -1;
   private owner: object | undefined;
@@ -11,7 +23,13 @@ export class ResponseCache {
   constructor(
     private maxBytes = 32 * 1024 * 1024,
     private maxEntryBytes = 1024 * 1024,
+    private maxSeen = 65536,
   ) {}
+
+  /** What the cache holds: answers and their bytes, and the keys remembered as asked once. */
+  held() {
+    return { answers: this.entries.size, bytes: this.bytes, seen: this.seen.size };
+  }
 
   get(owner: object, generation: number, key: string) {
     if (owner !== this.owner || generation !== this.generation) return undefined;
@@ -23,14 +41,23 @@ export class ResponseCache {
     return hit;
   }
 
-  set(owner: object, generation: number, key: string, value: { body: string; etag?: string; status: number }) {
+  set(owner: object, generation: number, key: string, value: CachedAnswer) {
     if (owner !== this.owner || generation !== this.generation) {
       this.entries.clear();
+      this.seen.clear();
       this.bytes = 0;
       this.owner = owner;
       this.generation = generation;
     }
     if (value.body.length > this.maxEntryBytes) return;
+    const hash = hashOf(key);
+    if (!this.seen.has(hash)) {
+      if (this.seen.size >= this.maxSeen) this.seen.clear();
+      this.seen.add(hash);
+      return;
+    }
+    const old = this.entries.get(key);
+    if (old) this.bytes -= old.body.length;
     this.entries.set(key, value);
     this.bytes += value.body.length;
     for (const [k, v] of this.entries) {
@@ -39,4 +66,11 @@ export class ResponseCache {
       this.bytes -= v.body.length;
     }
   }
+}
+
+/** FNV-1a over the key's UTF-16 code units. */
+function hashOf(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }

@@ -1,46 +1,112 @@
+import { hash } from 'node:crypto';
 import type { Version } from '../documents/model.js';
 import type { ContentType } from '../schema/types.js';
 import type { ReadContext } from './context.js';
 import { type Selection, shapeDocument } from './output.js';
 
 /**
- * Shaped documents as JSON text, reused from answer to answer for one generation of the index (any change
- * empties it): a list page costs about its rows' lookups, not their shaping and serialising, when its documents
- * were shown before with the same selection. Keyed by `selection` (the caller's permissions, the status, the
- * type, `fields` and `populate`: all a shaped document depends on besides the version) and by version. Each
- * entry keeps the read budget its shaping spent, counted again when it is reused. Bounded by the text held.
+ * Shaped documents as UTF-8 JSON bytes with a digest of them, reused from answer to answer for one generation
+ * of the index (any change empties it): a list page costs about its rows' lookups and a copy of their bytes,
+ * not their shaping, serialising and hashing, when its documents were shown before with the same selection.
+ * Keyed by `selection` (the caller's permissions, the status, the type, `fields` and `populate`: all a shaped
+ * document depends on besides the version) and by version. Each entry keeps the read budget its shaping spent,
+ * counted again when it is reused. Bounded by the bytes held: past the bound the cache starts again empty.
  */
 interface Shaped {
-  text: string;
+  bytes: Buffer;
+  /** SHA-1 of `bytes`. */
+  digest: Buffer;
   rows: number;
-  bytes: number;
+  budgetBytes: number;
 }
 
-const MAX_BYTES = 32 * 1024 * 1024;
-const caches = new WeakMap<
-  object,
-  { generation: number; bytes: number; bySelection: Map<string, Map<Version, Shaped>> }
->();
+/** The bytes a generation's entries may hold (texts and digests); the next entry past it empties the cache. */
+export const MAX_SHAPED_BYTES = 32 * 1024 * 1024;
+/** What an entry costs besides its text: the digest, the entry and its slot in a Map, roughly. */
+const ENTRY_OVERHEAD = 160;
+const DIGEST_BYTES = 20;
 
-/** The JSON text of `v` shaped with `sel`, from the cache when it was shaped so before in this generation. */
-export function shapedText(ctx: ReadContext, ct: ContentType, v: Version, sel: Selection, selection: string): string {
+interface Cache {
+  generation: number;
+  bytes: number;
+  bySelection: Map<string, Map<Version, Shaped>>;
+}
+const caches = new WeakMap<object, Cache>();
+
+/** A list answer as bytes, and a digest that changes whenever they do (for an ETag). */
+export interface PageBody {
+  bytes: Buffer;
+  digest: string;
+}
+
+const OPEN = Buffer.from('{"data":[');
+const META = Buffer.from('],"meta":');
+
+function cacheOf(ctx: ReadContext): Cache {
   let c = caches.get(ctx.index);
-  if (!c || c.generation !== ctx.index.generation || c.bytes > MAX_BYTES) {
+  if (!c || c.generation !== ctx.index.generation || c.bytes > MAX_SHAPED_BYTES) {
     c = { generation: ctx.index.generation, bytes: 0, bySelection: new Map() };
     caches.set(ctx.index, c);
   }
-  let texts = c.bySelection.get(selection);
-  if (!texts) c.bySelection.set(selection, (texts = new Map()));
+  return c;
+}
+
+/** `v` shaped with `sel` as bytes, from the cache when it was shaped so before in this generation. */
+function shaped(ctx: ReadContext, ct: ContentType, v: Version, sel: Selection, texts: Map<Version, Shaped>, c: Cache) {
   const hit = texts.get(v);
   if (hit) {
     ctx.budget?.rows(hit.rows);
-    ctx.budget?.bytes(hit.bytes);
-    return hit.text;
+    ctx.budget?.bytes(hit.budgetBytes);
+    return hit;
   }
-  const [rows, bytes] = ctx.budget?.used() ?? [0, 0];
-  const text = JSON.stringify(shapeDocument(ctx, ct, v, sel));
-  const [rowsAfter, bytesAfter] = ctx.budget?.used() ?? [0, 0];
-  texts.set(v, { text, rows: rowsAfter - rows, bytes: bytesAfter - bytes });
-  c.bytes += text.length;
-  return text;
+  const [rows, budgetBytes] = ctx.budget?.used() ?? [0, 0];
+  const bytes = Buffer.from(JSON.stringify(shapeDocument(ctx, ct, v, sel)));
+  const [rowsAfter, budgetAfter] = ctx.budget?.used() ?? [0, 0];
+  const entry = {
+    bytes,
+    digest: hash('sha1', bytes, 'buffer'),
+    rows: rowsAfter - rows,
+    budgetBytes: budgetAfter - budgetBytes,
+  };
+  texts.set(v, entry);
+  c.bytes += bytes.length + DIGEST_BYTES + ENTRY_OVERHEAD;
+  return entry;
+}
+
+/**
+ * The v5 list answer `{ data, meta: { pagination } }` of `page`, assembled from its documents' bytes: one copy
+ * of each into the answer. Its digest is a SHA-1 of the documents' digests and the meta text, which together
+ * decide every byte of the answer, so it changes whenever the answer does.
+ */
+export function pageBody(
+  ctx: ReadContext,
+  ct: ContentType,
+  page: Version[],
+  meta: Record<string, number>,
+  sel: Selection,
+  selection: string,
+): PageBody {
+  const c = cacheOf(ctx);
+  let texts = c.bySelection.get(selection);
+  if (!texts) c.bySelection.set(selection, (texts = new Map()));
+  const entries = page.map((v) => shaped(ctx, ct, v, sel, texts, c));
+  const metaText = `${JSON.stringify({ pagination: meta })}}`;
+  let size = OPEN.length + META.length + metaText.length + Math.max(entries.length - 1, 0);
+  for (const e of entries) size += e.bytes.length;
+  const bytes = Buffer.allocUnsafe(size);
+  const digests = Buffer.allocUnsafe(entries.length * DIGEST_BYTES + metaText.length);
+  bytes.set(OPEN, 0);
+  let at = OPEN.length;
+  for (let i = 0; i < entries.length; i++) {
+    if (i > 0) bytes[at++] = 0x2c; // ','
+    bytes.set(entries[i].bytes, at);
+    at += entries[i].bytes.length;
+    digests.set(entries[i].digest, i * DIGEST_BYTES);
+  }
+  bytes.set(META, at);
+  at += META.length;
+  // The meta text is ASCII (keys and numbers): one byte per character.
+  bytes.write(metaText, at, 'latin1');
+  digests.write(metaText, entries.length * DIGEST_BYTES, 'latin1');
+  return { bytes, digest: hash('sha1', digests, 'base64url') };
 }

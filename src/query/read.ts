@@ -10,7 +10,7 @@ import { compileFilters, type Predicate } from './filters.js';
 import { type Pagination, parsePagination } from './pagination.js';
 import { type FoundPage, findLater, findNow } from './find.js';
 import { finish, shapingJobs } from './ready.js';
-import { shapedText } from './bodies.js';
+import { type PageBody, pageBody } from './bodies.js';
 import { parsePopulate } from './populate.js';
 import { checkPopulate } from './populate-check.js';
 import { ReadBudget } from './bounds.js';
@@ -251,15 +251,14 @@ export async function runFindLater(ctx: ReadContext, ct: ContentType, query: Rea
 }
 
 /**
- * `runFindLater`'s answer as the JSON text of `{ data, meta }`, the documents' texts reused (see bodies.ts):
- * `who` names the caller's permissions, which decide the relations populated.
+ * `runFindLater`'s answer as the JSON bytes of `{ data, meta }` and their digest, the documents' bytes reused
+ * (see bodies.ts): `who` names the caller's permissions, which decide the relations populated.
  */
-export async function runFindText(ctx: ReadContext, ct: ContentType, query: ReadQuery, who: string) {
+export async function runFindBody(ctx: ReadContext, ct: ContentType, query: ReadQuery, who: string): Promise<PageBody> {
   const { page, meta } = await findLater(ctx, ct, query);
   await finish(ctx, shapingJobs(ctx, ct, query.selection.populate, false));
   const selection = `${who}|${query.status}|${ct.uid}|${query.selectionKey}`;
-  const data = page.map((v) => shapedText(ctx, ct, v, query.selection, selection));
-  return `{"data":[${data.join(',')}],"meta":${JSON.stringify({ pagination: meta })}}`;
+  return pageBody(ctx, ct, page, meta, query.selection, selection);
 }
 
 function shapePage(ctx: ReadContext, ct: ContentType, query: ReadQuery, { page, meta }: FoundPage) {

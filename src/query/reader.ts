@@ -14,7 +14,7 @@ import {
   parseReadQuery,
   runFind,
   runFindLater,
-  runFindText,
+  runFindBody,
   shapeOne,
 } from './read.js';
 
@@ -115,11 +115,11 @@ export class PreparedRead {
   }
 
   /**
-   * `findLater`'s answer as JSON text, its documents' texts reused from earlier answers (see bodies.ts); `who`
-   * names the caller's permissions.
+   * `findLater`'s answer as JSON bytes with their digest, its documents' bytes reused from earlier answers (see
+   * bodies.ts); `who` names the caller's permissions.
    */
-  findText(who: string) {
-    return runFindText(this.run(), this.ct, this.query, who);
+  findBody(who: string) {
+    return runFindBody(this.run(), this.ct, this.query, who);
   }
 
   /** `find` without holding the event loop: long work (building an index, a scan) runs in slices. */

@@ -12,6 +12,11 @@ const STALE_MS = 5000;
 const WAIT_MS = 30_000;
 /** After this long, writes arriving in this process wait for the lock to be released and taken again. */
 const MAX_HOLD_MS = 200;
+/**
+ * How long a process that gave the lock back after MAX_HOLD_MS waits before taking it again: longer than the
+ * longest pause between a waiter's attempts (see `acquire`), so a waiting process gets its turn.
+ */
+const YIELD_MS = 120;
 
 /**
  * The project's write lock, shared by every process that writes its documents (the server, each CLI
@@ -27,6 +32,8 @@ export class WriteLock {
   private releaseFile: (() => Promise<void>) | undefined;
   /** Held for longer than MAX_HOLD_MS: no new holder until it has been released. */
   private closing = false;
+  /** Given back after MAX_HOLD_MS: the next acquisition lets the other processes try first. */
+  private yielding = false;
   /** An acquisition or a release under way. */
   private pending: Promise<void> | undefined;
   private waiters: Array<() => void> = [];
@@ -94,11 +101,13 @@ export class WriteLock {
           return;
         }
         this.closing = true;
+        this.yielding = true;
       }
       if (this.pending) await this.pending;
       else if (!this.releaseFile) {
-        this.pending = this.acquire()
+        this.pending = this.acquire(this.yielding)
           .then((release) => {
+            this.yielding = false;
             this.releaseFile = release;
             this.heldSince = Date.now();
             this.closing = false;
@@ -125,7 +134,8 @@ export class WriteLock {
     for (const wake of this.waiters.splice(0)) wake();
   }
 
-  private async acquire(): Promise<() => Promise<void>> {
+  private async acquire(yielding: boolean): Promise<() => Promise<void>> {
+    if (yielding) await new Promise((r) => setTimeout(r, YIELD_MS));
     const started = Date.now();
     for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
       const release = await this.folder.tryLock();

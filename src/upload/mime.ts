@@ -22,21 +22,21 @@ export async function detectFileType(file: string): Promise<DetectedType> {
   const found = await fileTypeFromFile(file);
   if (found) {
     // XML is only told apart (SVG, XHTML, other XML) by its root element; see sniffText.
-    if (found.mime === 'application/xml' || found.mime === 'text/xml') return sniffText(head) ?? PLAIN_TEXT;
+    if (found.mime === 'application/xml') return sniffText(head) ?? PLAIN_TEXT;
     return { mime: found.mime, ext: found.ext };
   }
-  if (isText(head, head.length === HEAD_BYTES)) return sniffText(head) ?? { mime: 'text/plain', ext: 'txt' };
+  if (isText(head, head.length === HEAD_BYTES)) return sniffText(head) ?? PLAIN_TEXT;
   return { mime: 'application/octet-stream', ext: 'bin' };
 }
 
 /**
- * Markup written in UTF-16 is still markup to a browser: found as the same markup in UTF-8 is. Asked first, as
- * `file-type` takes a little-endian byte-order mark for the start of an MPEG audio frame.
+ * Markup written in UTF-16 is still markup to a browser: found as the same markup in UTF-8 is (and other XML is
+ * plain text, as in UTF-8). Asked first, as `file-type` takes a little-endian byte-order mark for the start of an
+ * MPEG audio frame.
  */
 function utf16Markup(head: Buffer): DetectedType | undefined {
   const text = utf16Text(head);
-  const found = text === undefined ? undefined : sniffText(Buffer.from(text, 'utf8'));
-  return found && found.mime !== 'text/plain' ? found : undefined;
+  return text === undefined ? undefined : sniffText(Buffer.from(text));
 }
 
 /**
@@ -290,10 +290,11 @@ export function resolveExtension(clientName: string, detected: DetectedType): { 
   if (detected.mime === 'text/plain') {
     if (lower && Object.prototype.hasOwnProperty.call(TEXT_TYPES, lower))
       return { ext: clientExt, mime: TEXT_TYPES[lower] };
-    return { ext: '.txt', mime: 'text/plain' };
+    return { ext: `.${detected.ext}`, mime: detected.mime };
   }
   if (detected.mime === 'application/octet-stream') {
-    return { ext: lower && !RISKY_EXT.has(lower) && !rendered(lower) ? clientExt : '.bin', mime: detected.mime };
+    const kept = lower && !RISKY_EXT.has(lower) && !rendered(lower);
+    return { ext: kept ? clientExt : `.${detected.ext}`, mime: detected.mime };
   }
   if (lower === detected.ext || (EXT_ALIASES[detected.ext] ?? []).includes(lower))
     return { ext: clientExt, mime: detected.mime };
@@ -305,7 +306,6 @@ export function matchesMimePattern(mime: string, patterns: readonly string[]): b
   const value = mime.toLowerCase();
   return patterns.some((p) => {
     const pattern = p.toLowerCase();
-    if (!pattern.includes('*')) return pattern === value;
     const re = new RegExp(
       `^${pattern
         .split('*')
@@ -320,7 +320,8 @@ export function matchesMimePattern(mime: string, patterns: readonly string[]): b
 export function isMimeAllowed(mime: string, security: { allowedTypes?: string[]; deniedTypes: string[] }): boolean {
   if (!mime) return false;
   if (security.deniedTypes.length && matchesMimePattern(mime, security.deniedTypes)) return false;
-  if (security.allowedTypes) return security.allowedTypes.length > 0 && matchesMimePattern(mime, security.allowedTypes);
+  // An empty allow list matches nothing: it refuses every type.
+  if (security.allowedTypes) return matchesMimePattern(mime, security.allowedTypes);
   return true;
 }
 

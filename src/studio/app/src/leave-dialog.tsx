@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { usePending } from './router';
 
 /**
@@ -9,7 +9,9 @@ export function LeaveDialog() {
   const pending = usePending();
   const dialog = useRef<HTMLDialogElement>(null);
   const stay = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
+  // A layout effect, run as the answer renders: a passive one waits for the next frame, and until then the modal
+  // dialog of a question already answered keeps the page inert, losing the keys and clicks meant for it.
+  useLayoutEffect(() => {
     const d = dialog.current;
     if (!d) return;
     if (pending && !d.open) {
