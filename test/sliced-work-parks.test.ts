@@ -28,6 +28,7 @@ describe('jobs that wait for something', () => {
       // eslint-disable-next-line require-yield
       (function* (): Work {
         log.push('b');
+        yield;
       })(),
     );
     const a = runner.wait(waiting);
