@@ -22,10 +22,10 @@ export async function detectFileType(file: string): Promise<DetectedType> {
   const found = await fileTypeFromFile(file);
   if (found) {
     // XML is only told apart (SVG, XHTML, other XML) by its root element; see sniffText.
-    if (found.mime === 'application/xml' || found.mime === 'text/xml') return sniffText(head) ?? PLAIN_TEXT;
+    if (found.mime === 'application/xml') return sniffText(head) ?? PLAIN_TEXT;
     return { mime: found.mime, ext: found.ext };
   }
-  if (isText(head, head.length === HEAD_BYTES)) return sniffText(head) ?? { mime: 'text/plain', ext: 'txt' };
+  if (isText(head, head.length === HEAD_BYTES)) return sniffText(head) ?? PLAIN_TEXT;
   return { mime: 'application/octet-stream', ext: 'bin' };
 }
 
@@ -290,10 +290,11 @@ export function resolveExtension(clientName: string, detected: DetectedType): { 
   if (detected.mime === 'text/plain') {
     if (lower && Object.prototype.hasOwnProperty.call(TEXT_TYPES, lower))
       return { ext: clientExt, mime: TEXT_TYPES[lower] };
-    return { ext: '.txt', mime: 'text/plain' };
+    return { ext: `.${detected.ext}`, mime: detected.mime };
   }
   if (detected.mime === 'application/octet-stream') {
-    return { ext: lower && !RISKY_EXT.has(lower) && !rendered(lower) ? clientExt : '.bin', mime: detected.mime };
+    const kept = lower && !RISKY_EXT.has(lower) && !rendered(lower);
+    return { ext: kept ? clientExt : `.${detected.ext}`, mime: detected.mime };
   }
   if (lower === detected.ext || (EXT_ALIASES[detected.ext] ?? []).includes(lower))
     return { ext: clientExt, mime: detected.mime };

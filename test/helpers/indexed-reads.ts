@@ -1,6 +1,6 @@
 import qs from 'qs';
 import type { Project } from '../../src/project.js';
-import { Job } from '../../src/documents/sliced-work.js';
+import { Job, type Pause, runNow } from '../../src/documents/sliced-work.js';
 import { runPlan } from '../../src/query/exec.js';
 import { IdSet } from '../../src/query/id-sets.js';
 import { findPage } from '../../src/query/find.js';
@@ -15,11 +15,13 @@ export interface Answer {
   ids: number[];
 }
 
-function toEnd<T>(work: Generator<void, T>): T {
-  for (;;) {
-    const r = work.next();
-    if (r.done) return r.value;
-  }
+function toEnd<T>(work: Generator<Pause, T>): T {
+  return runNow(() => {
+    for (;;) {
+      const r = work.next();
+      if (r.done) return r.value;
+    }
+  });
 }
 
 function prepared(project: Project, type: string, query: string | Record<string, unknown>) {
