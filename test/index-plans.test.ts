@@ -174,7 +174,14 @@ describe('how the planner answers a list query from the indexes', () => {
     // Relations to a localized type, from a localized type and from one without locales.
     const toArticle = { type: 'relation', relation: 'manyToOne', target: ARTICLE };
     addAttributes(made.contentDir, 'article', { related: toArticle });
-    addAttributes(made.contentDir, 'tag', { featured: toArticle });
+    // And both sides of a relation between two types without locales.
+    addAttributes(made.contentDir, 'tag', {
+      featured: toArticle,
+      owner: { type: 'relation', relation: 'manyToOne', target: AUTHOR, inversedBy: 'tags' },
+    });
+    addAttributes(made.contentDir, 'author', {
+      tags: { type: 'relation', relation: 'oneToMany', target: 'api::tag.tag', mappedBy: 'owner' },
+    });
     project = await openProject(made.dir);
   });
   afterAll(() => made.cleanup());
@@ -185,6 +192,8 @@ describe('how the planner answers a list query from the indexes', () => {
 
   it('leaves to a scan a filter through a relation its type does not own', () => {
     expect(planOf(project, 'authors', { filters: { articles: { title: 'x' } } })).toBeUndefined();
+    expect(planOf(project, 'authors', { filters: { tags: { name: 'x' } } })).toBeUndefined();
+    expect(summary(planOf(project, 'tags', { filters: { owner: { name: 'x' } } }))?.links).toEqual([`owner>${AUTHOR}`]);
     expect(summary(planOf(project, 'authors', { filters: { name: 'Ada' } }))?.parts).toEqual(['name']);
   });
 

@@ -132,5 +132,7 @@ describe('a route whose answer stream fails', () => {
     await expect(r.text()).rejects.toThrow();
     expect(await logged.next(/midway/)).toBe('response failed: the disk went away midway');
     expect(await answers(s.url)).toBe(true);
+    // Not verbose: the requests themselves were not logged.
+    expect(logged.lines.filter((l) => /^GET /.test(l))).toEqual([]);
   });
 });

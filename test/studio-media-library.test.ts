@@ -142,6 +142,8 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio’s media library keeps wha
     const page = studio.page;
     const errors = consoleErrors(page);
     await page.setViewportSize({ width: 360, height: 740 });
+    // What the file holds before (what the test above saved): this test stands on its own when that one fails.
+    const before = await stored();
     try {
       await library(true);
       await card().getByLabel('Alt text').fill('Typed on a phone');
@@ -153,8 +155,8 @@ describe.skipIf(!existsSync(CHROMIUM))('Folio Studio’s media library keeps wha
       await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
       await page.goBack();
       await card().waitFor();
-      expect(await card().getByLabel('Alt text').inputValue()).toBe('A red square');
-      expect(await stored()).toEqual({ alternativeText: 'A red square', caption: 'Kept, not yet saved!' });
+      expect(await card().getByLabel('Alt text').inputValue()).toBe(before.alternativeText ?? '');
+      expect(await stored()).toEqual(before);
     } finally {
       await page.setViewportSize({ width: 1280, height: 720 });
     }

@@ -3,7 +3,7 @@
 // answer or row list is cached from the other.
 import { freePort } from '../net.mjs';
 import { loadDistinct, shuffled } from '../lib/load.mjs';
-import { startFolio, stopAndWait, waitFor } from '../lib/servers.mjs';
+import { startFolio, stopAndWait, usage, waitFor } from '../lib/servers.mjs';
 import { atLeast, table } from '../lib/report.mjs';
 
 const COUNT = Number(process.env.BENCH_DISTINCT ?? 8000);
@@ -40,7 +40,10 @@ export async function distinctCases(dir, ceiling) {
     const check = await (await fetch(`${origin}/api/articles?filters[views][$gt]=600&sort=title:asc${extra}`)).json();
     if (!check.data?.length || (extra && !(check.data[0].author && check.data[0].category)))
       throw new Error(`${label}: unexpected answer ${JSON.stringify(check).slice(0, 300)}`);
+    // The server's CPU time per answer (every thread's, from /proc), steadier than req/s on a shared machine.
+    const before = usage(server.pid).cpuMs;
     const r = await loadDistinct(origin, distinctPaths(COUNT, extra));
+    const cpuUs = ((usage(server.pid).cpuMs - before) * 1000) / COUNT;
     await stopAndWait(server);
     const share = r.rps / ceiling.rps;
     rows.push([
@@ -48,10 +51,11 @@ export async function distinctCases(dir, ceiling) {
       r.rps.toFixed(0),
       `${r.p50}`,
       `${r.p99}`,
+      cpuUs.toFixed(0),
       `${(share * 100).toFixed(1)}%`,
       atLeast(share, target),
     ]);
   }
   console.log('distinct URLs at 1,000 articles (each asked once, 10 connections, a fresh server per case):');
-  console.log(table(['query', 'req/s', 'p50 ms', 'p99 ms', 'share of ceiling', 'target'], rows));
+  console.log(table(['query', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'share of ceiling', 'target'], rows));
 }

@@ -144,8 +144,7 @@ export class PermissionsPolicy implements AccessPolicy {
     const p = principal as AuthPrincipal;
     // Read-only and full-access tokens see the same whatever permissions.json says; a custom token is
     // keyed by its hash (ids are reused after a revoke); roles by the permissions' version.
-    if (p.token)
-      return p.token.type === 'custom' ? `token:custom:${p.token.accessKey.slice(0, 32)}` : `token:${p.token.type}`;
+    if (p.token) return p.token.type === 'custom' ? `token:custom:${p.token.accessKey}` : `token:${p.token.type}`;
     // The owner may do what no role may: its answers are not a role's.
     if (p.owner) return 'owner';
     return `role:${p.role ?? 'public'}@${this.version}`;

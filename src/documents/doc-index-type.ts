@@ -31,6 +31,19 @@ export interface UndecodedHook {
   setLinkPending(doc: DocumentRecord, pending: boolean): void;
   /** Decodes `doc`'s values now. */
   decode(doc: DocumentRecord): void;
+  /**
+   * Starts reading the files of `docs` (undecoded, of one type, in the order they will be decoded) on other
+   * threads, so that decoding them reads none on this one; undefined when that would not pay.
+   */
+  fetch?(docs: DocumentRecord[]): TextFetch | undefined;
+}
+
+/** Texts of documents read ahead of their decoding (see UndecodedHook.fetch). */
+export interface TextFetch {
+  /** Undefined once the texts of `docs[0, n)` are in (or will not come); else a promise of more. */
+  until(n: number): Promise<void> | undefined;
+  /** Stops the reads. */
+  close(): void;
 }
 
 /**

@@ -8,7 +8,7 @@ import { IndexBase } from './doc-index-base.js';
 import { Job, SlicedRunner, type Work } from './sliced-work.js';
 import { FieldIndexes, type RowSet } from './field-indexes.js';
 
-export type { RowList, SummarySource, UndecodedHook, VersionPick } from './doc-index-type.js';
+export type { RowList, SummarySource, TextFetch, UndecodedHook, VersionPick } from './doc-index-type.js';
 export type { IndexWatcher } from './doc-index-base.js';
 export type { FieldSpec, IndexNeeds, RowSet } from './field-indexes.js';
 export { RENUMBERED_FROM, renumberedId } from './doc-index-ids.js';
@@ -73,10 +73,14 @@ export class DocumentIndex extends IndexBase {
 
   /** Prepares `uid` now, on this turn of the event loop (for a command, which has nothing else to answer). */
   prepareNow(uid: string) {
-    this.preparing(uid)?.finishNow();
+    if (this.prepared(uid)) return;
+    const t = this.t(uid);
+    // Nothing to wait for: files are read here rather than on threads whose texts it would not wait for.
+    if (!t.preparing || t.preparing.done) t.preparing = new Job(this.prepare(t, false));
+    t.preparing.finishNow();
   }
 
-  private *prepare(t: TypeIndex): Work {
+  private *prepare(t: TypeIndex, fetch = true): Work {
     for (;;) {
       const epoch = t.decodedEpoch;
       while (t.waiting) {
@@ -84,18 +88,41 @@ export class DocumentIndex extends IndexBase {
         yield;
       }
       while (!this.mapSome(t, 2048)) yield;
-      let k = 0;
-      for (const doc of t.docs.values()) {
-        if (this.undecoded?.undecoded(doc)) {
-          this.undecoded.decode(doc);
-          this.decodedCount++;
-          yield;
-        } else if (++k % 512 === 0) yield;
-      }
+      yield* this.decodeAll(t, fetch);
       while (!this.linkSome(t, 2048)) yield;
       if (epoch === t.decodedEpoch) break;
     }
     t.decoded = true;
+  }
+
+  /**
+   * Decodes every document of the type not decoded yet; their files are read on other threads ahead of
+   * their turn when `fetch` and the hook can, and the job parks while the next texts are not in.
+   */
+  private *decodeAll(t: TypeIndex, fetch: boolean): Work {
+    const hook = this.undecoded;
+    if (!hook) return;
+    const docs: DocumentRecord[] = [];
+    let k = 0;
+    for (const doc of t.docs.values()) {
+      if (hook.undecoded(doc)) docs.push(doc);
+      if (++k % 4096 === 0) yield;
+    }
+    const texts = fetch && docs.length ? hook.fetch?.(docs) : undefined;
+    try {
+      for (let i = 0; i < docs.length; i++) {
+        const wait = texts?.until(i + 1);
+        if (wait) yield wait;
+        const doc = docs[i];
+        // Removed or replaced meanwhile: not the index's any more.
+        if (t.docs.get(doc.documentId) !== doc || !hook.undecoded(doc)) continue;
+        hook.decode(doc);
+        this.decodedCount++;
+        yield;
+      }
+    } finally {
+      texts?.close();
+    }
   }
 
   has(uid: string) {

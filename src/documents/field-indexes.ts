@@ -142,7 +142,7 @@ export class FieldIndexes {
 
   private *run(): Work {
     const preparing = this.host.preparing();
-    while (preparing && !preparing.step(4)) yield;
+    while (preparing && !preparing.step(4)) yield preparing.parked;
     // The log holds what changed while the type was prepared: the indexes built below read it as it is now.
     yield* this.catchUpSliced();
     while (this.queue.length) yield* this.queue.shift()!();

@@ -3,8 +3,28 @@
  * a query cannot avoid), written as a generator that yields at points where it may pause. A job is run in
  * slices of a few milliseconds, with a turn of the event loop between them, so requests keep being answered
  * while it runs; or finished at once by a caller that cannot wait (a command run from the terminal).
+ *
+ * Work may yield a promise: what it would rather wait for (files read on other threads) than do itself. The
+ * job then parks until the promise settles, and the runner runs other jobs or none meanwhile. A job finished at
+ * once does not wait: the work goes on, and must then do without (read the files itself).
  */
-export type Work = Generator<void, void, void>;
+export type Work = Generator<Pause, void, void>;
+
+/** What work yields: nothing (a pause), or what it would rather wait for (see Work). */
+export type Pause = Promise<unknown> | void;
+
+/** How many runs to the end are under way: while one is, nothing can come, so no job parks. */
+let runsNow = 0;
+
+/** Runs `fn`, which runs work to its end at once: jobs stepped meanwhile wait for nothing (see Work). */
+export function runNow<T>(fn: () => T): T {
+  runsNow++;
+  try {
+    return fn();
+  } finally {
+    runsNow--;
+  }
+}
 
 /**
  * Rows a job handles between two pauses when building an index over a whole type: a slice can end only at a
@@ -24,27 +44,54 @@ export class Job {
   /** How many callers wait for it: while any does, it runs without giving way to requests. */
   waiting = 0;
   private settled: Array<{ resolve(): void; reject(err: unknown): void }> = [];
+  private parkedOn: Promise<unknown> | undefined;
 
   constructor(private readonly work: Work) {}
 
-  /** Runs the work for up to `ms` milliseconds (or to its end); answers whether it is done. */
-  step(ms: number): boolean {
+  /** What the job waits for before its next slice (see Work), if anything. */
+  get parked(): Promise<unknown> | undefined {
+    return this.parkedOn;
+  }
+
+  /**
+   * Runs the work for up to `ms` milliseconds (or to its end); answers whether it is done. A parked job does
+   * nothing until what it waits for has settled; `parks: false` runs it on regardless.
+   */
+  step(ms: number, mayPark = true): boolean {
     if (this.done) return true;
+    const parks = mayPark && runsNow === 0;
+    if (parks && this.parkedOn) return false;
     const until = performance.now() + ms;
     try {
       // The time is read at each pause: the work pauses often enough (every few hundred rows) for that.
-      do if (this.work.next().done) return this.finish();
-      while (performance.now() < until);
+      for (;;) {
+        const next = this.work.next();
+        if (next.done) return this.finish();
+        if (next.value && parks) {
+          this.park(next.value);
+          return false;
+        }
+        if (performance.now() >= until) return false;
+      }
     } catch (err) {
       this.failed = err;
       return this.finish();
     }
-    return false;
   }
 
-  /** Runs the work to its end now, on this turn of the event loop. */
+  private park(on: Promise<unknown>) {
+    this.parkedOn = on;
+    const free = () => {
+      if (this.parkedOn === on) this.parkedOn = undefined;
+    };
+    on.then(free, free);
+  }
+
+  /** Runs the work to its end now, on this turn of the event loop, waiting for nothing. */
   finishNow() {
-    while (!this.step(1000));
+    runNow(() => {
+      while (!this.step(1000, false));
+    });
     if (this.failed !== undefined) throw this.failed;
   }
 
@@ -75,10 +122,13 @@ export class SlicedRunner {
   busy: (() => boolean) | undefined;
   private queue: Job[] = [];
   private running = false;
+  /** Set while every queued job is parked: a job started then is run without waiting for them. */
+  private wake: (() => void) | undefined;
 
   /** Starts `job` in the background (if it is not done or queued already). */
   start(job: Job): Job {
     if (!job.done && !this.queue.includes(job)) this.queue.push(job);
+    this.wake?.();
     void this.loop();
     return job;
   }
@@ -109,7 +159,18 @@ export class SlicedRunner {
       for (;;) {
         this.queue = this.queue.filter((j) => !j.done);
         if (!this.queue.length) return;
-        const job = this.queue.find((j) => j.waiting > 0) ?? this.queue[0];
+        const ready = this.queue.filter((j) => !j.parked);
+        if (!ready.length) {
+          // Every job waits for something (files read on other threads): nothing to run until one comes.
+          await new Promise<void>((resolve) => {
+            const go = () => resolve();
+            this.wake = go;
+            for (const j of this.queue) j.parked?.then(go, go);
+          });
+          this.wake = undefined;
+          continue;
+        }
+        const job = ready.find((j) => j.waiting > 0) ?? ready[0];
         if (!job.waiting && this.busy?.() && waited < YIELD_AT_MOST_MS) {
           await pause(2);
           waited += 2;
@@ -127,5 +188,7 @@ export class SlicedRunner {
 
 /** Runs `work` to its end at once. */
 export function finishNow(work: Work) {
-  while (!work.next().done);
+  runNow(() => {
+    while (!work.next().done);
+  });
 }

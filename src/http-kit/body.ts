@@ -13,8 +13,8 @@ const tooLarge = () => new FolioError(413, 'PayloadTooLargeError', 'request enti
  * is not kept: the rest is discarded as it comes.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(refuseRest(req, tooLarge()));
+  // A body without a length (chunked) declares NaN, which is never over the limit: its bytes are counted below.
+  if (Number(req.headers['content-length']) > limit) return Promise.reject(refuseRest(req, tooLarge()));
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -91,12 +91,8 @@ export async function parseBody(req: IncomingMessage, limit: number): Promise<un
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new FolioError(
-      400,
-      'SyntaxError',
-      err instanceof RangeError ? 'The JSON body is nested too deeply' : (err as Error).message,
-      null,
-    );
+    // V8 parses iteratively: however deep, a body fails here only for its syntax (checkShape bounds the depth).
+    throw new FolioError(400, 'SyntaxError', (err as Error).message, null);
   }
   if (value === null || typeof value !== 'object') {
     throw new FolioError(400, 'SyntaxError', 'invalid JSON, only supports object and array', null);

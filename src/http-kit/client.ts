@@ -4,22 +4,21 @@ import type { FolioConfig } from '../config.js';
 /** The settings that say who a request comes from: `server.trustProxy` and `server.cors`. */
 export type ClientSettings = Pick<FolioConfig['server'], 'trustProxy' | 'cors'>;
 
-/** How many proxies are believed: `true` is the one in front, `false` none. */
-const hops = (trust: boolean | number) => (trust === true ? 1 : trust === false ? 0 : trust);
-
 /**
  * The value a believed proxy put in a forwarding header. Each proxy appends what it saw, so with `n` proxies in
  * front the outermost one's entry is the `n`th from the end; whatever comes before it, the client may have written.
  */
 function forwarded(req: IncomingMessage, name: string, trust: boolean | number): string | undefined {
-  const n = hops(trust);
+  // How many proxies are believed: `true` is the one in front (1), `false` none (0).
+  const n = Number(trust);
   const raw = req.headers[name];
   if (!n || raw === undefined) return undefined;
-  const list = (Array.isArray(raw) ? raw.join(',') : raw)
+  // Node joins repeated X-Forwarded-* headers with commas: a string, as one header would be.
+  const list = String(raw)
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  return list.length ? list[Math.max(list.length - n, 0)] : undefined;
+  return list[Math.max(list.length - n, 0)];
 }
 
 /** The address of the client: the socket's peer, or what the believed proxy says it saw. */
@@ -51,7 +50,7 @@ export const listedOrigin = (origin: string, settings: Pick<ClientSettings, 'cor
  * cookie but one it was given.
  */
 export function fromOwnOrListedOrigin(req: IncomingMessage, settings: ClientSettings): boolean {
-  const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
+  const origin = req.headers.origin;
   if (origin !== undefined && origin !== 'null' && listedOrigin(origin, settings)) return true;
   const site = req.headers['sec-fetch-site'];
   if (typeof site === 'string') return site === 'same-origin' || site === 'none';

@@ -54,7 +54,7 @@ export function finishResponse(event: H3Event, given: unknown): unknown {
   else return given;
   const req = event.node.req;
   const res = event.node.res;
-  const method = req.method ?? 'GET';
+  const method = req.method!;
   if ((method === 'GET' || method === 'HEAD') && res.statusCode === 200) {
     // A HEAD answer has no body: its route sets the ETag of the GET body it stands for.
     const etag = String(res.getHeader('etag') ?? weakEtag(answer));
@@ -66,9 +66,10 @@ export function finishResponse(event: H3Event, given: unknown): unknown {
       return null;
     }
   }
-  const accept = String(req.headers['accept-encoding'] ?? '');
-  if (answer.length > COMPRESS_OVER && String(res.getHeader('content-type') ?? '').includes('json') && accept) {
+  if (answer.length > COMPRESS_OVER && String(res.getHeader('content-type') ?? '').includes('json')) {
+    // Such an answer depends on Accept-Encoding, also when this client sent none: caches must know it.
     res.setHeader('vary', 'Origin, Accept-Encoding');
+    const accept = String(req.headers['accept-encoding'] ?? '');
     const offThread = answer.length > COMPRESS_OFF_THREAD_OVER;
     if (/\bbr\b/.test(accept)) {
       res.setHeader('content-encoding', 'br');

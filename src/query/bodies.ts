@@ -93,7 +93,8 @@ export function pageBody(
   const metaText = `${JSON.stringify({ pagination: meta })}}`;
   let size = OPEN.length + META.length + metaText.length + Math.max(entries.length - 1, 0);
   for (const e of entries) size += e.bytes.length;
-  const bytes = Buffer.allocUnsafe(size);
+  // Not from Node's shared pool: the response cache may keep this answer, and with it a whole pooled slab.
+  const bytes = Buffer.allocUnsafeSlow(size);
   const digests = Buffer.allocUnsafe(entries.length * DIGEST_BYTES + metaText.length);
   bytes.set(OPEN, 0);
   let at = OPEN.length;

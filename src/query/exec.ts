@@ -6,7 +6,7 @@ import { castOperand } from './filters.js';
 import { type FindPlan, type LinkPart, type ScalarPart, foldedOperator, isRange } from './plan.js';
 import { IdList, IdSet } from './id-sets.js';
 import { TextIndex, type TextMatch } from '../documents/text-index.js';
-import { ROWS_PER_PAUSE } from '../documents/sliced-work.js';
+import { type Pause, ROWS_PER_PAUSE } from '../documents/sliced-work.js';
 import { sortIds } from '../documents/sort-ids.js';
 import { type SortColumn, sortedPage } from './walk.js';
 
@@ -64,7 +64,7 @@ const TEXT_MATCH: Record<string, TextMatch> = {
 };
 
 /** The rows (in id order) of a case-insensitive text match, from the field's folded texts; undefined if none. */
-function* textRows(plan: FindPlan, indexes: FieldIndexes, part: ScalarPart): Generator<void, IdSet | undefined> {
+function* textRows(plan: FindPlan, indexes: FieldIndexes, part: ScalarPart): Generator<Pause, IdSet | undefined> {
   const op = part.field && foldedOperator(part.value);
   const text = op && indexes.text(part.field!.spec.key, plan.rows);
   if (!op || !text) return undefined;
@@ -76,7 +76,7 @@ function* textRows(plan: FindPlan, indexes: FieldIndexes, part: ScalarPart): Gen
 }
 
 /** The source rows (ids) matching a condition through a relation: those pointing at a matching target. */
-function* linkedRows(ctx: ReadContext, plan: FindPlan, part: LinkPart): Generator<void, IdSet | undefined> {
+function* linkedRows(ctx: ReadContext, plan: FindPlan, part: LinkPart): Generator<Pause, IdSet | undefined> {
   const links = ctx.index.fields(plan.ct.uid).linksOf(part.relation.spec.key);
   if (!links) return undefined;
   const test = part.test;
@@ -116,7 +116,7 @@ export function* runPlan(
   plan: FindPlan,
   start: number,
   limit: number,
-): Generator<void, IndexedPage | undefined> {
+): Generator<Pause, IndexedPage | undefined> {
   const uid = plan.ct.uid;
   const indexes = ctx.index.fields(uid);
   const rowIds = ctx.index.rowIds(uid, plan.rows);

@@ -1,6 +1,6 @@
 import type { RowList } from '../documents/doc-index.js';
 import type { Version } from '../documents/model.js';
-import { Job, type Work } from '../documents/sliced-work.js';
+import { Job, type Pause, type Work, runNow } from '../documents/sliced-work.js';
 import type { ContentType } from '../schema/types.js';
 import type { ReadContext } from './context.js';
 import { runPlan } from './exec.js';
@@ -21,7 +21,7 @@ const STEP = 256;
 
 /** Runs a job to its end from inside another one, pausing when it does. */
 function* drive(job: Job | undefined): Work {
-  while (job && !job.step(2)) yield;
+  while (job && !job.step(2)) yield job.parked;
   if (job?.failed !== undefined) throw job.failed;
 }
 
@@ -29,7 +29,7 @@ function* drive(job: Job | undefined): Work {
  * A list query's page, as work that pauses (see sliced-work.ts): from the indexes when they can answer it
  * (built first if need be), else by reading every row of the type, as a plain scan does.
  */
-export function* findPage(ctx: ReadContext, ct: ContentType, query: ReadQuery): Generator<void, FoundPage> {
+export function* findPage(ctx: ReadContext, ct: ContentType, query: ReadQuery): Generator<Pause, FoundPage> {
   const p = query.pagination!;
   const knownLocale =
     query.locale === null || query.locale === '*' || ctx.config.locales.some((l) => l.code === query.locale);
@@ -77,15 +77,17 @@ function* indexedPage(ctx: ReadContext, plan: FindPlan, start: number, limit: nu
 }
 
 /** Runs `work` to its end on this turn of the event loop. */
-function toEnd<T>(work: Generator<void, T>): T {
-  for (;;) {
-    const r = work.next();
-    if (r.done) return r.value;
-  }
+function toEnd<T>(work: Generator<Pause, T>): T {
+  return runNow(() => {
+    for (;;) {
+      const r = work.next();
+      if (r.done) return r.value;
+    }
+  });
 }
 
 /** The rows of a query the indexes cannot answer: every row read, filtered and sorted, kept for the next page. */
-function* scanRows(ctx: ReadContext, ct: ContentType, query: ReadQuery): Generator<void, RowList> {
+function* scanRows(ctx: ReadContext, ct: ContentType, query: ReadQuery): Generator<Pause, RowList> {
   const cached = cachedResult(ctx, ct, query);
   if (cached) return cached;
   // Every row is read: the types are made and decoded first, a slice at a time.

@@ -50,11 +50,4 @@ export class IdSet {
     const word = id >> 5;
     return word < this.bits.length && (this.bits[word] & (1 << (id & 31))) !== 0;
   }
-
-  /** The ids in both sets (in this one's order). */
-  and(other: IdSet): IdSet {
-    const out = new IdList();
-    for (let i = 0; i < this.ids.length; i++) if (other.has(this.ids[i])) out.push(this.ids[i]);
-    return IdSet.of(out.done());
-  }
 }

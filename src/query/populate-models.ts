@@ -18,7 +18,16 @@ export interface PopulateModel {
 const datetime: Attribute = { type: 'datetime' };
 const creator: Attribute = { type: 'relation', relation: 'oneToOne', target: 'admin::user', private: true };
 
+/** Made once per content-type object (a schema change makes new ones): a populate is checked on every read. */
+const documentModels = new WeakMap<ContentType, PopulateModel>();
+
 function documentModel(ct: ContentType): PopulateModel {
+  let model = documentModels.get(ct);
+  if (!model) documentModels.set(ct, (model = makeDocumentModel(ct)));
+  return model;
+}
+
+function makeDocumentModel(ct: ContentType): PopulateModel {
   const attributes: Record<string, Attribute> = {
     ...ct.attributes,
     createdAt: datetime,

@@ -2,6 +2,7 @@ import { invalidKey, validationError } from '../errors.js';
 import type { Scope } from './scope.js';
 import { checkDepth } from './bounds.js';
 import { sortIds } from '../documents/sort-ids.js';
+import type { Pause } from '../documents/sliced-work.js';
 
 export interface SortKey {
   path: string[];
@@ -90,7 +91,7 @@ export function compileSort(scope: Scope, keys: SortKey[], param = 'sort'): (<T>
 }
 
 /** What `compileSort` does, pausing every few hundred rows (see sliced-work.ts): for a scan of many rows. */
-export function* sortSliced<T>(getters: SortGetter[], rows: T[]): Generator<void, T[]> {
+export function* sortSliced<T>(getters: SortGetter[], rows: T[]): Generator<Pause, T[]> {
   const decorated: Array<Decorated<T>> = [];
   for (let i = 0; i < rows.length; i++) {
     decorated.push({ row: rows[i], i, values: getters.map((g) => g.get(rows[i])) });

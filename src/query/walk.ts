@@ -2,6 +2,7 @@ import { type Column, compareKindValues } from '../documents/column.js';
 import type { SortedOrder } from '../documents/sorted-order.js';
 import { IdList, IdSet } from './id-sets.js';
 import { compareValues } from './sort.js';
+import type { Pause } from '../documents/sliced-work.js';
 
 /** A sort key read from its column. */
 export interface SortColumn {
@@ -56,7 +57,7 @@ export function* sortedPage(
   start: number,
   limit: number,
   rowCount: number,
-): Generator<void, Int32Array> {
+): Generator<Pause, Int32Array> {
   const want = start + limit;
   const matches = found?.matches;
   if (matches) {

@@ -1,5 +1,5 @@
 import type { StartupFiles } from './files.js';
-import { type CollectionSnapshot, type SnapshotEntry, TICK } from './snapshot.js';
+import { type CollectionSnapshot, type RecordedEntries, type SnapshotEntry, TICK } from './snapshot.js';
 import { STAMP } from './stamp-range.js';
 import { renumber } from '../documents/summary.js';
 import type { ThreadBlock } from './parallel-read.js';
@@ -13,7 +13,9 @@ const turn = () => new Promise<void>((r) => setImmediate(r));
  * is built, and their files stamped then.
  */
 export class CollectionCapture {
-  private readonly entries: SnapshotEntry[] = [];
+  /** Entries, or positions in `unchanged` (entries of the snapshot read at start, made when built). */
+  private entries: Array<SnapshotEntry | number> = [];
+  private unchanged: { entries: RecordedEntries; codes: string[] } | undefined;
   private readonly table = new Map<string, number>();
   private readonly later: ThreadBlock[] = [];
   private readonly laterAt: number[] = [];
@@ -38,6 +40,15 @@ export class CollectionCapture {
     this.entries.push(summary === entry.summary ? entry : { ...entry, summary });
   }
 
+  /**
+   * Records entry `p` of the snapshot read at start (its file unchanged), as an entry when the snapshot is built:
+   * most restarts write none, and a million entries made as objects cost a restart time and memory.
+   */
+  recordUnchanged(entries: RecordedEntries, p: number, codes: string[]) {
+    this.unchanged ??= { entries, codes };
+    this.entries.push(p);
+  }
+
   /** Records the file that starts at `at` in a thread's block, when the snapshot is built. */
   recordLater(block: ThreadBlock, at: number) {
     this.later.push(block);
@@ -54,7 +65,15 @@ export class CollectionCapture {
     const folderSteady = !!stamped && stamped.dirMtimeMs < since;
     // Entries recorded while loading (sorted by documentId, as files were indexed in that order), then those
     // of the threads' blocks (sorted too): merged below, rather than sorted, a slice at a time.
-    const direct = this.entries.splice(0);
+    const recorded = this.entries.splice(0);
+    for (let k = 0; k < recorded.length; k++) {
+      const e = recorded[k];
+      if (typeof e !== 'number') this.entries.push(e);
+      else this.record(this.unchanged!.entries.entry(e), this.unchanged!.codes);
+      if ((k & 8191) === 8191) await turn();
+    }
+    this.unchanged = undefined;
+    const direct = this.entries.splice(0) as SnapshotEntry[];
     for (let j = 0; j < ids.length; j++) {
       if ((j & 2047) === 2047) await turn();
       const { meta: m, table } = this.later[j];
@@ -73,7 +92,7 @@ export class CollectionCapture {
     }
     this.later.length = 0;
     this.laterAt.length = 0;
-    const threaded = this.entries.splice(0);
+    const threaded = this.entries.splice(0) as SnapshotEntry[];
     let a = 0;
     let b = 0;
     while (a < direct.length || b < threaded.length) {
@@ -82,6 +101,8 @@ export class CollectionCapture {
       if ((this.entries.length & 65535) === 65535) await turn();
     }
     const dir = this.complete && !Number.isNaN(this.dirMtimeMs) ? this.dirMtimeMs : -1;
-    return { fingerprint: this.fingerprint, dirMtimeMs: dir, table: [...this.table.keys()], entries: this.entries };
+    const entries = this.entries as SnapshotEntry[];
+    this.entries = [];
+    return { fingerprint: this.fingerprint, dirMtimeMs: dir, table: [...this.table.keys()], entries };
   }
 }

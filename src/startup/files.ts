@@ -9,14 +9,14 @@ import type { FileStore, LoadProblem, RawDocument } from '../store/store.js';
 import { largeFolderBytes, listingOf, snapshotFileOf } from './folder-listing.js';
 import { PARALLEL_READ_FROM } from './parallel-read.js';
 import {
-  type CollectionSnapshot,
   type FileStamp,
+  type RecordedCollection,
+  type RecordedEntries,
+  type RecordedSnapshot,
   type Snapshot,
-  type SnapshotEntry,
   TICK,
   readSnapshot,
   readWithStamp,
-  sameStamp,
   stampFiles,
   writeSnapshot,
 } from './snapshot.js';
@@ -29,15 +29,18 @@ export interface CapturedDocument extends RawDocument {
 
 export interface ScanOptions {
   /** What a start-up snapshot recorded for this collection, and when its reads began. */
-  snapshot?: CollectionSnapshot;
+  snapshot?: RecordedCollection;
   takenAt?: number;
 }
 
 export interface CollectionScan {
   /** Files to read (new or changed since the snapshot), sorted documentIds. */
   fresh: string[];
-  /** Snapshot entries whose files are unchanged, sorted by documentId: their files need no reading. */
-  reused: SnapshotEntry[];
+  /**
+   * Snapshot entries whose files are unchanged (their positions in the snapshot's entries, which are sorted by
+   * documentId): their files need no reading.
+   */
+  reused: number[];
   problems: LoadProblem[];
   /** The folder's mtime before listing it (for the next snapshot); NaN when there is no folder. */
   dirMtimeMs: number;
@@ -67,7 +70,7 @@ export class StartupFiles {
     return snapshotFileOf(this.store.contentDir);
   }
 
-  readSnapshot(): Snapshot | undefined {
+  readSnapshot(): RecordedSnapshot | undefined {
     return readSnapshot(this.snapshotFile);
   }
 
@@ -106,7 +109,7 @@ export class StartupFiles {
    */
   async scanCollection(pluralName: string, opts: ScanOptions = {}): Promise<CollectionScan> {
     const dir = this.collectionDir(pluralName);
-    const reused: SnapshotEntry[] = [];
+    const reused: number[] = [];
     const problems: LoadProblem[] = [];
     // A folder that is a link out of content/ is not listed: none of its files are read (content-bounds.ts).
     if (!folderInside(this.store.contentDir, dir))
@@ -114,13 +117,13 @@ export class StartupFiles {
     const dirStat = statSync(dir, { throwIfNoEntry: false });
     if (!dirStat?.isDirectory()) return { fresh: [], reused, problems, dirMtimeMs: NaN };
     const { snapshot, takenAt = 0 } = opts;
-    const entries = snapshot?.entries ?? [];
+    const entries = snapshot?.entries;
     // An unchanged folder mtime means the same names: listing 100,000 names is itself slow on some machines.
     const sameNames = !!snapshot && snapshot.dirMtimeMs === dirStat.mtimeMs && dirStat.mtimeMs < takenAt - TICK;
     let strays = 0;
-    let candidates: SnapshotEntry[];
+    let candidates: number[];
     let fresh: string[] = [];
-    if (sameNames) candidates = entries;
+    if (sameNames) candidates = Array.from(entries!.ids, (_, i) => i);
     else {
       const listed = await listingOf(dir, dirStat);
       strays = listed.strays;
@@ -129,7 +132,7 @@ export class StartupFiles {
       ({ candidates, fresh } = splitByRecorded(listed.ids, entries));
     }
     if (candidates.length) {
-      const ids = candidates.map((c) => c.documentId);
+      const ids = candidates.map((c) => entries!.ids[c]);
       const stamp = () => stampFiles(this.store.contentDir, pluralName, ids, this.threadsFrom);
       // Collections are scanned at once: those stamped on threads take turns, so a low `threadsFrom` over many
       // collections never starts threads for all of them together.
@@ -137,9 +140,10 @@ export class StartupFiles {
       let changed = false;
       for (let i = 0; i < candidates.length; i++) {
         const c = candidates[i];
-        if (sameStamp(c, stamps[i * STAMP], stamps[i * STAMP + 1], stamps[i * STAMP + 2], takenAt)) reused.push(c);
+        if (entries!.unchanged(c, stamps[i * STAMP], stamps[i * STAMP + 1], stamps[i * STAMP + 2], takenAt))
+          reused.push(c);
         else {
-          fresh.push(c.documentId);
+          fresh.push(ids[i]);
           changed = true;
         }
       }
@@ -193,14 +197,15 @@ export class StartupFiles {
  * Both sorted: recorded files still listed are candidates, listed files not recorded are read. A loop
  * over 100,000 names in a function of its own, as in folder-listing.ts.
  */
-function splitByRecorded(ids: string[], entries: SnapshotEntry[]): { candidates: SnapshotEntry[]; fresh: string[] } {
-  if (!entries.length) return { candidates: [], fresh: ids };
-  const candidates: SnapshotEntry[] = [];
+function splitByRecorded(ids: string[], entries?: RecordedEntries): { candidates: number[]; fresh: string[] } {
+  if (!entries?.length) return { candidates: [], fresh: ids };
+  const recorded = entries.ids;
+  const candidates: number[] = [];
   const fresh: string[] = [];
   let e = 0;
   for (const id of ids) {
-    while (e < entries.length && entries[e].documentId < id) e++;
-    if (e < entries.length && entries[e].documentId === id) candidates.push(entries[e++]);
+    while (e < recorded.length && recorded[e] < id) e++;
+    if (e < recorded.length && recorded[e] === id) candidates.push(e++);
     else fresh.push(id);
   }
   return { candidates, fresh };

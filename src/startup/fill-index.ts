@@ -1,7 +1,7 @@
 import type { SchemaRegistry } from '../schema/registry.js';
 import type { ContentType } from '../schema/types.js';
 import type { CapturedDocument, StartupFiles } from './files.js';
-import type { CollectionSnapshot, Snapshot, SnapshotEntry } from './snapshot.js';
+import type { CollectionSnapshot, Snapshot } from './snapshot.js';
 import { FOLIO_VERSION } from '../version.js';
 import { decodeDocument } from '../documents/file-format.js';
 import type { DocumentIndex, SummarySource } from '../documents/doc-index.js';
@@ -20,6 +20,7 @@ import {
   startReaders,
 } from './parallel-read.js';
 import { META } from './read-block.js';
+import { fetchTexts } from './prefetch.js';
 
 export interface LoadReport {
   documents: number;
@@ -164,27 +165,37 @@ export async function loadDocuments(
       report.documents++;
     };
     const oldTable = usable[i]?.table ?? [];
-    const oldEntries = usable[i]?.entries ?? [];
+    const oldEntries = usable[i]?.entries;
+    // One shape for every document the snapshot indexes (see lazyDocument), rather than an object each.
+    const shape = oldEntries && { meta: oldEntries.numbers, table: oldTable };
     // Snapshot entries are indexed by their summaries too, and made when first needed (entry `p`): their
     // values are read from their files on first use.
     const recorded: SummarySource = {
       make: (p) => {
-        const e = oldEntries[p];
-        return lazyDocument(ctx, e.documentId, e.summary, oldTable);
+        const { ids, numbers } = oldEntries!;
+        return lazyDocument(
+          ctx,
+          ids[p],
+          numbers,
+          oldTable,
+          oldEntries!.summaryFrom(p),
+          oldEntries!.summaryTo(p),
+          shape,
+        );
       },
     };
-    let p = 0;
-    const fromSnapshot = (entry: SnapshotEntry) => {
-      // Reused entries are a subsequence of the snapshot's, in the same order.
-      while (oldEntries[p] !== entry) p++;
-      if (!readableSummary(entry.summary, 0, entry.summary.length, oldTable)) {
+    const fromSnapshot = (p: number) => {
+      const { ids, numbers } = oldEntries!;
+      const from = oldEntries!.summaryFrom(p);
+      const to = oldEntries!.summaryTo(p);
+      if (!readableSummary(numbers, from, to, oldTable)) {
         // A summary this code cannot read (a damaged snapshot): read the file itself.
-        const raw = files.readDocument(ct.pluralName, entry.documentId);
+        const raw = files.readDocument(ct.pluralName, ids[p]);
         if (raw) fromFile(raw);
         return;
       }
-      if (capture) kept.record(entry, oldTable);
-      index.addSummary(ct.uid, recorded, p, entry.summary, 0, entry.summary.length, oldTable);
+      if (capture) kept.recordUnchanged(oldEntries!, p, oldTable);
+      index.addSummary(ct.uid, recorded, p, numbers, from, to, oldTable);
       report.documents++;
       report.fromSnapshot!++;
     };
@@ -237,7 +248,7 @@ export async function loadDocuments(
         if (block) continue;
       }
       const a = documents[d]?.documentId;
-      const b = reused[s]?.documentId;
+      const b = s < reused.length ? oldEntries!.ids[reused[s]] : undefined;
       const c = block ? block.ids[block.meta[block.starts[k] + META.index]] : undefined;
       if (a !== undefined && (b === undefined || a < b) && (c === undefined || a < c)) fromFile(documents[d++]);
       else if (b !== undefined && (c === undefined || b < c)) fromSnapshot(reused[s++]);
@@ -268,7 +279,12 @@ function lazyContexts(types: ContentType[], files: StartupFiles, opts: LoadOptio
       const check = opts.check && ((body: Record<string, unknown>, id: string) => opts.check!(ct, body, id));
       const invalid = opts.onInvalid && ((doc: DocumentRecord, problem: string) => opts.onInvalid!(ct, doc, problem));
       const reread = (id: string) => files.readDocument(ct.pluralName, id)?.body;
-      return [ct.uid, { ct, reread, read, stale, check, invalid }];
+      // As many files as a first start reads on threads: then the threads pay for themselves.
+      const fetch = (docs: DocumentRecord[]) =>
+        docs.length >= files.threadsFrom && parallelReadAvailable()
+          ? fetchTexts(files.store.contentDir, ct, docs)
+          : undefined;
+      return [ct.uid, { ct, reread, read, stale, check, invalid, fetch }];
     }),
   );
 }

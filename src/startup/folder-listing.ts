@@ -71,7 +71,7 @@ function threadsFromOf(contentDir: string): number {
  * A folder's document ids (its `.json` files, sorted) and how many temp files killed writers left there,
  * `stat` being the folder's stat now: from the listing started ahead if the folder is the same and its
  * mtime unchanged since, else listed now. A snapshot records that mtime as the names listed, so the
- * listing must have begun after it by a clock tick (as `sameStamp` requires of files): a change in the
+ * listing must have begun after it by a clock tick (as `RecordedEntries.unchanged` requires of files): a change in the
  * same tick would leave the mtime as it was.
  */
 export async function listingOf(dir: string, stat: Stats): Promise<{ ids: string[]; strays: number }> {

@@ -6,7 +6,7 @@ import type { TextSource } from './text-arena.js';
 import { decodeDocument } from '../documents/file-format.js';
 import { type DocumentRecord, type Slot, type Status, type Version, NO_LOCALE, SlotMap } from '../documents/model.js';
 import { readableSummary } from '../documents/summary.js';
-import type { UndecodedHook } from '../documents/doc-index.js';
+import type { TextFetch, UndecodedHook } from '../documents/doc-index.js';
 
 /**
  * Documents indexed from a summary (a start-up snapshot's, or a reader thread's at a first start)
@@ -42,6 +42,8 @@ export interface LazyContext {
   read?: (documentId: string) => CapturedDocument | undefined;
   /** The file no longer holds the versions `doc` was indexed with: index it again from the file. */
   stale?: (doc: DocumentRecord) => void;
+  /** Starts reading the files of these documents on threads (see prefetch.ts); undefined when it would not pay. */
+  fetch?: (docs: DocumentRecord[]) => TextFetch | undefined;
   /** Checks a decoded body's values (see LoadOptions.check): a message when they fail. */
   check?: (body: Record<string, unknown>, documentId: string) => string | undefined;
   /** The document, indexed before it was decoded, failed `check` once it was. */
@@ -65,6 +67,8 @@ export class LazySource {
   private done = false;
   doc!: DocumentRecord;
   linkPending = false;
+  /** The file's text as a reader thread read it ahead of the decoding (see prefetch.ts). */
+  private fetched: { blob: TextSource; offset: number; length: number } | undefined;
 
   /**
    * The text is `blob`'s `[offset, offset + length)`; with `shape` instead, it is the file's, and the
@@ -80,6 +84,18 @@ export class LazySource {
 
   get loaded() {
     return this.done;
+  }
+
+  get context(): LazyContext {
+    return this.ctx;
+  }
+
+  /**
+   * The file's text, read on another thread just now: decoded instead of reading the file (see `fromFile`).
+   * Undefined: the text is let go (its buffer is about to be reused).
+   */
+  provide(blob: TextSource | undefined, offset = 0, length = 0) {
+    this.fetched = blob && !this.done && this.shape ? { blob, offset, length } : undefined;
   }
 
   load() {
@@ -127,10 +143,14 @@ export class LazySource {
     const documentId = this.doc.documentId;
     const shape = this.shape!;
     this.shape = undefined;
+    const fetched = this.fetched;
+    this.fetched = undefined;
     let decoded: DocumentRecord | undefined;
-    let raw: CapturedDocument | undefined;
+    let raw: Pick<CapturedDocument, 'body'> | undefined;
     try {
-      raw = read?.(documentId);
+      raw = fetched
+        ? { body: parseDocumentText(fetched.blob.text(fetched.offset, fetched.length), documentId) }
+        : read?.(documentId);
       decoded = raw && decodeDocument(ct, documentId, raw.body);
     } catch (err) {
       // Broken since it was indexed (the start-up snapshot keeps no text to fall back on): taken out and
@@ -307,4 +327,5 @@ export const undecodedHook: UndecodedHook = {
     if (src) src.linkPending = pending;
   },
   decode: (doc) => lazySourceOf(doc)?.load(),
+  fetch: (docs) => lazySourceOf(docs[0])?.context.fetch?.(docs),
 };

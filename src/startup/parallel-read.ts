@@ -6,7 +6,7 @@ import type { ContentType } from '../schema/types.js';
 import { listedFile } from '../store/document-file.js';
 import { BufferText } from './text-arena.js';
 import type { LoadProblem } from '../store/store.js';
-import { META, type ReadBlock, readBlock } from './read-block.js';
+import { type Keep, META, type ReadBlock, readBlock } from './read-block.js';
 import type { ReadJob, ReaderSetup } from './read-worker.js';
 
 /**
@@ -28,6 +28,12 @@ const READERS = Math.min(4, Math.max(2, availableParallelism()));
 
 /** Files per block: small enough that indexing follows the reads closely, large enough that messages are few. */
 export const BLOCK_FILES = 1000;
+
+/**
+ * Bytes of a block's texts in the ring that texts read ahead go to (see `read`): room for 1,000 files of 4 KB;
+ * a text past it is left for its document to read itself.
+ */
+const RING_SLOT = 4 * 1024 * 1024;
 
 /** Reader threads for this many files: no more than they have blocks to claim. */
 export const readersFor = (files: number, threads = READERS) =>
@@ -55,9 +61,11 @@ export interface ThreadBlock {
 export interface Readers {
   /**
    * Reads the given files (sorted documentIds), yielding blocks in documentId order as they come in,
-   * with their texts if `keep`. Once only.
+   * with their texts if `keep`. Once only. With `ahead`, the threads read at most that many blocks past the
+   * last one taken; texts alone (`keep` 'texts') then go to a ring of `ahead + 2` slots: a block's texts are
+   * overwritten once the block after next is taken.
    */
-  read(ids: string[], keep?: boolean): AsyncGenerator<ThreadBlock>;
+  read(ids: string[], keep?: Keep, ahead?: number): AsyncGenerator<ThreadBlock>;
   /** Stops threads that will not be given files after all. */
   close(): void;
 }
@@ -97,10 +105,15 @@ export function startReaders(contentDir: string, ct: ContentType, threads = READ
     });
     worker.once('error', () => undefined);
   }
+  let limit: Int32Array | undefined;
   const close = () => {
+    if (limit) {
+      Atomics.store(limit, 0, 0x7fffffff);
+      Atomics.notify(limit, 0);
+    }
     for (const worker of workers) void worker?.terminate();
   };
-  const read = (ids: string[], keep = false) => {
+  const read = (ids: string[], keep: Keep = false, ahead?: number) => {
     const blocks: string[][] = [];
     for (let at = 0; at < ids.length; at += BLOCK_FILES) blocks.push(ids.slice(at, at + BLOCK_FILES));
     // Every block's ids in one shared buffer, decoded by a thread only for the blocks it claims, rather
@@ -112,7 +125,17 @@ export function startReaders(contentDir: string, ct: ContentType, threads = READ
       next: new SharedArrayBuffer(4),
       claimedBy: new SharedArrayBuffer(4 * blocks.length),
       keep,
+      limit: ahead === undefined ? undefined : new SharedArrayBuffer(4),
+      // Texts alone, read ahead: block b in slot b % slots, free again once the blocks after it are taken.
+      ring:
+        keep === 'texts' && ahead !== undefined
+          ? { buffer: new SharedArrayBuffer((ahead + 2) * RING_SLOT), slots: ahead + 2, slotBytes: RING_SLOT }
+          : undefined,
     };
+    if (job.limit) {
+      limit = new Int32Array(job.limit);
+      limit[0] = ahead!;
+    }
     const text = Buffer.from(job.ids);
     const starts = new Int32Array(job.starts);
     joined.forEach((t, b) => {
@@ -138,6 +161,10 @@ export function startReaders(contentDir: string, ct: ContentType, threads = READ
             r = arrived.get(b);
           }
           arrived.delete(b);
+          if (limit) {
+            Atomics.store(limit, 0, b + 1 + ahead!);
+            Atomics.notify(limit, 0);
+          }
           r ??= readBlock(contentDir, ct, b, blocks[b], state, keep);
           yield threadBlock(r, blocks[b], (id) => listedFile(contentDir, ct.pluralName, id));
         }

@@ -30,8 +30,8 @@ export interface ReadBlock {
   problems: Array<[number, string]>;
   /** The locale codes the summaries' positions refer to (the reader's table so far). */
   table: string[];
-  /** The texts kept, shared rather than transferred (see TextArena). */
-  chunks: SharedArrayBuffer[];
+  /** The texts kept, shared rather than transferred (see TextArena), but for `keep` 'texts'. */
+  chunks: Array<SharedArrayBuffer | ArrayBuffer>;
 }
 
 /** Where meta's fields are, after a file's start. */
@@ -49,20 +49,45 @@ export interface ReaderState {
   scratch: { buf: Buffer };
   plan?: ScanPlan;
   paths?: (documentId: string) => string | undefined;
+  /** Where texts alone are read into, block b in slot `b % slots` (see parallel-read.ts `read`). */
+  ring?: TextRing;
 }
 
-/** Reads the files `ids` (documentIds) of `ct`'s collection under `contentDir`, keeping their texts if `keep`. */
+/** One shared buffer in `slots` slots of `slotBytes`, reused block after block. */
+export interface TextRing {
+  buffer: SharedArrayBuffer;
+  slots: number;
+  slotBytes: number;
+}
+
+/**
+ * What a reader keeps of the files it reads: nothing but their summaries (`false`), their texts as well
+ * (`true`), or their texts alone, unchecked and without summaries (`'texts'`: documents indexed already,
+ * read ahead of their decoding, which checks them), in a ring of slots reused block after block (see
+ * ReaderState), else in buffers moved to the main thread rather than shared, so the reader holds none.
+ */
+export type Keep = boolean | 'texts';
+
+/** Reads the files `ids` (documentIds) of `ct`'s collection under `contentDir`, keeping what `keep` says. */
 export function readBlock(
   contentDir: string,
   ct: ContentType,
   block: number,
   ids: string[],
   state: ReaderState,
-  keep = false,
+  keep: Keep = false,
 ): ReadBlock {
   const { table, scratch } = state;
   const plan = (state.plan ??= scanPlan(ct));
-  const arena = keep ? new TextArena(CHUNK_BYTES, true) : undefined;
+  const textsOnly = keep === 'texts';
+  // Texts alone go to the block's slot of the ring when there is one: no memory is allocated per block.
+  const ring = textsOnly ? state.ring : undefined;
+  const base = ring ? (block % ring.slots) * ring.slotBytes : 0;
+  const arena = !keep
+    ? undefined
+    : ring
+      ? new TextArena(0, true, Buffer.from(ring.buffer, base, ring.slotBytes))
+      : new TextArena(CHUNK_BYTES, !textsOnly);
   const meta: number[] = [];
   const problems: Array<[number, string]> = [];
   const pathOf = (state.paths ??= documentPaths(contentDir, ct.pluralName));
@@ -80,7 +105,8 @@ export function readBlock(
       let length: number;
       if (arena) {
         ({ chunk: bytes, offset, length } = readKept(path, scratch, arena, contentDir));
-        meta.push(i, arena.chunks.length - 1, offset, length, 0);
+        meta.push(i, arena.chunks.length - 1, base + offset, length, 0);
+        if (textsOnly) continue;
       } else {
         length = readDocumentBytes(path, scratch, contentDir);
         bytes = scratch.buf;
@@ -106,6 +132,6 @@ export function readBlock(
     meta: new Float64Array(meta),
     problems,
     table: [...table.keys()],
-    chunks: (arena?.chunks ?? []).map((c) => c.buffer as SharedArrayBuffer),
+    chunks: ring ? [ring.buffer] : (arena?.chunks ?? []).map((c) => c.buffer as SharedArrayBuffer | ArrayBuffer),
   };
 }

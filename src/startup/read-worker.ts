@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ContentType } from '../schema/types.js';
-import { type ReaderState, readBlock } from './read-block.js';
+import { type Keep, type ReaderState, type TextRing, readBlock } from './read-block.js';
 
 /**
  * Runs on a reader thread (see parallel-read.ts): once given the blocks of one collection's files,
@@ -26,22 +26,29 @@ export interface ReadJob {
   starts: SharedArrayBuffer;
   next: SharedArrayBuffer;
   claimedBy: SharedArrayBuffer;
-  keep: boolean;
+  keep: Keep;
+  /** One Int32: blocks from this one on wait to be claimed until it moves (texts read ahead, see prefetch.ts). */
+  limit?: SharedArrayBuffer;
+  /** Where texts alone are read into (see read-block.ts). */
+  ring?: TextRing;
 }
 
 const { contentDir, ct, worker } = workerData as ReaderSetup;
 const state: ReaderState = { table: new Map<string, number>(), scratch: { buf: Buffer.allocUnsafe(256 * 1024) } };
 
-parentPort!.once('message', ({ ids, starts, next, claimedBy, keep }: ReadJob) => {
+parentPort!.once('message', ({ ids, starts, next, claimedBy, keep, limit, ring }: ReadJob) => {
+  state.ring = ring;
   const text = Buffer.from(ids);
   const at = new Int32Array(starts);
   const counter = new Int32Array(next);
   const owners = new Int32Array(claimedBy);
+  const ahead = limit && new Int32Array(limit);
   for (let b = Atomics.add(counter, 0, 1); b < owners.length; b = Atomics.add(counter, 0, 1)) {
+    if (ahead) for (let l = Atomics.load(ahead, 0); b >= l; l = Atomics.load(ahead, 0)) Atomics.wait(ahead, 0, l, 1000);
     Atomics.store(owners, b, worker);
-    parentPort!.postMessage(
-      readBlock(contentDir, ct, b, text.toString('latin1', at[b], at[b + 1]).split('\n'), state, keep),
-    );
+    const read = readBlock(contentDir, ct, b, text.toString('latin1', at[b], at[b + 1]).split('\n'), state, keep);
+    // Texts alone are moved, not shared: this thread then holds none of them (see Keep).
+    parentPort!.postMessage(read, keep === 'texts' && !ring ? (read.chunks as ArrayBuffer[]) : []);
   }
   // Done: let the thread end.
   parentPort!.close();

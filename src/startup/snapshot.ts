@@ -56,6 +56,59 @@ export interface Snapshot {
   collections: Map<string, CollectionSnapshot>;
 }
 
+/**
+ * One collection's entries as read from the file: in columns, with no object per entry (a restart reads a
+ * million of them, and made into objects they were most of its work on the main thread and of its garbage).
+ * Entry `i` is `ids[i]`, and in `numbers` from `at[i]`: mtime, size, inode, summary length, summary.
+ */
+export class RecordedEntries {
+  constructor(
+    readonly ids: string[],
+    readonly numbers: Float64Array,
+    readonly at: Int32Array,
+  ) {}
+
+  get length() {
+    return this.ids.length;
+  }
+
+  /**
+   * Whether entry `i`'s file, stamped as given (NaN when gone), still holds what was recorded. A file modified
+   * less than `TICK` ms before the snapshot's reads began is never trusted (see TICK).
+   */
+  unchanged(i: number, mtimeMs: number, size: number, ino: number, takenAt: number): boolean {
+    const n = this.numbers;
+    const a = this.at[i];
+    return n[a] === mtimeMs && n[a + 1] === size && n[a + 2] === ino && mtimeMs < takenAt - TICK;
+  }
+
+  /** Where entry `i`'s summary is in `numbers`: `[summaryFrom(i), summaryTo(i))`. */
+  summaryFrom(i: number): number {
+    return this.at[i] + 4;
+  }
+  summaryTo(i: number): number {
+    return this.at[i] + 4 + this.numbers[this.at[i] + 3];
+  }
+
+  /** Entry `i` as an object (for a snapshot written again). */
+  entry(i: number): SnapshotEntry {
+    const a = this.at[i];
+    const n = this.numbers;
+    const summary = Array.from(n.subarray(a + 4, this.summaryTo(i)));
+    return { documentId: this.ids[i], mtimeMs: n[a], size: n[a + 1], ino: n[a + 2], summary };
+  }
+}
+
+/** A collection of a snapshot as read (see RecordedEntries). */
+export interface RecordedCollection extends Omit<CollectionSnapshot, 'entries'> {
+  entries: RecordedEntries;
+}
+
+/** A snapshot as read. */
+export interface RecordedSnapshot extends Omit<Snapshot, 'collections'> {
+  collections: Map<string, RecordedCollection>;
+}
+
 interface Header {
   folioVersion: string;
   takenAt: number;
@@ -66,7 +119,7 @@ interface Header {
 }
 
 /** Reads a snapshot file. Anything unexpected (absent, truncated, another format) is `undefined`. */
-export function readSnapshot(file: string): Snapshot | undefined {
+export function readSnapshot(file: string): RecordedSnapshot | undefined {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -89,24 +142,16 @@ export function readSnapshot(file: string): Snapshot | undefined {
     let offset = nl2 + 1;
     const header = JSON.parse(pread(offset, headerLength).toString('utf8')) as Header;
     offset += headerLength;
-    const collections = new Map<string, CollectionSnapshot>();
+    const collections = new Map<string, RecordedCollection>();
     for (const [plural, c] of Object.entries(header.collections)) {
       if (!Number.isSafeInteger(c.numbers) || c.numbers % 8 !== 0 || offset + c.numbers > size) return undefined;
       const f = new Float64Array(c.numbers / 8);
       if (c.numbers && readSync(fd, new Uint8Array(f.buffer), 0, c.numbers, offset) !== c.numbers) return undefined;
       offset += c.numbers;
       const ids = c.ids === '' ? [] : c.ids.split('\n');
-      const entries: SnapshotEntry[] = new Array(ids.length);
-      let at = 0;
-      for (let i = 0; i < ids.length; i++) {
-        const n = f[at + 3];
-        if (!(at + 4 + n <= f.length)) return undefined;
-        const summary: number[] = new Array(n);
-        for (let k = 0; k < n; k++) summary[k] = f[at + 4 + k];
-        entries[i] = { documentId: ids[i], mtimeMs: f[at], size: f[at + 1], ino: f[at + 2], summary };
-        at += 4 + n;
-      }
-      if (at !== f.length) return undefined;
+      const starts = entryStarts(f, ids.length);
+      if (!starts) return undefined;
+      const entries = new RecordedEntries(ids, f, starts);
       collections.set(plural, { fingerprint: c.fingerprint, dirMtimeMs: c.dirMtimeMs, table: c.table, entries });
     }
     if (offset !== size) return undefined;
@@ -116,6 +161,19 @@ export function readSnapshot(file: string): Snapshot | undefined {
   } finally {
     closeSync(fd);
   }
+}
+
+/** Where each of `count` entries starts in `f` (see RecordedEntries), or undefined when they do not fill it exactly. */
+function entryStarts(f: Float64Array, count: number): Int32Array | undefined {
+  const starts = new Int32Array(count);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const n = f[at + 3];
+    if (!(Number.isInteger(n) && n >= 0 && at + 4 + n <= f.length)) return undefined;
+    starts[i] = at;
+    at += 4 + n;
+  }
+  return at === f.length ? starts : undefined;
 }
 
 const SNAPSHOT_SLICE = 8192;
@@ -183,13 +241,6 @@ function stampOfFd(fd: number): FileStamp {
   const s = fstatSync(fd);
   return { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino };
 }
-
-/**
- * Whether a file (its stamp given as numbers, NaN when gone) still holds what a snapshot entry recorded.
- * A file modified less than `TICK` ms before the snapshot's reads began is never trusted (see TICK).
- */
-export const sameStamp = (a: FileStamp, mtimeMs: number, size: number, ino: number, takenAt: number) =>
-  a.mtimeMs === mtimeMs && a.size === size && a.ino === ino && mtimeMs < takenAt - TICK;
 
 const WORKERS = 2;
 

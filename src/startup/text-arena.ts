@@ -36,7 +36,15 @@ export class TextArena {
   constructor(
     private readonly chunkBytes = 8 * 1024 * 1024,
     private readonly shared = false,
-  ) {}
+    /** The one buffer to use, given (a slot of a ring, see parallel-read.ts): a text that does not fit throws. */
+    private readonly fixed?: Buffer<ArrayBufferLike>,
+  ) {
+    if (fixed) {
+      this.chunk = fixed;
+      this.source = new BufferText(fixed);
+      this.chunks.push(fixed);
+    }
+  }
   private chunk: Buffer<ArrayBufferLike> = Buffer.allocUnsafe(0);
   private source = new BufferText(this.chunk);
   private used = 0;
@@ -46,6 +54,7 @@ export class TextArena {
   /** Room for `length` bytes at `chunk[offset…]`; `commit` keeps what was written there. */
   reserve(length: number): { chunk: Buffer; offset: number } {
     if (this.used + length > this.chunk.length) {
+      if (this.fixed) throw new RangeError('no room left for the text');
       // Never from Buffer's shared pool: each chunk owns its buffer, so it can cross to another thread whole.
       const bytes = Math.max(this.chunkBytes, length);
       this.chunk = Buffer.from(this.shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));

@@ -1,10 +1,11 @@
 import qs from 'qs';
 import type { Project } from '../../src/project.js';
-import { Job } from '../../src/documents/sliced-work.js';
+import { Job, type Pause, runNow } from '../../src/documents/sliced-work.js';
 import { runPlan } from '../../src/query/exec.js';
+import { IdSet } from '../../src/query/id-sets.js';
 import { findPage } from '../../src/query/find.js';
 import { parseQueryString } from '../../src/query/parse-qs.js';
-import { planFind } from '../../src/query/plan.js';
+import { type FindPlan, planFind } from '../../src/query/plan.js';
 import { parseReadQuery } from '../../src/query/read.js';
 import { Reader } from '../../src/query/reader.js';
 
@@ -14,11 +15,13 @@ export interface Answer {
   ids: number[];
 }
 
-function toEnd<T>(work: Generator<void, T>): T {
-  for (;;) {
-    const r = work.next();
-    if (r.done) return r.value;
-  }
+function toEnd<T>(work: Generator<Pause, T>): T {
+  return runNow(() => {
+    for (;;) {
+      const r = work.next();
+      if (r.done) return r.value;
+    }
+  });
 }
 
 function prepared(project: Project, type: string, query: string | Record<string, unknown>) {
@@ -69,7 +72,7 @@ export function fromIndexes(
 
 /**
  * A query answered from the indexes, with how many rows (versions) it tested one by one against a condition of the
- * filter (rather than reading them off a range of a sorted order, the folded texts or the inverse links).
+ * filter or a set of rows found from an index (rather than reading them off a range of a sorted order or a set).
  */
 export function explained(
   project: Project,
@@ -83,6 +86,27 @@ export function explained(
     const test = part.test;
     part.test = (id) => (tested.add(id), test(id));
   }
+  // A row is also tested when it is looked up in a set of rows found from an index (texts, links).
+  const has = Object.getOwnPropertyDescriptor(IdSet.prototype, 'has')!;
+  Object.defineProperty(IdSet.prototype, 'has', {
+    ...has,
+    value(this: IdSet, id: number) {
+      tested.add(id);
+      return (has.value as (id: number) => boolean).call(this, id);
+    },
+  });
+  try {
+    return { answer: answerOf(q, context, plan), tested: tested.size };
+  } finally {
+    Object.defineProperty(IdSet.prototype, 'has', has);
+  }
+}
+
+function answerOf(
+  q: ReturnType<typeof prepared>['query'],
+  context: ReturnType<typeof prepared>['context'],
+  plan: FindPlan,
+) {
   const p = q.pagination!;
   for (;;) {
     let job: Job | undefined;
@@ -92,7 +116,7 @@ export function explained(
     if (job.failed !== undefined) throw job.failed;
   }
   const page = toEnd(runPlan(context, plan, p.start, p.mode === 'page' ? p.pageSize : p.limit));
-  return { answer: page && { total: page.total, ids: [...page.ids] }, tested: tested.size };
+  return page && { total: page.total, ids: [...page.ids] };
 }
 
 /** A list query as the server answers it (from the indexes when they can, else by a scan). */

@@ -54,6 +54,8 @@ class Session {
   user: User | undefined;
   /** The session this page was signed in with has ended: the page stays, with what it holds, until a sign-in. */
   ended = false;
+  /** Signing out: calls made now are not sent (they would be refused, or sent as the public role). */
+  leaving = false;
   private listeners = new Set<Listener>();
   private renewing: Promise<boolean> | undefined;
 
@@ -180,14 +182,24 @@ class Session {
   }
 
   async signOut(): Promise<void> {
-    // Calls still under way would be refused once the session is revoked (and the browser logs each refusal).
-    await Promise.race([Promise.allSettled([...underWay]), new Promise((r) => setTimeout(r, 3000))]);
+    // Calls under way would be refused once the session is revoked (and the browser logs each refusal): they are
+    // let finish, those started meanwhile included (a page still loading), and none is sent from now on.
+    this.leaving = true;
     try {
-      if (this.jwt) await send('POST', '/api/auth/logout', {}, { authorization: `Bearer ${this.jwt}` });
-    } catch {
-      // Signed out here whatever the server says: the access token expires on its own.
+      const until = Date.now() + 10_000;
+      while (underWay.size > 0 && Date.now() < until) {
+        const late = new Promise((r) => setTimeout(r, until - Date.now()));
+        await Promise.race([Promise.allSettled([...underWay]), late]);
+      }
+      try {
+        if (this.jwt) await send('POST', '/api/auth/logout', {}, { authorization: `Bearer ${this.jwt}` });
+      } catch {
+        // Signed out here whatever the server says: the access token expires on its own.
+      }
+      this.set(undefined, undefined);
+    } finally {
+      this.leaving = false;
     }
-    this.set(undefined, undefined);
   }
 }
 
@@ -246,10 +258,11 @@ export function api<T = unknown>(method: string, path: string, body?: unknown): 
   return call;
 }
 
-/** Calls as the signed-in user not answered yet: a sign-out waits for them (a few seconds at most). */
+/** Calls as the signed-in user not answered yet: a sign-out waits for them (ten seconds at most). */
 const underWay = new Set<Promise<unknown>>();
 
 async function callAsUser<T>(method: string, path: string, body?: unknown): Promise<T> {
+  if (session.leaving) throw new ApiError(401, 'UnauthorizedError', 'Signed out');
   await sessionOrEnded();
   const call = () => send(method, path, body, session.jwt ? { authorization: `Bearer ${session.jwt}` } : {});
   let res: Response;
