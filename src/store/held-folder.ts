@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
 /** What a lock folder's holder file says about the process holding it. */
-interface Holder {
+export interface Holder {
   pid: number;
   host: string;
 }
@@ -36,7 +36,7 @@ export const LOCK_HOST =
 const code = (err: unknown) => (err as NodeJS.ErrnoException).code;
 
 /** True unless the process is known to be gone: a live process, or one of another host, counts as alive. */
-function alive(holder: Holder): boolean {
+export function alive(holder: Holder): boolean {
   if (holder.host !== LOCK_HOST) return true;
   try {
     process.kill(holder.pid, 0);
@@ -47,7 +47,7 @@ function alive(holder: Holder): boolean {
 }
 
 /** A holder file's content, or undefined when it is not one (cut off by a power loss, edited by hand). */
-function asHolder(value: unknown): Holder | undefined {
+export function asHolder(value: unknown): Holder | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const { pid, host } = value as Partial<Holder>;
   return Number.isInteger(pid) && pid! > 0 && typeof host === 'string' ? { pid: pid!, host } : undefined;

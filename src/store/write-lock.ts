@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { FolioError } from '../errors.js';
 import { HeldFolder } from './held-folder.js';
+import { type Announcement, LockWaiters } from './lock-waiters.js';
 
 /**
  * How long a lock whose holder stopped refreshing it keeps others out (a holder of this host that has
@@ -10,11 +11,14 @@ import { HeldFolder } from './held-folder.js';
 const STALE_MS = 5000;
 /** How long a writer waits for the lock before giving up: a frozen holder's lock goes stale well before. */
 const WAIT_MS = 30_000;
-/** After this long, writes arriving in this process wait for the lock to be released and taken again. */
+/**
+ * After this long, the holder looks for another process waiting; if one is, writes arriving in this process wait
+ * for the lock to be released and taken again; if none is, the lock is kept for another MAX_HOLD_MS.
+ */
 const MAX_HOLD_MS = 200;
 /**
- * How long a process that gave the lock back after MAX_HOLD_MS waits before taking it again: longer than the
- * longest pause between a waiter's attempts (see `acquire`), so a waiting process gets its turn.
+ * How long a process that gave the lock back to a waiter waits before taking it again: longer than the
+ * longest pause between a waiter's attempts (see `acquire`), so the waiting process gets its turn.
  */
 const YIELD_MS = 120;
 
@@ -22,11 +26,15 @@ const YIELD_MS = 120;
  * The project's write lock, shared by every process that writes its documents (the server, each CLI
  * run): a lock folder in `.folio/locks/` naming its holder (see HeldFolder). It is held by a process,
  * not by one write: while it is held the process's writes run side by side (each document's own writes
- * are queued by the caller), and it is given back as soon as none is running, or after MAX_HOLD_MS of a
- * steady stream of them, so other processes get their turn.
+ * are queued by the caller), and it is given back as soon as none is running. A steady stream of them
+ * gives it back only to another process waiting for it: waiters announce themselves beside the lock
+ * (see LockWaiters), and the holder looks for them once every MAX_HOLD_MS.
  */
 export class WriteLock {
   private readonly folder: HeldFolder;
+  private readonly waiting: LockWaiters;
+  /** The holder's look for waiters, under way. */
+  private looking = false;
   private holders = 0;
   private heldSince = 0;
   private releaseFile: (() => Promise<void>) | undefined;
@@ -45,6 +53,7 @@ export class WriteLock {
     this.folder = new HeldFolder(join(stateDir, 'locks', `${name}.lock`), STALE_MS, (message) =>
       process.emitWarning(`folio write lock: ${message}`),
     );
+    this.waiting = new LockWaiters(join(stateDir, 'locks', `${name}.waiting`));
   }
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
@@ -96,12 +105,9 @@ export class WriteLock {
         return;
       }
       if (!solo && this.releaseFile && !this.closing) {
-        if (Date.now() - this.heldSince < MAX_HOLD_MS) {
-          this.holders++;
-          return;
-        }
-        this.closing = true;
-        this.yielding = true;
+        if (Date.now() - this.heldSince >= MAX_HOLD_MS) this.lookForWaiters();
+        this.holders++;
+        return;
       }
       if (this.pending) await this.pending;
       else if (!this.releaseFile) {
@@ -118,6 +124,29 @@ export class WriteLock {
         await this.pending;
       } else await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
+  }
+
+  /**
+   * Once per MAX_HOLD_MS of a hold: if another process is waiting, the writes under way end, the lock is given
+   * back, and this process lets the waiter take it first; otherwise it is kept. Writes go on meanwhile.
+   */
+  private lookForWaiters() {
+    if (this.looking) return;
+    this.looking = true;
+    const held = this.releaseFile;
+    void this.waiting
+      .anyWaiting()
+      .catch(() => false)
+      .then((someone) => {
+        this.looking = false;
+        // Given back meanwhile: the next hold starts its own count.
+        if (this.releaseFile !== held) return;
+        if (!someone) this.heldSince = Date.now();
+        else if (!this.closing) {
+          this.closing = true;
+          this.yielding = true;
+        }
+      });
   }
 
   private leave() {
@@ -137,17 +166,25 @@ export class WriteLock {
   private async acquire(yielding: boolean): Promise<() => Promise<void>> {
     if (yielding) await new Promise((r) => setTimeout(r, YIELD_MS));
     const started = Date.now();
-    for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
-      const release = await this.folder.tryLock();
-      if (release) return release;
-      if (Date.now() - started > WAIT_MS)
-        throw new FolioError(
-          503,
-          'ServiceUnavailableError',
-          'Another process has held the write lock of this project for too long; try again',
-          {},
-        );
-      await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
+    let announced: Announcement | undefined;
+    try {
+      for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
+        const release = await this.folder.tryLock();
+        if (release) return release;
+        if (Date.now() - started > WAIT_MS)
+          throw new FolioError(
+            503,
+            'ServiceUnavailableError',
+            'Another process has held the write lock of this project for too long; try again',
+            {},
+          );
+        // Held by another process: tell its holder someone waits, so it gives the lock back after its turn.
+        if (announced) await announced.refresh();
+        else announced = await this.waiting.announce();
+        await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
+      }
+    } finally {
+      await announced?.withdraw();
     }
   }
 }

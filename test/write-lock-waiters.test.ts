@@ -1,0 +1,118 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO } from './helpers/project.js';
+import { eventually } from './helpers/eventually.js';
+import { LOCK_HOST } from '../src/store/held-folder.js';
+import { WriteLock } from '../src/store/write-lock.js';
+
+/**
+ * A steady stream of writes gives the write lock back only to another process that is waiting for it: with
+ * nobody waiting, the process keeps it (the lock folder's holder file stays the same) and its writes are never
+ * paused; a waiter killed while it waited, or one silent for long, does not count.
+ */
+const HOLDER = join(REPO, 'test', 'helpers', 'lock-holder.mjs');
+/** Several times the lock's MAX_HOLD_MS, so that a holder giving the lock back on a timer does so. */
+const STREAM_MS = 1200;
+const children: ChildProcess[] = [];
+const temp = mkdtempSync(join(tmpdir(), 'folio-lock-waiters-'));
+afterEach(() => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+const tick = () => new Promise((r) => setTimeout(r, 2));
+
+/** Three writes always in flight for STREAM_MS; answers the holder files the lock folder named during them. */
+async function stream(lock: WriteLock, stateDir: string): Promise<Set<string>> {
+  const holders = new Set<string>();
+  const started = Date.now();
+  const lane = async () => {
+    while (Date.now() - started < STREAM_MS)
+      await lock.run(async () => {
+        for (const name of readdirSync(join(stateDir, 'locks', 'documents.lock'))) holders.add(name);
+        await tick();
+      });
+  };
+  await Promise.all([lane(), lane(), lane()]);
+  return holders;
+}
+
+const markers = (stateDir: string) => {
+  const folder = join(stateDir, 'locks', 'documents.waiting');
+  return existsSync(folder) ? readdirSync(folder) : [];
+};
+
+describe('a steady stream of writes with nobody waiting', () => {
+  it('keeps the lock throughout: one holder, never given back and taken again', async () => {
+    const stateDir = join(temp, 'alone');
+    const holders = await stream(new WriteLock(stateDir), stateDir);
+    expect([...holders]).toHaveLength(1);
+    expect(markers(stateDir)).toEqual([]);
+  });
+});
+
+describe('a waiter that is gone', () => {
+  it('killed while it waited: its marker does not make the holder give the lock back, and is removed', async () => {
+    const stateDir = join(temp, 'killed');
+    const lock = new WriteLock(stateDir);
+    let end!: () => void;
+    const ends = new Promise<void>((r) => (end = r));
+    let started!: () => void;
+    const holding = new Promise<void>((r) => (started = r));
+    const held = lock.run(async () => {
+      started();
+      await ends;
+    });
+    await holding;
+    const child = spawn(process.execPath, [HOLDER, stateDir, join(temp, 'killed.log'), '0'], { stdio: 'ignore' });
+    children.push(child);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await eventually(() => markers(stateDir).length === 1, 'the waiting process announces itself');
+    child.kill('SIGKILL');
+    // Waited on, so the process is reaped and its pid is gone.
+    await exited;
+    end();
+    await held;
+    expect(markers(stateDir)).toHaveLength(1);
+    const holders = await stream(lock, stateDir);
+    expect([...holders]).toHaveLength(1);
+    expect(markers(stateDir)).toEqual([]);
+  }, 30_000);
+
+  it('silent for long (frozen, or of another host): its marker does not make the holder give it back', async () => {
+    const stateDir = join(temp, 'silent');
+    const folder = join(stateDir, 'locks', 'documents.waiting');
+    mkdirSync(folder, { recursive: true });
+    const marker = join(folder, 'waiter-silent');
+    writeFileSync(marker, JSON.stringify({ pid: process.pid, host: `${LOCK_HOST} elsewhere` }));
+    const past = new Date(Date.now() - 10_000);
+    utimesSync(marker, past, past);
+    const holders = await stream(new WriteLock(stateDir), stateDir);
+    expect([...holders]).toHaveLength(1);
+  });
+});
+
+describe('a process that waits', () => {
+  it('announces itself while it waits, and withdraws once it holds the lock', async () => {
+    const stateDir = join(temp, 'waits');
+    const server = new WriteLock(stateDir);
+    const cli = new WriteLock(stateDir);
+    let end!: () => void;
+    const ends = new Promise<void>((r) => (end = r));
+    let started!: () => void;
+    const holding = new Promise<void>((r) => (started = r));
+    const held = server.run(async () => {
+      started();
+      await ends;
+    });
+    await holding;
+    const waiting = cli.run(async () => markers(stateDir));
+    await eventually(() => markers(stateDir).length === 1, 'the waiting writer announces itself');
+    end();
+    await held;
+    expect(await waiting).toEqual([]);
+  });
+});
