@@ -24,8 +24,6 @@ describe('jobs that wait for something', () => {
       })(),
     );
     const other = new Job(
-      // A job that ends in its first step, without a pause.
-      // eslint-disable-next-line require-yield
       (function* (): Work {
         log.push('b');
         yield;
