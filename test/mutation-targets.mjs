@@ -69,6 +69,7 @@ const LOCK = [
   'test/write-lock-alone.test.ts',
   'test/write-lock-turns.test.ts',
   'test/write-lock-holders.test.ts',
+  'test/write-lock-waiters.test.ts',
 ];
 // The index planner: the indexed answer against a plain reading of the documents (indexed-answers), the plan of
 // each kind of query (index-plans), then the query language's tables. The property test (query-index.property)
@@ -109,6 +110,7 @@ export const TARGETS = {
   'src/store/atomic.ts': STORE,
   'src/store/write-lock.ts': LOCK,
   'src/store/held-folder.ts': LOCK,
+  'src/store/lock-waiters.ts': LOCK,
   'src/query/plan.ts': PLANNER,
   'src/query/exec.ts': INDEXED_READS,
   'src/query/column-scope.ts': PLANNER,
