@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProject, type Project } from '../src/project.js';
 import { parseQueryString } from '../src/query/parse-qs.js';
-import { parseReadQuery } from '../src/query/read.js';
 import { type FoundPage, findPage } from '../src/query/find.js';
 import { Reader } from '../src/query/reader.js';
+import { prepared as preparedQuery } from './helpers/indexed-reads.js';
 import { makeProject } from './helpers/project.js';
 
 /**
@@ -27,16 +27,7 @@ describe('a query overtaken by a write while it pauses', () => {
   afterAll(() => made.cleanup());
 
   const ct = () => project.schemas.find('articles')!;
-  const prepared = (query: string) => {
-    const base = {
-      schemas: project.schemas,
-      index: project.documents.index,
-      config: project.config,
-      media: project.documents.media,
-      canFind: () => true,
-    };
-    return parseReadQuery(base, ct(), parseQueryString(query), 'find');
-  };
+  const prepared = (query: string) => preparedQuery(project, 'articles', query);
   /** Runs the query's work to its first pause, then `write`, then to its end. */
   async function pausedBy(query: string, write: () => Promise<unknown>): Promise<FoundPage> {
     const { query: q, context } = prepared(query);

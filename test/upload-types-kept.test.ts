@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BLUE_JPEG, PDF, RED_PNG, form, type UploadPart } from './helpers/media.js';
+import { BLUE_JPEG, PDF, RED_PNG, type UploadPart, uploadOne } from './helpers/media.js';
 import { startTestServer, type TestServer } from './helpers/project.js';
 
 const bytes = (...parts: Array<string | number[] | Buffer>) =>
@@ -32,12 +32,7 @@ describe('the extension and type an upload is stored with', () => {
     await s.stop();
   });
 
-  const upload = async (file: UploadPart) => {
-    const res = await fetch(`${s.url}/api/upload`, { method: 'POST', body: form([file]), headers: s.auth });
-    const body = await res.json();
-    expect(res.status, JSON.stringify(body)).toBe(201);
-    return body[0] as { ext: string; mime: string; url: string };
-  };
+  const upload = (file: UploadPart) => uploadOne(s, file);
 
   /** Every harmless text extension, with the type it is served as. */
   const TEXT: Array<[ext: string, mime: string]> = [

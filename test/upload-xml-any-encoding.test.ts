@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RED_PNG, form, type UploadPart } from './helpers/media.js';
+import { RED_PNG, type UploadPart, uploadOne } from './helpers/media.js';
 import { startTestServer, type TestServer } from './helpers/project.js';
 
 /**
@@ -17,10 +17,7 @@ describe('an upload of XML, and of a name in capitals', () => {
   });
 
   const upload = async (file: UploadPart) => {
-    const res = await fetch(`${s.url}/api/upload`, { method: 'POST', body: form([file]), headers: s.auth });
-    const body = await res.json();
-    expect(res.status, JSON.stringify(body)).toBe(201);
-    const [{ ext, mime }] = body as Array<{ ext: string; mime: string }>;
+    const { ext, mime } = await uploadOne(s, file);
     return { ext, mime };
   };
 

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HeldFolder } from '../src/store/held-folder.js';
 import { WriteLock } from '../src/store/write-lock.js';
+import { deadPid } from './helpers/dead-pid.js';
 
 /**
  * Who keeps the project's write lock, and for how long: a holder that keeps writing keeps it past the stale time;
@@ -19,16 +19,6 @@ const dated = (path: string, agoMs: number) => {
   utimesSync(path, at, at);
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-let deadOnce: Promise<number> | undefined;
-/** The pid of a process that has run and exited. */
-function deadPid(): Promise<number> {
-  deadOnce ??= new Promise((resolve) => {
-    const child = spawn(process.execPath, ['-e', '']);
-    child.once('exit', () => resolve(child.pid!));
-  });
-  return deadOnce;
-}
 
 describe('a write lock held for longer than its stale time', () => {
   it('is kept by a holder that is still running, and given back whole', async () => {

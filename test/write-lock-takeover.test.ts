@@ -18,6 +18,7 @@ import { REPO, makeProject } from './helpers/project.js';
 import { openProject } from '../src/project.js';
 import { HeldFolder, LOCK_HOST } from '../src/store/held-folder.js';
 import { WriteLock } from '../src/store/write-lock.js';
+import { deadPid } from './helpers/dead-pid.js';
 
 /**
  * The project's write lock names its holder: a holder of this host that has died (a `folio` run killed
@@ -100,16 +101,6 @@ function killAt(moment: (typeof LOOP_MOMENTS)[number], child: ChildProcess, lock
     };
     if (moment === 'giving back') watchHeld();
   });
-}
-
-let deadOnce: Promise<number> | undefined;
-/** The pid of a process that has run and exited (one for the file: pids are not reused within seconds). */
-function deadPid(): Promise<number> {
-  deadOnce ??= new Promise((resolve) => {
-    const child = spawn(process.execPath, ['-e', '']);
-    child.once('exit', () => resolve(child.pid!));
-  });
-  return deadOnce;
 }
 
 /** The lock log as [pid, enter, leave] intervals, one per hold. */

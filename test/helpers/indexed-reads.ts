@@ -24,7 +24,8 @@ function toEnd<T>(work: Generator<Pause, T>): T {
   });
 }
 
-function prepared(project: Project, type: string, query: string | Record<string, unknown>) {
+/** A list query parsed as the content API parses it, with a read context over the project's index. */
+export function prepared(project: Project, type: string, query: string | Record<string, unknown>) {
   const ct = project.schemas.find(type)!;
   const base = {
     schemas: project.schemas,

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -111,4 +112,15 @@ export function form(files: UploadPart[], fields: Record<string, unknown | unkno
       f.name,
     );
   return fd;
+}
+
+/** Uploads one file with the server's full-access token; its status must be 201. The stored file's record. */
+export async function uploadOne(
+  server: { url: string; auth: Record<string, string> },
+  file: UploadPart,
+): Promise<{ ext: string; mime: string; url: string }> {
+  const res = await fetch(`${server.url}/api/upload`, { method: 'POST', body: form([file]), headers: server.auth });
+  const body = await res.json();
+  expect(res.status, JSON.stringify(body)).toBe(201);
+  return body[0];
 }
