@@ -55,7 +55,7 @@ export class Job {
 
   /**
    * Runs the work for up to `ms` milliseconds (or to its end); answers whether it is done. A parked job does
-   * nothing until what it waits for has settled; `parks: false` runs it on regardless.
+   * nothing until what it waits for has settled; `mayPark` false runs it on regardless.
    */
   step(ms: number, mayPark = true): boolean {
     if (this.done) return true;

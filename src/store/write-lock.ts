@@ -38,9 +38,9 @@ export class WriteLock {
   private holders = 0;
   private heldSince = 0;
   private releaseFile: (() => Promise<void>) | undefined;
-  /** Held for longer than MAX_HOLD_MS: no new holder until it has been released. */
+  /** Another process waits for the lock: no new holder here until it has been released. */
   private closing = false;
-  /** Given back after MAX_HOLD_MS: the next acquisition lets the other processes try first. */
+  /** Given back to a waiting process: the next acquisition lets the other processes try first. */
   private yielding = false;
   /** An acquisition or a release under way. */
   private pending: Promise<void> | undefined;
