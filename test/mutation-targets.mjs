@@ -89,7 +89,11 @@ const INDEXED_READS = [...PLANNER, 'test/indexed-answers-large.test.ts', 'test/i
 // What walks and keeps the sorted orders: the indexed answer against a plain reading, and through writes. Kept
 // short (a mutated binary search loops until the timeout, once per test that reaches it): the few thousand
 // documents of indexed-answers-large are left out, sorted-pages walks as many rows directly.
-const SORTED_READS = ['test/indexed-answers.test.ts', 'test/indexed-answers-writes.test.ts'];
+const SORTED_READS = [
+  'test/sorted-pages.test.ts',
+  'test/indexed-answers.test.ts',
+  'test/indexed-answers-writes.test.ts',
+];
 const INDEX_UPKEEP = [
   ...INDEXED_READS,
   'test/query-index-catch-up.test.ts',

@@ -202,6 +202,13 @@ describe('a sorted order', () => {
     expect(o.remove(9999, null)).toBe(false);
     expect(o.length).toBe(length);
     check();
+    // The last row taken out twice: the room past the end still holds it, and is no part of the order.
+    const last = o.ids[o.length - 1];
+    expect(o.remove(last, values.get(last) ?? null)).toBe(true);
+    held.delete(last);
+    expect(o.remove(last, values.get(last) ?? null)).toBe(false);
+    expect(o.length).toBe(length - 1);
+    check();
   });
 });
 
