@@ -121,7 +121,7 @@ export const TARGETS = {
   'src/store/lock-waiters.ts': LOCK,
   'src/query/plan.ts': PLANNER,
   'src/query/exec.ts': INDEXED_READS,
-  'src/query/column-scope.ts': PLANNER,
+  'src/query/column-scope.ts': [...PLANNER, 'test/plannable-fields.test.ts'],
   'src/query/id-sets.ts': INDEXED_READS,
   'src/query/walk.ts': SORTED_READS,
   'src/documents/sorted-order.ts': SORTED_READS,
