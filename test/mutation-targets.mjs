@@ -114,7 +114,7 @@ export const TARGETS = {
   'src/query/plan.ts': PLANNER,
   'src/query/exec.ts': INDEXED_READS,
   'src/query/column-scope.ts': PLANNER,
-  'src/query/id-sets.ts': INDEXED_READS,
+  'src/query/id-sets.ts': [...INDEXED_READS, 'test/indexed-answers-id-edges.test.ts'],
   'src/query/walk.ts': INDEXED_READS,
   'src/documents/sorted-order.ts': INDEXED_READS,
   'src/documents/text-index.ts': INDEXED_READS,
