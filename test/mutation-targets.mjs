@@ -112,7 +112,7 @@ export const TARGETS = {
   'src/store/held-folder.ts': LOCK,
   'src/store/lock-waiters.ts': LOCK,
   'src/query/plan.ts': PLANNER,
-  'src/query/exec.ts': INDEXED_READS,
+  'src/query/exec.ts': [...INDEXED_READS, 'test/indexed-answers-combined.test.ts'],
   'src/query/column-scope.ts': PLANNER,
   'src/query/id-sets.ts': [...INDEXED_READS, 'test/indexed-answers-id-edges.test.ts'],
   'src/query/walk.ts': INDEXED_READS,
