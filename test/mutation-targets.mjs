@@ -93,8 +93,8 @@ const INDEX_UPKEEP = [
   'test/query-overtaken.test.ts',
 ];
 // The folded texts of the case-insensitive operators: also each of them through every kind of change, with
-// titles whose folding is not one character for one.
-const FOLDED_TEXTS = ['test/folded-text-answers.test.ts'];
+// titles whose folding is not one character for one, and indexes asked for while a job applies a long log.
+const FOLDED_TEXTS = ['test/folded-text-answers.test.ts', 'test/indexes-asked-mid-catch-up.test.ts'];
 
 /** @type {Record<string, string[]>} */
 export const TARGETS = {
