@@ -92,6 +92,9 @@ const INDEX_UPKEEP = [
   'test/query-index-log.test.ts',
   'test/query-overtaken.test.ts',
 ];
+// The folded texts of the case-insensitive operators: also each of them through every kind of change, with
+// titles whose folding is not one character for one, and indexes asked for while a job applies a long log.
+const FOLDED_TEXTS = ['test/folded-text-answers.test.ts', 'test/indexes-asked-mid-catch-up.test.ts'];
 
 /** @type {Record<string, string[]>} */
 export const TARGETS = {
@@ -117,8 +120,8 @@ export const TARGETS = {
   'src/query/id-sets.ts': [...INDEXED_READS, 'test/indexed-answers-id-edges.test.ts'],
   'src/query/walk.ts': INDEXED_READS,
   'src/documents/sorted-order.ts': INDEXED_READS,
-  'src/documents/text-index.ts': INDEXED_READS,
-  'src/documents/field-indexes.ts': INDEX_UPKEEP,
+  'src/documents/text-index.ts': [...INDEXED_READS, ...FOLDED_TEXTS],
+  'src/documents/field-indexes.ts': [...INDEX_UPKEEP, ...FOLDED_TEXTS],
 };
 
 /** Every test some target names: what the vitest config of the runs may run. */
