@@ -39,6 +39,7 @@ export class WriteLock {
   private heldSince = 0;
   private releaseFile: (() => Promise<void>) | undefined;
   /** Another process waits for the lock: no new holder here until it has been released. */
+  // Stryker disable next-line BooleanLiteral: read only while the lock is held, and each taking sets it first.
   private closing = false;
   /** Given back to a waiting process: the next acquisition lets the other processes try first. */
   private yielding = false;
