@@ -97,3 +97,20 @@ describe('the folders left beside a write lock', () => {
     expect(readdirSync(parent).sort()).toEqual([...kept].sort());
   });
 });
+
+describe('a free write lock that several try to take at once', () => {
+  it('is taken by exactly one of them, and nothing of the others is left beside it', async () => {
+    for (let round = 0; round < 10; round++) {
+      const parent = join(temp, 'race', String(round));
+      const folder = join(parent, 'documents.lock');
+      const attempts = await Promise.all(
+        Array.from({ length: 6 }, () => new HeldFolder(folder, 5000, () => undefined).tryLock()),
+      );
+      const taken = attempts.filter((release) => release !== undefined);
+      expect(taken, `round ${round}`).toHaveLength(1);
+      expect(readdirSync(parent)).toEqual(['documents.lock']);
+      await taken[0]!();
+      expect(readdirSync(parent)).toEqual([]);
+    }
+  });
+});
