@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HeldFolder } from '../src/store/held-folder.js';
+import { HeldFolder, releaseHeldFiles } from '../src/store/held-folder.js';
 import { WriteLock } from '../src/store/write-lock.js';
 import { deadPid } from './helpers/dead-pid.js';
 
@@ -112,5 +112,23 @@ describe('a free write lock that several try to take at once', () => {
       await taken[0]!();
       expect(readdirSync(parent)).toEqual([]);
     }
+  });
+});
+
+describe('a process that exits while it holds a write lock', () => {
+  it('gives it back on its way out, and its later release leaves the next holder’s lock alone', async () => {
+    const parent = join(temp, 'exit');
+    const folder = join(parent, 'documents.lock');
+    const release = await new HeldFolder(folder, 5000, () => undefined).tryLock();
+    expect(readdirSync(parent)).toEqual(['documents.lock']);
+    // What the process runs as it exits (a spawned holder shows the exit itself: write-lock-takeover).
+    releaseHeldFiles();
+    expect(readdirSync(parent)).toEqual([]);
+    const next = await new HeldFolder(folder, 5000, () => undefined).tryLock();
+    expect(next).toBeTypeOf('function');
+    await release!();
+    expect(readdirSync(folder)).toHaveLength(1);
+    await next!();
+    expect(readdirSync(parent)).toEqual([]);
   });
 });

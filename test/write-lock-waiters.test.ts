@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { REPO } from './helpers/project.js';
 import { eventually } from './helpers/eventually.js';
 import { LOCK_HOST } from '../src/store/held-folder.js';
+import { removeOwnMarkers } from '../src/store/lock-waiters.js';
 import { WriteLock } from '../src/store/write-lock.js';
 
 /**
@@ -209,6 +210,18 @@ describe('a process that waits', () => {
       await Promise.all([held.done, waiting]);
       expect(markers(stateDir)).toEqual([]);
     }
+  });
+
+  it('leaves no marker when it exits while it waits', async () => {
+    const stateDir = join(temp, 'exits');
+    const server = await holding(new WriteLock(stateDir));
+    const waiting = new WriteLock(stateDir).run(async () => undefined);
+    await eventually(() => markers(stateDir).length === 1, 'the waiting writer announces itself');
+    // What the process runs as it exits.
+    removeOwnMarkers();
+    expect(markers(stateDir)).toEqual([]);
+    server.end();
+    await Promise.all([server.done, waiting]);
   });
 
   it('for longer than a marker stays fresh keeps it fresh, and gets its turn before a later stream ends', async () => {

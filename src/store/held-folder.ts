@@ -55,7 +55,9 @@ export function asHolder(value: unknown): Holder | undefined {
 
 /** Process-wide: the holder files this process has in place, removed on exit so a clean exit leaves none. */
 const heldFiles = new Set<string>();
-process.once('exit', () => {
+
+/** Gives back every lock this process holds, as its release would: run on its exit. */
+export function releaseHeldFiles(): void {
   for (const file of heldFiles) {
     try {
       unlinkSync(file);
@@ -64,7 +66,8 @@ process.once('exit', () => {
       // Taken over (the file is gone, or the folder is the next holder's): nothing of ours is left.
     }
   }
-});
+}
+process.once('exit', releaseHeldFiles);
 
 /**
  * A cross-process lock: a folder that holds one file, `holder-<token>`, naming the process (pid and host)

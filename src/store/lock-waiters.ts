@@ -14,7 +14,9 @@ const LEFTOVER_MS = 60_000;
 
 /** Process-wide: the markers this process has in place, removed on exit so that even a failed run leaves none. */
 const ownMarkers = new Set<string>();
-process.once('exit', () => {
+
+/** Removes the markers this process has in place: run on its exit. */
+export function removeOwnMarkers(): void {
   for (const file of ownMarkers) {
     try {
       unlinkSync(file);
@@ -22,7 +24,8 @@ process.once('exit', () => {
       // Already removed as a leftover.
     }
   }
-});
+}
+process.once('exit', removeOwnMarkers);
 
 /**
  * A waiter's presence while it polls for the lock: refreshed between its attempts, withdrawn once it stops
@@ -55,10 +58,13 @@ export class LockWaiters {
     await put().catch(() => undefined);
     return {
       refresh: async () => {
+        // A throttle of the marker's writes: refreshing at every poll would change nothing but their number.
+        // Stryker disable next-line EqualityOperator,ArithmeticOperator: so is each of those mutants.
         if (Date.now() - refreshed < REFRESH_MS) return;
         const now = new Date();
         // Removed as a leftover (this process was frozen for long): put it back.
         await utimes(file, now, now)
+          // Stryker disable next-line ArrowFunction: the throttle's count left unset refreshes at every poll.
           .then(() => void (refreshed = Date.now()))
           .catch(() => put())
           .catch(() => undefined);
