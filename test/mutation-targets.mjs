@@ -70,6 +70,7 @@ const LOCK = [
   'test/write-lock-turns.test.ts',
   'test/write-lock-holders.test.ts',
   'test/write-lock-waiters.test.ts',
+  'test/write-lock-one-process.test.ts',
 ];
 // The index planner: the indexed answer against a plain reading of the documents (indexed-answers), the plan of
 // each kind of query (index-plans), then the query language's tables. The property test (query-index.property)
