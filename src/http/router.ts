@@ -7,7 +7,10 @@ import type { Route, RouteHandler, RouteModule, RouteRequest } from '../http-kit
  * A module's routes, ready to answer: `undefined` at once when none of them has the request's path, else the
  * answer (a promise of it once the handler is async).
  */
-export type ModuleRouter = (req: RouteRequest, lowerPath: string) => { answer: unknown } | undefined;
+export type ModuleRouter = ((req: RouteRequest, lowerPath: string) => { answer: unknown } | undefined) & {
+  /** Whether one of the module's routes may have this (lower-cased) path: false means it has none. */
+  mayHave(lowerPath: string): boolean;
+};
 
 /** What the router is handed: the path to match, and the request its handlers answer. */
 interface Routing {
@@ -90,7 +93,7 @@ export function moduleRouter(module: RouteModule): ModuleRouter {
     return false;
   };
 
-  return (request, path) => {
+  const route = (request: RouteRequest, path: string) => {
     if (!mayHave(path) || (module.enabled && !module.enabled())) return undefined;
     // The router matches the path lower-cased; each handler gets the request with the path as sent.
     const routing: Routing = { path, method: request.method, context: { request } };
@@ -98,6 +101,7 @@ export function moduleRouter(module: RouteModule): ModuleRouter {
     const answer = router.handler(routing as unknown as H3Event);
     return routing.context.matchedRoute ? { answer } : undefined;
   };
+  return Object.assign(route, { mayHave });
 }
 
 const lower = (method: Exclude<Route['method'], '*'>) => method.toLowerCase() as RouterMethod;
