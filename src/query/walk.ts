@@ -73,7 +73,8 @@ export function* sortedPage(
   const ids = order.ids;
   const first = keys[0];
   const rest = keys.slice(1);
-  const out = new IdList();
+  // The page is all it holds.
+  const out = new IdList(Math.min(limit, 256));
   let skipped = 0;
   const take = (id: number) => {
     if (skipped < start) skipped++;
