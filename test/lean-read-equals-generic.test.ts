@@ -96,6 +96,9 @@ describe('a read on the lean path answers exactly what the h3 app answers', () =
     '/api/users',
     '/api/i18n/locales',
     '/api/articles/missing-one',
+    '/api/artic%6Ces?sort=views:desc',
+    '/api/%zz',
+    '/api/articles?filters[views][$gt]=10&sort=views:desc&pagination[page]=2&pagination[pageSize]=3',
   ];
   const callers: Caller[] = ['full-access', 'anonymous', 'read-only', { custom: ['api::article.article.find'] }];
   const variants: Array<[string, Record<string, string>]> = [

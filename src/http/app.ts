@@ -9,7 +9,7 @@ import { sendEmpty, sendError } from '../http-kit/respond.js';
 import type { RouteModule, RouteRequest } from '../http-kit/route.js';
 import { contentRoutes } from './content-api.js';
 import { applyCors, finishResponse } from './http-basics.js';
-import { moduleRouter } from './router.js';
+import { moduleRouter, type ModuleRouter } from './router.js';
 import { isHttps } from '../http-kit/client.js';
 import { setSecurityHeaders } from '../http-kit/security-headers.js';
 import { landingRoutes, localesRoutes } from './routes.js';
@@ -55,8 +55,8 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
  * lean path through the same steps without h3's event and response machinery (see lean-read.ts).
  */
 export function createFolioListener(project: Project, opts: AppOptions = {}): NodeListener {
-  const { app, answerRequest, leanTakes, log } = folioServer(project, opts);
-  return leanListener(toNodeListener(app), answerRequest, leanTakes, log);
+  const { app, answerLean, leanTakes, log } = folioServer(project, opts);
+  return leanListener(toNodeListener(app), answerLean, leanTakes, log);
 }
 
 function folioServer(project: Project, opts: AppOptions) {
@@ -64,6 +64,7 @@ function folioServer(project: Project, opts: AppOptions) {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const routers = [...(opts.routes ?? defaultRoutes()), contentRoutes({ cache: opts.cache })].map(moduleRouter);
   const earlier = routers.slice(0, -1);
+  const contentOnly = routers.slice(-1);
   // Media changes alter populated answers: they end the cached generation too.
   const media = project.documents.media as { onChange?: (fn: () => void) => unknown };
   if (typeof media.onChange === 'function')
@@ -85,12 +86,15 @@ function folioServer(project: Project, opts: AppOptions) {
     },
   });
 
-  /** Every request's steps, up to the answer h3 sends (or the lean path writes). */
-  async function answerRequest(event: H3Event): Promise<unknown> {
-    const started = process.hrtime.bigint();
+  /**
+   * Every request's steps, up to the answer h3 sends (or the lean path writes). `lean`: only the content API may
+   * have the path (see leanTakes), so the other modules are not asked.
+   */
+  async function answerRequest(event: H3Event, lean = false): Promise<unknown> {
     const req = event.node.req;
     const res = event.node.res;
     if (opts.verbose) {
+      const started = process.hrtime.bigint();
       res.once('finish', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
@@ -111,7 +115,7 @@ function folioServer(project: Project, opts: AppOptions) {
       ) {
         throw new FolioError(403, 'ForbiddenError', 'This server is read-only: writes are refused', {});
       }
-      answer = await dispatch(event, method, url);
+      answer = await dispatch(event, method, url, lean ? contentOnly : routers);
     } catch (err) {
       answer = sendError(event, err, log);
     }
@@ -123,7 +127,7 @@ function folioServer(project: Project, opts: AppOptions) {
     }
     return finishResponse(event, answer);
   }
-  app.use(eventHandler(answerRequest));
+  app.use(eventHandler((event) => answerRequest(event)));
 
   /** A request only the content API may answer, without a body: the lean path takes it. */
   function leanTakes(req: IncomingMessage): boolean {
@@ -140,7 +144,7 @@ function folioServer(project: Project, opts: AppOptions) {
     return true;
   }
 
-  async function dispatch(event: H3Event, method: string, url: string) {
+  async function dispatch(event: H3Event, method: string, url: string, asked: ModuleRouter[]) {
     const req = event.node.req;
     const qIndex = url.indexOf('?');
     let path = qIndex === -1 ? url : url.slice(0, qIndex);
@@ -176,14 +180,14 @@ function folioServer(project: Project, opts: AppOptions) {
       params: {},
       readOnly,
     };
-    for (const route of routers) {
+    for (const route of asked) {
       const routed = route(request, lower);
       if (routed) return await routed.answer;
     }
     throw notFound();
   }
 
-  return { app, answerRequest, leanTakes, log };
+  return { app, answerLean: (event: H3Event) => answerRequest(event, true), leanTakes, log };
 }
 
 /** The route modules every server has before the content API; features add theirs (see compose.ts). */
