@@ -13,7 +13,7 @@ import { type SortColumn, sortedPage } from './walk.js';
 /** A page of a list query answered from the indexes: the ids on the page, and how many rows match in all. */
 export interface IndexedPage {
   total: number;
-  ids: Int32Array;
+  ids: Int32Array | number[];
 }
 
 /** Rows a scan reads between pauses. */

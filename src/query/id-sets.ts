@@ -1,12 +1,7 @@
 /** A list of ids grown as rows are found, without boxing each (a typed array doubled as needed). */
 export class IdList {
-  private ids: Int32Array;
+  private ids = new Int32Array(256);
   length = 0;
-
-  /** `capacity`: how many ids it holds before it first grows (a page's size when that is all it takes). */
-  constructor(capacity = 256) {
-    this.ids = new Int32Array(Math.max(capacity, 1));
-  }
 
   push(id: number) {
     if (this.length === this.ids.length) {
