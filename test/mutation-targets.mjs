@@ -124,7 +124,11 @@ export const TARGETS = {
   'src/store/held-folder.ts': LOCK,
   'src/store/lock-waiters.ts': LOCK,
   'src/query/plan.ts': PLANNER,
-  'src/query/exec.ts': [...INDEXED_READS, 'test/indexed-answers-combined.test.ts'],
+  'src/query/exec.ts': [
+    ...INDEXED_READS,
+    'test/indexed-answers-combined.test.ts',
+    'test/indexed-answers-long-source.test.ts',
+  ],
   'src/query/column-scope.ts': [...PLANNER, 'test/plannable-fields.test.ts'],
   'src/query/id-sets.ts': [...INDEXED_READS, 'test/indexed-answers-id-edges.test.ts'],
   'src/query/walk.ts': SORTED_READS,
