@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/project.js';
+import { moduleRouter } from '../src/http/router.js';
+import { defineRoutes, type RouteRequest } from '../src/http-kit/route.js';
 
 /**
  * Each route module remembers which of its routes answered a method and (lower-cased) path, and answers the next
@@ -66,5 +68,33 @@ describe('a route module answers a path it has seen as it did the first time', (
     const found = await s.api(`/api/articles/${articleId}`);
     expect(found.status).toBe(200);
     expect(found.body.data.documentId).toBe(articleId);
+  });
+});
+
+describe('what a route module remembers stays small whatever paths clients send', () => {
+  const things = moduleRouter(
+    defineRoutes({
+      routes: [{ method: 'GET', path: '/things/:id', handler: 'one' }],
+      load: async () => ({ one: (req: RouteRequest) => `thing ${req.params.id}` }),
+    }),
+  );
+  const ask = async (path: string) => {
+    const request = { method: 'GET', path, params: {} } as unknown as RouteRequest;
+    return await things(request, path.toLowerCase())?.answer;
+  };
+
+  it('forgets what it remembered past 1,024 paths, and still answers each path with its own params', async () => {
+    for (let i = 0; i < 3000; i++) expect(await ask(`/things/t${i}`)).toBe(`thing t${i}`);
+    expect(things.remembered()).toBeGreaterThan(0);
+    expect(things.remembered()).toBeLessThanOrEqual(1024);
+    expect(await ask('/things/T1')).toBe('thing T1');
+  });
+
+  it('does not remember a long path', async () => {
+    const before = things.remembered();
+    const long = `/things/${'x'.repeat(5000)}`;
+    expect(await ask(long)).toBe(`thing ${'x'.repeat(5000)}`);
+    expect(await ask(long)).toBe(`thing ${'x'.repeat(5000)}`);
+    expect(things.remembered()).toBe(before);
   });
 });

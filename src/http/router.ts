@@ -10,6 +10,8 @@ import type { Route, RouteHandler, RouteModule, RouteRequest } from '../http-kit
 export type ModuleRouter = ((req: RouteRequest, lowerPath: string) => { answer: unknown } | undefined) & {
   /** Whether one of the module's routes may have this (lower-cased) path: false means it has none. */
   mayHave(lowerPath: string): boolean;
+  /** How many method and path pairs it remembers the answer of. */
+  remembered(): number;
 };
 
 /** What the router is handed: the path to match, and the request its handlers answer. */
@@ -22,8 +24,12 @@ interface Routing {
 /** A route's answer to a routed request (its handler, the access check, a 405). */
 type Answer = (routing: Routing) => unknown;
 
-/** How many paths per method a module remembers the answer of (a documentId is a path of its own). */
+/**
+ * How many method and path pairs a module remembers the answer of (a documentId is a path of its own), forgotten
+ * together past that; a longer path is not remembered, so what a client can make a module hold stays small.
+ */
 const KNOWN_PATHS = 1024;
+const KNOWN_PATH_LENGTH = 200;
 
 /**
  * One h3 router over a module's routes. A path with routes answers the other methods with a 405 and its `Allow`
@@ -101,6 +107,7 @@ export function moduleRouter(module: RouteModule): ModuleRouter {
 
   // The answer h3's router picked for a method and path: the routes are fixed, so it picks the same one again.
   const known = new Map<string, Map<string, Answer>>();
+  let remembered = 0;
   const route = (request: RouteRequest, path: string) => {
     if (!mayHave(path) || (module.enabled && !module.enabled())) return undefined;
     // The router matches the path lower-cased; each handler gets the request with the path as sent.
@@ -111,14 +118,19 @@ export function moduleRouter(module: RouteModule): ModuleRouter {
     // h3's router answers a miss at once with undefined, and a match with the promise of its handler's answer.
     const answer = router.handler(routing as unknown as H3Event);
     if (!routing.context.matchedRoute) return undefined;
-    if (routing.context.picked) {
+    if (routing.context.picked && path.length <= KNOWN_PATH_LENGTH) {
+      if (remembered >= KNOWN_PATHS) {
+        known.clear();
+        remembered = 0;
+        paths = undefined;
+      }
       if (!paths) known.set(request.method, (paths = new Map()));
-      if (paths.size >= KNOWN_PATHS) paths.clear();
       paths.set(path, routing.context.picked);
+      remembered++;
     }
     return { answer };
   };
-  return Object.assign(route, { mayHave });
+  return Object.assign(route, { mayHave, remembered: () => remembered });
 }
 
 const lower = (method: Exclude<Route['method'], '*'>) => method.toLowerCase() as RouterMethod;
