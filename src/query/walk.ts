@@ -1,6 +1,6 @@
 import { type Column, compareKindValues } from '../documents/column.js';
 import type { SortedOrder } from '../documents/sorted-order.js';
-import { IdList, IdSet } from './id-sets.js';
+import { IdSet } from './id-sets.js';
 import { compareValues } from './sort.js';
 import type { Pause } from '../documents/sliced-work.js';
 
@@ -23,7 +23,7 @@ function walkForward(
   member: (id: number) => boolean,
   skip: { left: number },
   limit: number,
-  out: IdList,
+  out: number[],
 ) {
   for (let i = from; i < to && out.length < limit; i++) {
     if (!member(ids[i])) continue;
@@ -57,7 +57,7 @@ export function* sortedPage(
   start: number,
   limit: number,
   rowCount: number,
-): Generator<Pause, Int32Array> {
+): Generator<Pause, Int32Array | number[]> {
   const want = start + limit;
   const matches = found?.matches;
   // Stryker disable BlockStatement,ConditionalExpression,EqualityOperator,LogicalOperator,ArithmeticOperator:
@@ -77,7 +77,8 @@ export function* sortedPage(
   const first = keys[0];
   // Stryker disable next-line MethodExpression: equivalent, the first key again only ties each run's rows.
   const rest = keys.slice(1);
-  const out = new IdList();
+  // The page is all it holds: a plain list, as a typed array of a few ids costs more to make.
+  const out: number[] = [];
   let skipped = 0;
   const take = (id: number) => {
     if (skipped < start) skipped++;
@@ -90,7 +91,7 @@ export function* sortedPage(
       walkForward(ids, i, Math.min(order.length, i + STEP), member, skip, limit, out);
       yield;
     }
-    return out.done();
+    return out;
   }
   // Runs of equal first-key values, from the end the sort starts at; each run in id order (its order in
   // `order`), sorted by the other keys when there are some. A run's far end is looked for only when its
@@ -131,5 +132,5 @@ export function* sortedPage(
       yield;
     }
   }
-  return out.done();
+  return out;
 }
