@@ -57,6 +57,15 @@ export interface ThreadBlock {
   problems: LoadProblem[];
 }
 
+/**
+ * The documentIds of the files to read, in order: an array, or a view over documents (see prefetch.ts), so a
+ * million of them need not be copied into an array first.
+ */
+export interface IdList {
+  readonly length: number;
+  at(i: number): string | undefined;
+}
+
 /** Reader threads for one collection, started before its files are listed (see `startReaders`). */
 export interface Readers {
   /**
@@ -65,7 +74,7 @@ export interface Readers {
    * last one taken; texts alone (`keep` 'texts') then go to a ring of `ahead + 2` slots: a block's texts are
    * overwritten once the block after next is taken.
    */
-  read(ids: string[], keep?: Keep, ahead?: number): AsyncGenerator<ThreadBlock>;
+  read(ids: IdList, keep?: Keep, ahead?: number): AsyncGenerator<ThreadBlock>;
   /** Stops threads that will not be given files after all. */
   close(): void;
 }
@@ -113,17 +122,17 @@ export function startReaders(contentDir: string, ct: ContentType, threads = READ
     }
     for (const worker of workers) void worker?.terminate();
   };
-  const read = (ids: string[], keep: Keep = false, ahead?: number) => {
-    const blocks: string[][] = [];
-    for (let at = 0; at < ids.length; at += BLOCK_FILES) blocks.push(ids.slice(at, at + BLOCK_FILES));
-    // Every block's ids in one shared buffer, decoded by a thread only for the blocks it claims, rather
-    // than a copy of them all (as strings) for each thread.
-    const joined = blocks.map((b) => b.join('\n'));
+  const read = (ids: IdList, keep: Keep = false, ahead?: number) => {
+    const count = Math.ceil(ids.length / BLOCK_FILES);
+    let bytes = 0;
+    for (let i = 0; i < ids.length; i++) bytes += ids.at(i)!.length + 1;
     const job: ReadJob = {
-      ids: new SharedArrayBuffer(joined.reduce((n, t) => n + t.length, 0)),
-      starts: new SharedArrayBuffer(4 * (blocks.length + 1)),
+      // Every block's ids in one shared buffer, decoded by a thread only for the blocks it claims, rather
+      // than a copy of them all (as strings) for each thread.
+      ids: new SharedArrayBuffer(bytes),
+      starts: new SharedArrayBuffer(4 * (count + 1)),
       next: new SharedArrayBuffer(4),
-      claimedBy: new SharedArrayBuffer(4 * blocks.length),
+      claimedBy: new SharedArrayBuffer(4 * count),
       keep,
       limit: ahead === undefined ? undefined : new SharedArrayBuffer(4),
       // Texts alone, read ahead: block b in slot b % slots, free again once the blocks after it are taken.
@@ -136,11 +145,23 @@ export function startReaders(contentDir: string, ct: ContentType, threads = READ
       limit = new Int32Array(job.limit);
       limit[0] = ahead!;
     }
+    // A block's ids are written when the threads may claim it: with `ahead`, only as the blocks before it are
+    // taken (a thread reads them only once `limit` has passed it), so a million ids are not gathered and
+    // joined in one go on the event loop, in the middle of a query waiting for them.
     const text = Buffer.from(job.ids);
     const starts = new Int32Array(job.starts);
-    joined.forEach((t, b) => {
-      starts[b + 1] = starts[b] + text.write(t, starts[b], 'latin1');
-    });
+    const blocks: Array<string[] | undefined> = [];
+    let written = 0;
+    const writeUpTo = (end: number) => {
+      for (; written < Math.min(end, count); written++) {
+        const b = written;
+        const list: string[] = [];
+        for (let i = b * BLOCK_FILES; i < Math.min(ids.length, (b + 1) * BLOCK_FILES); i++) list.push(ids.at(i)!);
+        blocks[b] = list;
+        starts[b + 1] = starts[b] + text.write(list.join('\n'), starts[b], 'latin1');
+      }
+    };
+    writeUpTo(ahead ?? count);
     const claimedBy = new Int32Array(job.claimedBy).fill(-1);
     for (const worker of workers) worker?.postMessage(job);
     // Whether block `b` may still come from a thread: the one that claimed it, or any, while unclaimed.
@@ -152,7 +173,7 @@ export function startReaders(contentDir: string, ct: ContentType, threads = READ
     return (async function* inOrder() {
       const state = { table: new Map<string, number>(), scratch: { buf: Buffer.allocUnsafe(256 * 1024) } };
       try {
-        for (let b = 0; b < blocks.length; b++) {
+        for (let b = 0; b < count; b++) {
           let r = arrived.get(b);
           while (!r && coming(b)) {
             await new Promise<void>((resolve) => {
@@ -162,11 +183,14 @@ export function startReaders(contentDir: string, ct: ContentType, threads = READ
           }
           arrived.delete(b);
           if (limit) {
+            writeUpTo(b + 1 + ahead!);
             Atomics.store(limit, 0, b + 1 + ahead!);
             Atomics.notify(limit, 0);
           }
-          r ??= readBlock(contentDir, ct, b, blocks[b], state, keep);
-          yield threadBlock(r, blocks[b], (id) => listedFile(contentDir, ct.pluralName, id));
+          const list = blocks[b]!;
+          blocks[b] = undefined;
+          r ??= readBlock(contentDir, ct, b, list, state, keep);
+          yield threadBlock(r, list, (id) => listedFile(contentDir, ct.pluralName, id));
         }
       } finally {
         close();

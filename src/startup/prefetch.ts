@@ -17,11 +17,8 @@ const AHEAD = 6;
 
 export function fetchTexts(contentDir: string, ct: ContentType, docs: DocumentRecord[]): TextFetch {
   const readers = startReaders(contentDir, ct, readersFor(docs.length));
-  const blocks = readers.read(
-    docs.map((d) => d.documentId),
-    'texts',
-    AHEAD,
-  );
+  const ids = { length: docs.length, at: (i: number) => docs[i]?.documentId };
+  const blocks = readers.read(ids, 'texts', AHEAD);
   let got = 0;
   let ended = false;
   let pulling: Promise<void> | undefined;

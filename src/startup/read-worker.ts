@@ -46,7 +46,9 @@ parentPort!.once('message', ({ ids, starts, next, claimedBy, keep, limit, ring }
   for (let b = Atomics.add(counter, 0, 1); b < owners.length; b = Atomics.add(counter, 0, 1)) {
     if (ahead) for (let l = Atomics.load(ahead, 0); b >= l; l = Atomics.load(ahead, 0)) Atomics.wait(ahead, 0, l, 1000);
     Atomics.store(owners, b, worker);
-    const read = readBlock(contentDir, ct, b, text.toString('latin1', at[b], at[b + 1]).split('\n'), state, keep);
+    // A block past the last one written is claimable only once the reads are stopped: it holds no ids.
+    const ids = at[b + 1] > at[b] ? text.toString('latin1', at[b], at[b + 1]).split('\n') : [];
+    const read = readBlock(contentDir, ct, b, ids, state, keep);
     // Texts alone are moved, not shared: this thread then holds none of them (see Keep).
     parentPort!.postMessage(read, keep === 'texts' && !ring ? (read.chunks as ArrayBuffer[]) : []);
   }
