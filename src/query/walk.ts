@@ -60,11 +60,14 @@ export function* sortedPage(
 ): Generator<Pause, Int32Array> {
   const want = start + limit;
   const matches = found?.matches;
+  // Stryker disable BlockStatement,ConditionalExpression,EqualityOperator,LogicalOperator,ArithmeticOperator:
+  // equivalent, shortcuts of cost only: the walk below answers the same page, empty ones included (sorted-pages).
   if (matches) {
     if (!matches.length || start >= matches.length) return new Int32Array(0);
     // The walk passes about want * rowCount / matches rows; sorting the matches costs about m log m.
     const walk = (want * rowCount) / matches.length;
     if (matches.length * Math.log2(matches.length + 1) * 2 < walk) {
+      // Stryker restore all
       const sorted = matches.slice().sort((a, b) => compareRows(keys, a, b));
       return sorted.slice(start, want);
     }
@@ -72,6 +75,7 @@ export function* sortedPage(
   const member = found && (found.member ?? setOf(found.matches));
   const ids = order.ids;
   const first = keys[0];
+  // Stryker disable next-line MethodExpression: equivalent, the first key again only ties each run's rows.
   const rest = keys.slice(1);
   const out = new IdList();
   let skipped = 0;
@@ -101,8 +105,10 @@ export function* sortedPage(
     let hi = i + 1;
     if (first.desc && i > 0 && compareKindValues(col.value(ids[i - 1]), value) === 0)
       lo = value === null ? 0 : order.from(value, false);
+    // Stryker disable next-line LogicalOperator: equivalent, a run's far end looked for once too often is i + 1.
     else if (!first.desc && i + 1 < n && compareKindValues(col.value(ids[i + 1]), value) === 0)
       hi = value === null ? order.nullEnd() : order.from(value, true);
+    // Stryker disable next-line ArithmeticOperator: equivalent, a one-row run taken as a run is taken the same.
     if (hi - lo === 1) {
       if (!member || member(ids[lo])) take(ids[lo]);
     } else if (!member && !rest.length && skipped + (hi - lo) <= start) skipped += hi - lo;
@@ -111,12 +117,15 @@ export function* sortedPage(
       for (let k = lo; k < hi; k++) if (!member || member(ids[k])) run.push(ids[k]);
       if (skipped + run.length <= start) skipped += run.length;
       else {
+        // Stryker disable next-line LogicalOperator: equivalent, a run is in id order, as the last tie-break sorts.
         if (rest.length && run.length > 1) run = run.sort((a, b) => compareRows(rest, a, b));
         for (let k = 0; k < run.length && out.length < limit; k++) take(run[k]);
       }
     }
     i = first.desc ? lo - 1 : hi;
+    // Stryker disable next-line ArithmeticOperator: equivalent, pausing sooner than every STEP rows costs time only.
     walked += hi - lo;
+    // Stryker disable next-line EqualityOperator: equivalent, a pause at STEP rows or at each run answers the same.
     if (walked > STEP) {
       walked = 0;
       yield;
