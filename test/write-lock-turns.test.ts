@@ -42,6 +42,34 @@ describe('a steady stream of writes in one process', () => {
   }, 60_000);
 });
 
+describe('a write of another process arriving once the holder has looked for waiters and found none', () => {
+  it('still gets in before the stream ends', async () => {
+    const stateDir = join(temp, 'later');
+    const server = new WriteLock(stateDir);
+    const cli = new WriteLock(stateDir);
+    let cliDone = false;
+    let streamed = 0;
+    let streamedWhenCliWrote = -1;
+    const lane = async () => {
+      while (!cliDone && streamed < 2000) {
+        await server.run(async () => {
+          await tick();
+          streamed++;
+        });
+      }
+    };
+    const lanes = [lane(), lane(), lane()];
+    // Several times the holder's MAX_HOLD_MS: it has looked for waiters, found none, and kept the lock.
+    await new Promise((r) => setTimeout(r, 600));
+    await cli.run(async () => {
+      streamedWhenCliWrote = streamed;
+    });
+    cliDone = true;
+    await Promise.all(lanes);
+    expect(streamedWhenCliWrote).toBeLessThan(2000);
+  }, 60_000);
+});
+
 describe('a write of another process', () => {
   it('waits until the holder has given the lock back, and then runs', async () => {
     const stateDir = join(temp, 'wait');

@@ -64,7 +64,6 @@ export class LockWaiters {
         const now = new Date();
         // Removed as a leftover (this process was frozen for long): put it back.
         await utimes(file, now, now)
-          // Stryker disable next-line ArrowFunction: the throttle's count left unset refreshes at every poll.
           .then(() => void (refreshed = Date.now()))
           .catch(() => put())
           .catch(() => undefined);
