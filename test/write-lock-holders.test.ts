@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HeldFolder } from '../src/store/held-folder.js';
+import { HeldFolder, releaseHeldFiles } from '../src/store/held-folder.js';
 import { WriteLock } from '../src/store/write-lock.js';
 import { deadPid } from './helpers/dead-pid.js';
 
@@ -95,5 +95,40 @@ describe('the folders left beside a write lock', () => {
     expect(release).toBeTypeOf('function');
     await release!();
     expect(readdirSync(parent).sort()).toEqual([...kept].sort());
+  });
+});
+
+describe('a free write lock that several try to take at once', () => {
+  it('is taken by exactly one of them, and nothing of the others is left beside it', async () => {
+    for (let round = 0; round < 10; round++) {
+      const parent = join(temp, 'race', String(round));
+      const folder = join(parent, 'documents.lock');
+      const attempts = await Promise.all(
+        Array.from({ length: 6 }, () => new HeldFolder(folder, 5000, () => undefined).tryLock()),
+      );
+      const taken = attempts.filter((release) => release !== undefined);
+      expect(taken, `round ${round}`).toHaveLength(1);
+      expect(readdirSync(parent)).toEqual(['documents.lock']);
+      await taken[0]!();
+      expect(readdirSync(parent)).toEqual([]);
+    }
+  });
+});
+
+describe('a process that exits while it holds a write lock', () => {
+  it('gives it back on its way out, and its later release leaves the next holder’s lock alone', async () => {
+    const parent = join(temp, 'exit');
+    const folder = join(parent, 'documents.lock');
+    const release = await new HeldFolder(folder, 5000, () => undefined).tryLock();
+    expect(readdirSync(parent)).toEqual(['documents.lock']);
+    // What the process runs as it exits (a spawned holder shows the exit itself: write-lock-takeover).
+    releaseHeldFiles();
+    expect(readdirSync(parent)).toEqual([]);
+    const next = await new HeldFolder(folder, 5000, () => undefined).tryLock();
+    expect(next).toBeTypeOf('function');
+    await release!();
+    expect(readdirSync(folder)).toHaveLength(1);
+    await next!();
+    expect(readdirSync(parent)).toEqual([]);
   });
 });

@@ -343,6 +343,8 @@ describe('a write lock whose holder may still be running', () => {
     const release = await waiter.tryLock();
     expect(release).toBeTypeOf('function');
     await release!();
+    // The stray folder was moved aside and removed, not left as a `.old` folder.
+    expect(readdirSync(join(temp, 'stray'))).toEqual([]);
   });
 
   it('treats a holder file that is not a holder (JSON null) as unreadable: kept until stale, then taken', async () => {

@@ -37,16 +37,17 @@ const SLICE_MS = 6;
 /** How long background work waits while the server is busy before it goes on anyway. */
 const YIELD_AT_MOST_MS = 100;
 
-/** One piece of work, shared by whoever needs it done. */
-export class Job {
+/** One piece of work, shared by whoever needs it done; `result` is what the work returned, once done. */
+export class Job<T = void> {
   done = false;
   failed: unknown;
+  result: T | undefined;
   /** How many callers wait for it: while any does, it runs without giving way to requests. */
   waiting = 0;
   private settled: Array<{ resolve(): void; reject(err: unknown): void }> = [];
   private parkedOn: Promise<unknown> | undefined;
 
-  constructor(private readonly work: Work) {}
+  constructor(private readonly work: Generator<Pause, T, void>) {}
 
   /** What the job waits for before its next slice (see Work), if anything. */
   get parked(): Promise<unknown> | undefined {
@@ -66,7 +67,10 @@ export class Job {
       // The time is read at each pause: the work pauses often enough (every few hundred rows) for that.
       for (;;) {
         const next = this.work.next();
-        if (next.done) return this.finish();
+        if (next.done) {
+          this.result = next.value;
+          return this.finish();
+        }
         if (next.value && parks) {
           this.park(next.value);
           return false;
@@ -120,13 +124,13 @@ const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  */
 export class SlicedRunner {
   busy: (() => boolean) | undefined;
-  private queue: Job[] = [];
+  private queue: Array<Job<unknown>> = [];
   private running = false;
   /** Set while every queued job is parked: a job started then is run without waiting for them. */
   private wake: (() => void) | undefined;
 
   /** Starts `job` in the background (if it is not done or queued already). */
-  start(job: Job): Job {
+  start<T>(job: Job<T>): Job<T> {
     if (!job.done && !this.queue.includes(job)) this.queue.push(job);
     this.wake?.();
     void this.loop();
@@ -134,13 +138,13 @@ export class SlicedRunner {
   }
 
   /** Runs `job` in the background; resolves once it is done. */
-  background(job: Job): Promise<void> {
+  background(job: Job<unknown>): Promise<void> {
     this.start(job);
     return job.whenDone();
   }
 
   /** Waits for `job`, which runs first meanwhile. */
-  async wait(job: Job): Promise<void> {
+  async wait(job: Job<unknown>): Promise<void> {
     if (job.done) return job.whenDone();
     job.waiting++;
     try {

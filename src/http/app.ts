@@ -1,4 +1,5 @@
-import { createApp, eventHandler, type App, type H3Event } from 'h3';
+import type { IncomingMessage } from 'node:http';
+import { createApp, eventHandler, toNodeListener, type App, type H3Event, type NodeListener } from 'h3';
 import { FolioError, notFound } from '../errors.js';
 import type { Project } from '../project.js';
 import { type AccessPolicy, OpenAccess, type Principal } from '../http-kit/access.js';
@@ -8,10 +9,11 @@ import { sendEmpty, sendError } from '../http-kit/respond.js';
 import type { RouteModule, RouteRequest } from '../http-kit/route.js';
 import { contentRoutes } from './content-api.js';
 import { applyCors, finishResponse } from './http-basics.js';
-import { moduleRouter } from './router.js';
+import { moduleRouter, type ModuleRouter } from './router.js';
 import { isHttps } from '../http-kit/client.js';
 import { setSecurityHeaders } from '../http-kit/security-headers.js';
 import { landingRoutes, localesRoutes } from './routes.js';
+import { leanListener } from './lean-read.js';
 
 /**
  * Sign-in, renewal and sign-out with a password or a Studio sign-in link: they write the server's own sessions
@@ -45,9 +47,24 @@ export interface AppOptions {
  * content API last (see content-api.ts).
  */
 export function createFolioApp(project: Project, opts: AppOptions = {}): App {
+  return folioServer(project, opts).app;
+}
+
+/**
+ * The node listener `folio serve` runs: the h3 app, but a GET or HEAD the content API alone may answer takes a
+ * lean path through the same steps without h3's event and response machinery (see lean-read.ts).
+ */
+export function createFolioListener(project: Project, opts: AppOptions = {}): NodeListener {
+  const { app, answerLean, leanTakes, log } = folioServer(project, opts);
+  return leanListener(toNodeListener(app), answerLean, leanTakes, log);
+}
+
+function folioServer(project: Project, opts: AppOptions) {
   const access = opts.access ?? new OpenAccess();
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const routers = [...(opts.routes ?? defaultRoutes()), contentRoutes({ cache: opts.cache })].map(moduleRouter);
+  const earlier = routers.slice(0, -1);
+  const contentOnly = routers.slice(-1);
   // Media changes alter populated answers: they end the cached generation too.
   const media = project.documents.media as { onChange?: (fn: () => void) => unknown };
   if (typeof media.onChange === 'function')
@@ -69,47 +86,65 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
     },
   });
 
-  app.use(
-    eventHandler(async (event) => {
+  /**
+   * Every request's steps, up to the answer h3 sends (or the lean path writes). `lean`: only the content API may
+   * have the path (see leanTakes), so the other modules are not asked.
+   */
+  async function answerRequest(event: H3Event, lean = false): Promise<unknown> {
+    const req = event.node.req;
+    const res = event.node.res;
+    if (opts.verbose) {
       const started = process.hrtime.bigint();
-      const req = event.node.req;
-      const res = event.node.res;
-      if (opts.verbose) {
-        res.once('finish', () => {
-          const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
-        });
+      res.once('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
+      });
+    }
+    setSecurityHeaders(res, isHttps(req, project.config.server));
+    if (applyCors(event, project.config.server.cors)) return sendEmpty(event, 204);
+    let answer: unknown;
+    // Node's server sets both on every request it parsed.
+    const method = req.method!.toUpperCase();
+    const url = req.url!;
+    try {
+      if (
+        opts.readOnly &&
+        !['GET', 'HEAD', 'OPTIONS'].includes(method) &&
+        /^\/(api|_folio\/)/i.test(url) &&
+        !(method === 'POST' && SESSION_PATHS.has(url.split('?')[0].toLowerCase()))
+      ) {
+        throw new FolioError(403, 'ForbiddenError', 'This server is read-only: writes are refused', {});
       }
-      setSecurityHeaders(res, isHttps(req, project.config.server));
-      if (applyCors(event, project.config.server.cors)) return sendEmpty(event, 204);
-      let answer: unknown;
-      // Node's server sets both on every request it parsed.
-      const method = req.method!.toUpperCase();
-      const url = req.url!;
-      try {
-        if (
-          opts.readOnly &&
-          !['GET', 'HEAD', 'OPTIONS'].includes(method) &&
-          /^\/(api|_folio\/)/i.test(url) &&
-          !(method === 'POST' && SESSION_PATHS.has(url.split('?')[0].toLowerCase()))
-        ) {
-          throw new FolioError(403, 'ForbiddenError', 'This server is read-only: writes are refused', {});
-        }
-        answer = await dispatch(event, method, url);
-      } catch (err) {
-        answer = sendError(event, err, log);
-      }
-      // A body refused before its end (too large, malformed, aborted) is not read on: the connection ends
-      // with the answer, so a client cannot keep it busy with more of the body.
-      if (!req.complete && !res.headersSent) {
-        res.setHeader('connection', 'close');
-        closeAfterAnswer(req);
-      }
-      return finishResponse(event, answer);
-    }),
-  );
+      answer = await dispatch(event, method, url, lean ? contentOnly : routers);
+    } catch (err) {
+      answer = sendError(event, err, log);
+    }
+    // A body refused before its end (too large, malformed, aborted) is not read on: the connection ends
+    // with the answer, so a client cannot keep it busy with more of the body.
+    if (!req.complete && !res.headersSent) {
+      res.setHeader('connection', 'close');
+      closeAfterAnswer(req);
+    }
+    return finishResponse(event, answer);
+  }
+  app.use(eventHandler((event) => answerRequest(event)));
 
-  async function dispatch(event: H3Event, method: string, url: string) {
+  /** A request only the content API may answer, without a body: the lean path takes it. */
+  function leanTakes(req: IncomingMessage): boolean {
+    const method = req.method;
+    if (method !== 'GET' && method !== 'HEAD') return false;
+    if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) return false;
+    const url = req.url!;
+    if (!url.startsWith('/api/')) return false;
+    const q = url.indexOf('?');
+    let lower = (q === -1 ? url : url.slice(0, q)).toLowerCase();
+    // The path as dispatch routes it: one trailing slash dropped.
+    if (lower.endsWith('/')) lower = lower.slice(0, -1);
+    for (const router of earlier) if (router.mayHave(lower)) return false;
+    return true;
+  }
+
+  async function dispatch(event: H3Event, method: string, url: string, asked: ModuleRouter[]) {
     const req = event.node.req;
     const qIndex = url.indexOf('?');
     let path = qIndex === -1 ? url : url.slice(0, qIndex);
@@ -145,14 +180,14 @@ export function createFolioApp(project: Project, opts: AppOptions = {}): App {
       params: {},
       readOnly,
     };
-    for (const route of routers) {
+    for (const route of asked) {
       const routed = route(request, lower);
       if (routed) return await routed.answer;
     }
     throw notFound();
   }
 
-  return app;
+  return { app, answerLean: (event: H3Event) => answerRequest(event, true), leanTakes, log };
 }
 
 /** The route modules every server has before the content API; features add theirs (see compose.ts). */

@@ -57,8 +57,9 @@ export function finishResponse(event: H3Event, given: unknown): unknown {
   const method = req.method!;
   if ((method === 'GET' || method === 'HEAD') && res.statusCode === 200) {
     // A HEAD answer has no body: its route sets the ETag of the GET body it stands for.
-    const etag = String(res.getHeader('etag') ?? weakEtag(answer));
-    res.setHeader('etag', etag);
+    const set = res.getHeader('etag');
+    const etag = set === undefined ? weakEtag(answer) : String(set);
+    if (set === undefined) res.setHeader('etag', etag);
     const inm = req.headers['if-none-match'];
     if (typeof inm === 'string' && inm.split(',').some((t) => t.trim() === etag)) {
       res.statusCode = 304;

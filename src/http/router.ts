@@ -7,14 +7,29 @@ import type { Route, RouteHandler, RouteModule, RouteRequest } from '../http-kit
  * A module's routes, ready to answer: `undefined` at once when none of them has the request's path, else the
  * answer (a promise of it once the handler is async).
  */
-export type ModuleRouter = (req: RouteRequest, lowerPath: string) => { answer: unknown } | undefined;
+export type ModuleRouter = ((req: RouteRequest, lowerPath: string) => { answer: unknown } | undefined) & {
+  /** Whether one of the module's routes may have this (lower-cased) path: false means it has none. */
+  mayHave(lowerPath: string): boolean;
+  /** How many method and path pairs it remembers the answer of. */
+  remembered(): number;
+};
 
 /** What the router is handed: the path to match, and the request its handlers answer. */
 interface Routing {
   path: string;
   method: string;
-  context: { request?: RouteRequest; matchedRoute?: { path: string } };
+  context: { request?: RouteRequest; matchedRoute?: { path: string }; picked?: Answer };
 }
+
+/** A route's answer to a routed request (its handler, the access check, a 405). */
+type Answer = (routing: Routing) => unknown;
+
+/**
+ * How many method and path pairs a module remembers the answer of (a documentId is a path of its own), forgotten
+ * together past that; a longer path is not remembered, so what a client can make a module hold stays small.
+ */
+const KNOWN_PATHS = 1024;
+const KNOWN_PATH_LENGTH = 200;
 
 /**
  * One h3 router over a module's routes. A path with routes answers the other methods with a 405 and its `Allow`
@@ -52,8 +67,8 @@ export function moduleRouter(module: RouteModule): ModuleRouter {
           : route.method === 'GET' && route.head !== false
             ? ['get', 'head']
             : [lower(route.method)];
-      const answer = eventHandler((e) => {
-        const req = requestOf(e as unknown as Routing, shape);
+      const answer = picking((routing) => {
+        const req = requestOf(routing, shape);
         return route.action ? checked(route, req) : run(route, req);
       });
       if (methods === 'all') router.use(path, answer);
@@ -65,7 +80,7 @@ export function moduleRouter(module: RouteModule): ModuleRouter {
     ];
     router.use(
       path,
-      eventHandler((e) => methodNotAllowed(requestOf(e as unknown as Routing, shape).event, allow)),
+      picking((routing) => methodNotAllowed(requestOf(routing, shape).event, allow)),
     );
   }
 
@@ -90,17 +105,43 @@ export function moduleRouter(module: RouteModule): ModuleRouter {
     return false;
   };
 
-  return (request, path) => {
+  // The answer h3's router picked for a method and path: the routes are fixed, so it picks the same one again.
+  const known = new Map<string, Map<string, Answer>>();
+  let remembered = 0;
+  const route = (request: RouteRequest, path: string) => {
     if (!mayHave(path) || (module.enabled && !module.enabled())) return undefined;
     // The router matches the path lower-cased; each handler gets the request with the path as sent.
     const routing: Routing = { path, method: request.method, context: { request } };
+    let paths = known.get(request.method);
+    const picked = paths?.get(path);
+    if (picked) return { answer: picked(routing) };
     // h3's router answers a miss at once with undefined, and a match with the promise of its handler's answer.
     const answer = router.handler(routing as unknown as H3Event);
-    return routing.context.matchedRoute ? { answer } : undefined;
+    if (!routing.context.matchedRoute) return undefined;
+    if (routing.context.picked && path.length <= KNOWN_PATH_LENGTH) {
+      if (remembered >= KNOWN_PATHS) {
+        known.clear();
+        remembered = 0;
+        paths = undefined;
+      }
+      if (!paths) known.set(request.method, (paths = new Map()));
+      paths.set(path, routing.context.picked);
+      remembered++;
+    }
+    return { answer };
   };
+  return Object.assign(route, { mayHave, remembered: () => remembered });
 }
 
 const lower = (method: Exclude<Route['method'], '*'>) => method.toLowerCase() as RouterMethod;
+
+/** An h3 handler that runs `answer` and tells the routed request it was the one picked. */
+const picking = (answer: Answer) =>
+  eventHandler((e) => {
+    const routing = e as unknown as Routing;
+    routing.context.picked = answer;
+    return answer(routing);
+  });
 
 /** Where a path pattern's params are, and the fixed segments an exact-case route compares as written. */
 interface PathShape {

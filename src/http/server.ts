@@ -2,9 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { FolioError } from '../errors.js';
-import { toNodeListener } from 'h3';
 import type { Project } from '../project.js';
-import { createFolioApp, type AppOptions } from './app.js';
+import { createFolioListener, type AppOptions } from './app.js';
 
 export interface RunningServer {
   url: string;
@@ -39,7 +38,7 @@ export async function startServer(
     onRequest?: (req: IncomingMessage, res: ServerResponse) => void;
   } = {},
 ): Promise<RunningServer> {
-  const handle = toNodeListener(createFolioApp(project, opts));
+  const handle = createFolioListener(project, opts);
   const onRequest = opts.onRequest;
   const server = createServer(
     onRequest

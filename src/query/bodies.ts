@@ -100,9 +100,10 @@ export function pageBody(
   let at = OPEN.length;
   for (let i = 0; i < entries.length; i++) {
     if (i > 0) bytes[at++] = 0x2c; // ','
-    bytes.set(entries[i].bytes, at);
-    at += entries[i].bytes.length;
-    digests.set(entries[i].digest, i * DIGEST_BYTES);
+    const e = entries[i];
+    bytes.set(e.bytes, at);
+    at += e.bytes.length;
+    digests.set(e.digest, i * DIGEST_BYTES);
   }
   bytes.set(META, at);
   at += META.length;

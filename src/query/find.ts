@@ -36,7 +36,7 @@ export function* findPage(ctx: ReadContext, ct: ContentType, query: ReadQuery): 
   const pick = { status: query.status, locale: query.locale };
   if (!knownLocale) return paginate([] as Version[], p);
   // A plain list reads the ids in order and makes only the page (see DocumentIndex.rows).
-  if (!query.filter && !query.sort) return paginate(ctx.index.rows(ct.uid, pick), p);
+  if (!query.filter && !query.sortKeys.length) return paginate(ctx.index.rows(ct.uid, pick), p);
   const rowSet = ctx.index.rowSet(ct.uid, pick);
   const plan = query.plannable ? planFind(ctx, ct, rowSet, query.filters, query.sortKeys) : undefined;
   if (plan) {
@@ -127,17 +127,12 @@ export function findNow(ctx: ReadContext, ct: ContentType, query: ReadQuery): Fo
 }
 
 /**
- * A list query's page without holding the event loop: answered at once when that is quick, else in slices
- * (see SlicedRunner), with requests answered in between.
+ * A list query's page without holding the event loop: answered at once when that is quick (the page itself,
+ * not a promise), else in slices (see SlicedRunner), with requests answered in between.
  */
-export async function findLater(ctx: ReadContext, ct: ContentType, query: ReadQuery): Promise<FoundPage> {
-  let result: FoundPage | undefined;
-  const job = new Job(
-    (function* () {
-      result = yield* findPage(ctx, ct, query);
-    })(),
-  );
-  if (!job.step(4)) await ctx.index.work.wait(job);
-  else if (job.failed !== undefined) throw job.failed;
-  return result!;
+export function findLater(ctx: ReadContext, ct: ContentType, query: ReadQuery): FoundPage | Promise<FoundPage> {
+  const job = new Job(findPage(ctx, ct, query));
+  if (!job.step(4)) return ctx.index.work.wait(job).then(() => job.result!);
+  if (job.failed !== undefined) throw job.failed;
+  return job.result!;
 }

@@ -53,7 +53,6 @@ export interface ReadQuery {
   /** null on non-localized types; `'*'` for all locales. */
   locale: string | null;
   filter?: Predicate;
-  sort?: <T>(rows: T[]) => T[];
   /** The `filters` parameter as given, and the sort keys: what the indexes answer (see plan.ts). */
   filters?: unknown;
   sortKeys: SortKey[];
@@ -62,8 +61,8 @@ export interface ReadQuery {
   plannable: boolean;
   /** Identifies the shape of the documents (`fields` and `populate` as given), for reusing shaped texts. */
   selectionKey: string;
-  /** Identifies the filtered, sorted row list (not the page or the shape), for the result cache. */
-  resultKey: string;
+  /** The parameters that decide the filtered, sorted row list (not the page or the shape), for the result cache. */
+  resultParams: readonly unknown[];
   pagination?: Pagination;
   selection: Selection;
 }
@@ -103,13 +102,22 @@ export function parseReadQuery(
         throw validationError(`Invalid key ${key}`, { key, path: null, source: 'query', param: key });
     }
   }
-  const context: ReadContext = { ...ctx, status, budget: ctx.config.read && new ReadBudget(ctx.config.read) };
+  // Field by field (every field of ReadContext): a spread of `ctx` costs several times more, per request.
+  const context: ReadContext = {
+    schemas: ctx.schemas,
+    index: ctx.index,
+    config: ctx.config,
+    media: ctx.media,
+    canFind: ctx.canFind,
+    status,
+    budget: ctx.config.read && new ReadBudget(ctx.config.read),
+  };
   const scope = documentScope(context, ct);
   const query: ReadQuery = {
     status,
     locale: null,
     selection: { populate: new Map() },
-    resultKey: '',
+    resultParams: [],
     selectionKey: JSON.stringify([q.fields ?? null, q.populate ?? null]),
     sortKeys: [],
     plannable: false,
@@ -131,7 +139,6 @@ export function parseReadQuery(
   if (kind === 'find') {
     query.sortKeys = parseSort(q.sort);
     query.sortBy = sortGetters(scope, query.sortKeys);
-    query.sort = compileSort(scope, query.sortKeys);
     query.filters = q.filters;
     query.plannable = q._q === undefined && pubFilter === undefined;
   } else if (q.sort !== undefined) compileSort(scope, parseSort(q.sort));
@@ -154,14 +161,8 @@ export function parseReadQuery(
     query.locale = filtersLocale && kind === 'find' ? '*' : ctx.config.defaultLocale;
   }
 
-  query.resultKey = JSON.stringify([
-    status,
-    query.locale,
-    q.filters ?? null,
-    q.sort ?? null,
-    q._q ?? null,
-    pubFilter ?? null,
-  ]);
+  // Made into a key only by a query the indexes cannot answer (see result-cache.ts).
+  query.resultParams = [status, query.locale, q.filters ?? null, q.sort ?? null, q._q ?? null, pubFilter ?? null];
   if (kind === 'find') {
     if (q.page !== undefined || q.pageSize !== undefined) {
       if (ctx.config.rest.strictParams) {
@@ -252,13 +253,27 @@ export async function runFindLater(ctx: ReadContext, ct: ContentType, query: Rea
 
 /**
  * `runFindLater`'s answer as the JSON bytes of `{ data, meta }` and their digest, the documents' bytes reused
- * (see bodies.ts): `who` names the caller's permissions, which decide the relations populated.
+ * (see bodies.ts): `who` names the caller's permissions, which decide the relations populated. Answered at once
+ * (not a promise) when the page was quick to find and nothing it shapes waits to be made ready.
  */
-export async function runFindBody(ctx: ReadContext, ct: ContentType, query: ReadQuery, who: string): Promise<PageBody> {
-  const { page, meta } = await findLater(ctx, ct, query);
-  await finish(ctx, shapingJobs(ctx, ct, query.selection.populate, false));
-  const selection = `${who}|${query.status}|${ct.uid}|${query.selectionKey}`;
-  return pageBody(ctx, ct, page, meta, query.selection, selection);
+export function runFindBody(
+  ctx: ReadContext,
+  ct: ContentType,
+  query: ReadQuery,
+  who: string,
+): PageBody | Promise<PageBody> {
+  const found = findLater(ctx, ct, query);
+  if (found instanceof Promise) return found.then((f) => bodyOf(ctx, ct, query, who, f));
+  return bodyOf(ctx, ct, query, who, found);
+}
+
+function bodyOf(ctx: ReadContext, ct: ContentType, query: ReadQuery, who: string, { page, meta }: FoundPage) {
+  const jobs = shapingJobs(ctx, ct, query.selection.populate, false);
+  const body = () =>
+    pageBody(ctx, ct, page, meta, query.selection, `${who}|${query.status}|${ct.uid}|${query.selectionKey}`);
+  // A job done and failed is waited for too: `finish` rejects with its failure.
+  if (jobs.every((j) => j.done && j.failed === undefined)) return body();
+  return finish(ctx, jobs).then(body);
 }
 
 function shapePage(ctx: ReadContext, ct: ContentType, query: ReadQuery, { page, meta }: FoundPage) {

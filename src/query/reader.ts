@@ -95,10 +95,18 @@ export class PreparedRead {
     private context: ReadContext,
   ) {}
 
-  /** The context of one run: the parsed one, with a fresh budget. */
+  /** Whether the parsed context's budget was handed to a run (parsing spends none of it). */
+  private spent = false;
+
+  /** The context of one run: the parsed one, with a fresh budget (its own for the first run). */
   private run(): ReadContext {
     const limits = this.context.budget && this.context.config.read;
-    return limits ? { ...this.context, budget: new ReadBudget(limits) } : this.context;
+    if (!limits) return this.context;
+    if (!this.spent) {
+      this.spent = true;
+      return this.context;
+    }
+    return { ...this.context, budget: new ReadBudget(limits) };
   }
 
   /**

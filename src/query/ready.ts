@@ -11,6 +11,8 @@ import type { PopulateTree } from './populate.js';
  * DocumentIndex.preparing). `self`: the document itself is looked up by documentId.
  */
 export function shapingJobs(ctx: ReadContext, ct: ContentType, populate: PopulateTree, self: boolean): Job[] {
+  // Nothing to look up: most list reads, asked on every request.
+  if (!self && populate.size === 0) return [];
   const jobs = new Set<Job>();
   const add = (job: Job | undefined) => job && jobs.add(job);
   if (self) add(ctx.index.mapping(ct.uid));

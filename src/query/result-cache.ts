@@ -11,10 +11,12 @@ import type { ReadQuery } from './read.js';
 const results = new WeakMap<object, { generation: number; entries: Map<string, RowList>; rows: number }>();
 const MAX_ROWS = 1_000_000;
 
+const keyOf = (ct: ContentType, q: ReadQuery) => `${ct.uid}|${JSON.stringify(q.resultParams)}`;
+
 export function cachedResult(ctx: ReadContext, ct: ContentType, q: ReadQuery): RowList | undefined {
   const c = results.get(ctx.index);
   if (!c || c.generation !== ctx.index.generation) return undefined;
-  return c.entries.get(`${ct.uid}|${q.resultKey}`);
+  return c.entries.get(keyOf(ct, q));
 }
 
 export function storeResult(ctx: ReadContext, ct: ContentType, q: ReadQuery, rows: RowList) {
@@ -29,6 +31,6 @@ export function storeResult(ctx: ReadContext, ct: ContentType, q: ReadQuery, row
     c.entries.delete(key);
     c.rows -= list.length;
   }
-  c.entries.set(`${ct.uid}|${q.resultKey}`, rows);
+  c.entries.set(keyOf(ct, q), rows);
   c.rows += rows.length;
 }

