@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProject, type Project } from '../src/project.js';
 import { makeProject } from './helpers/project.js';
 import { fromIndexes, scanned, served } from './helpers/indexed-reads.js';
+import { articleVersion } from './helpers/article-files.js';
 
 /**
  * The case-insensitive text filters (`$containsi`, `$startsWithi`, `$endsWithi`, read from the folded texts of the
@@ -60,28 +61,7 @@ const SORTS = [[], ['title:desc', 'id:asc']];
 const INDEXED = new Set(['$containsi', '$startsWithi', '$endsWithi']);
 
 function version(id: number, title: string | null, published: boolean) {
-  return {
-    id,
-    title,
-    slug: null,
-    description: null,
-    views: id % 7,
-    rating: null,
-    featured: false,
-    author: null,
-    body: null,
-    cover: null,
-    category: null,
-    tags: [],
-    blocks: [],
-    seo: null,
-    links: [],
-    publishDate: null,
-    secretNote: null,
-    createdAt: TS,
-    updatedAt: TS,
-    publishedAt: published ? TS : null,
-  };
+  return articleVersion(id, { title, views: id % 7 }, TS, published);
 }
 
 /** Writes document `i` in Folio's file format, as a checkout brings it (fr ids far past the en ones). */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProject, type Project } from '../src/project.js';
 import { makeProject } from './helpers/project.js';
 import { fromIndexes, scanned } from './helpers/indexed-reads.js';
+import { articleVersion } from './helpers/article-files.js';
 
 /**
  * Documents whose files give them ids on either side of 2^26, where the sets of rows found from an index (text
@@ -58,23 +59,8 @@ function writeDocuments(contentDir: string) {
   });
   const articles = dir('articles');
   for (let i = 0; i < COUNT; i++) {
-    const version = (id: number, published: boolean) => ({
-      id,
-      ...values(i),
-      slug: `article-${i}`,
-      body: null,
-      cover: null,
-      category: null,
-      tags: [],
-      blocks: [],
-      seo: null,
-      links: [],
-      publishDate: null,
-      secretNote: null,
-      createdAt: TS,
-      updatedAt: TS,
-      publishedAt: published ? TS : null,
-    });
+    const version = (id: number, published: boolean) =>
+      articleVersion(id, { ...values(i), slug: `article-${i}` }, TS, published);
     const ids = idsOf(i);
     const slot = { draft: version(ids.draft, false), published: version(ids.published, true) };
     const doc = { documentId: documentId('article', i), locales: { en: slot } };

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProject, type Project } from '../src/project.js';
 import { makeProject } from './helpers/project.js';
 import { explained, fromIndexes, scanned } from './helpers/indexed-reads.js';
+import { articleVersion } from './helpers/article-files.js';
 
 /**
  * The query indexes over a few thousand documents, where they read and sort in other ways than over a few
@@ -59,23 +60,8 @@ function writeDocuments(contentDir: string) {
   for (let i = 0; i < COUNT; i++) {
     // The last document's ids are far past the others (as a merge of two branches can leave them).
     const base = i === COUNT - 1 ? FAR : 0;
-    const version = (id: number, published: boolean) => ({
-      id,
-      ...values(i),
-      slug: `article-${i}`,
-      body: null,
-      cover: null,
-      category: null,
-      tags: [],
-      blocks: [],
-      seo: null,
-      links: [],
-      publishDate: null,
-      secretNote: null,
-      createdAt: TS,
-      updatedAt: TS,
-      publishedAt: published ? TS : null,
-    });
+    const version = (id: number, published: boolean) =>
+      articleVersion(id, { ...values(i), slug: `article-${i}` }, TS, published);
     // Every third document is a draft never published.
     const slot =
       i % 3 === 0

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProject, type Project } from '../src/project.js';
 import { makeProject } from './helpers/project.js';
 import { fromIndexes, scanned } from './helpers/indexed-reads.js';
+import { articleVersion } from './helpers/article-files.js';
 
 /**
  * A range holding more rows than are tested between two pauses (2,048), tested against one condition or more:
@@ -18,28 +19,18 @@ function writeDocuments(contentDir: string) {
   const dir = join(contentDir, 'documents', 'articles');
   mkdirSync(dir, { recursive: true });
   for (let i = 0; i < COUNT; i++) {
-    const version = {
-      id: i + 1,
-      title: `Article ${i}`,
-      description: null,
-      views: i % 10,
-      rating: i % 3 === 0 ? null : 2,
-      featured: i % 7 !== 0,
-      author: null,
-      slug: `article-${i}`,
-      body: null,
-      cover: null,
-      category: null,
-      tags: [],
-      blocks: [],
-      seo: null,
-      links: [],
-      publishDate: null,
-      secretNote: null,
-      createdAt: TS,
-      updatedAt: TS,
-      publishedAt: null,
-    };
+    const version = articleVersion(
+      i + 1,
+      {
+        title: `Article ${i}`,
+        views: i % 10,
+        rating: i % 3 === 0 ? null : 2,
+        featured: i % 7 !== 0,
+        slug: `article-${i}`,
+      },
+      TS,
+      false,
+    );
     const doc = { documentId: documentId(i), locales: { en: { draft: version } } };
     writeFileSync(join(dir, `${doc.documentId}.json`), `${JSON.stringify(doc, null, 2)}\n`);
   }

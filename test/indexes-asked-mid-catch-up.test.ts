@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProject, type Project } from '../src/project.js';
 import { makeProject } from './helpers/project.js';
 import { fromIndexes, planOf, scanned, served } from './helpers/indexed-reads.js';
+import { articleVersion } from './helpers/article-files.js';
 
 /**
  * The query indexes of a type are kept current by a job that applies the log of changes a slice at a time (see
@@ -20,28 +21,7 @@ const idOf = (i: number) => (i < 15 ? i + 1 : 5000 + i);
 function writeDocument(contentDir: string, i: number, title: unknown) {
   const dir = join(contentDir, 'documents', 'articles');
   mkdirSync(dir, { recursive: true });
-  const draft = {
-    id: idOf(i),
-    title,
-    slug: null,
-    description: null,
-    views: (i * 7) % 11,
-    rating: null,
-    featured: false,
-    author: null,
-    body: null,
-    cover: null,
-    category: null,
-    tags: [],
-    blocks: [],
-    seo: null,
-    links: [],
-    publishDate: null,
-    secretNote: null,
-    createdAt: TS,
-    updatedAt: TS,
-    publishedAt: null,
-  };
+  const draft = articleVersion(idOf(i), { title, views: (i * 7) % 11 }, TS, false);
   const doc = { documentId: documentId(i), locales: { en: { draft } } };
   writeFileSync(join(dir, `${doc.documentId}.json`), `${JSON.stringify(doc, null, 2)}\n`);
 }
