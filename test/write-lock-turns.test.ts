@@ -13,30 +13,39 @@ const temp = mkdtempSync(join(tmpdir(), 'folio-lock-turns-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 const tick = () => new Promise((r) => setTimeout(r, 2));
 
+/**
+ * A server's stream of up to 2,000 writes in `stateDir`, three always in flight (its holders never all leave at
+ * once), and another process's write once `ready` resolves: how many of the stream's writes ran before it.
+ */
+async function streamAndOneWrite(stateDir: string, ready: (streamed: () => number) => Promise<unknown>) {
+  const server = new WriteLock(stateDir);
+  const cli = new WriteLock(stateDir);
+  let cliDone = false;
+  let streamed = 0;
+  let streamedWhenCliWrote = -1;
+  const lane = async () => {
+    while (!cliDone && streamed < 2000) {
+      await server.run(async () => {
+        await tick();
+        streamed++;
+      });
+    }
+  };
+  const lanes = [lane(), lane(), lane()];
+  await ready(() => streamed);
+  await cli.run(async () => {
+    streamedWhenCliWrote = streamed;
+  });
+  cliDone = true;
+  await Promise.all(lanes);
+  return streamedWhenCliWrote;
+}
+
 describe('a steady stream of writes in one process', () => {
   it('lets a write of another process in before the stream ends', async () => {
-    const stateDir = join(temp, 'stream');
-    const server = new WriteLock(stateDir);
-    const cli = new WriteLock(stateDir);
-    let cliDone = false;
-    let streamed = 0;
-    let streamedWhenCliWrote = -1;
-    // Three writes always in flight: the server's holders never all leave at once.
-    const lane = async () => {
-      while (!cliDone && streamed < 2000) {
-        await server.run(async () => {
-          await tick();
-          streamed++;
-        });
-      }
-    };
-    const lanes = [lane(), lane(), lane()];
-    while (streamed === 0) await tick();
-    await cli.run(async () => {
-      streamedWhenCliWrote = streamed;
+    const streamedWhenCliWrote = await streamAndOneWrite(join(temp, 'stream'), async (streamed) => {
+      while (streamed() === 0) await tick();
     });
-    cliDone = true;
-    await Promise.all(lanes);
     expect(streamedWhenCliWrote).toBeGreaterThan(0);
     expect(streamedWhenCliWrote).toBeLessThan(2000);
   }, 60_000);
@@ -44,28 +53,11 @@ describe('a steady stream of writes in one process', () => {
 
 describe('a write of another process arriving once the holder has looked for waiters and found none', () => {
   it('still gets in before the stream ends', async () => {
-    const stateDir = join(temp, 'later');
-    const server = new WriteLock(stateDir);
-    const cli = new WriteLock(stateDir);
-    let cliDone = false;
-    let streamed = 0;
-    let streamedWhenCliWrote = -1;
-    const lane = async () => {
-      while (!cliDone && streamed < 2000) {
-        await server.run(async () => {
-          await tick();
-          streamed++;
-        });
-      }
-    };
-    const lanes = [lane(), lane(), lane()];
     // Several times the holder's MAX_HOLD_MS: it has looked for waiters, found none, and kept the lock.
-    await new Promise((r) => setTimeout(r, 600));
-    await cli.run(async () => {
-      streamedWhenCliWrote = streamed;
-    });
-    cliDone = true;
-    await Promise.all(lanes);
+    const streamedWhenCliWrote = await streamAndOneWrite(
+      join(temp, 'later'),
+      () => new Promise((r) => setTimeout(r, 600)),
+    );
     expect(streamedWhenCliWrote).toBeLessThan(2000);
   }, 60_000);
 });
