@@ -1,20 +1,18 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import type { ChildProcess } from 'node:child_process';
 import {
   type FSWatcher,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   readdirSync,
-  rmSync,
   utimesSync,
   watch,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO, makeProject } from './helpers/project.js';
+import { makeProject } from './helpers/project.js';
+import { lockHolders } from './helpers/lock-holders.js';
 import { openProject } from '../src/project.js';
 import { HeldFolder, LOCK_HOST } from '../src/store/held-folder.js';
 import { WriteLock } from '../src/store/write-lock.js';
@@ -25,20 +23,12 @@ import { deadPid } from './helpers/dead-pid.js';
  * mid-write) is taken over at once, not after the 5 s stale wait, and by one waiter only; a live holder,
  * a frozen one and one of another host keep it until it goes stale.
  */
-const HOLDER = join(REPO, 'test', 'helpers', 'lock-holder.mjs');
 const STALE_MS = 5000;
-const children: ChildProcess[] = [];
-const temp = mkdtempSync(join(tmpdir(), 'folio-lock-'));
-afterEach(() => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-afterAll(() => rmSync(temp, { recursive: true, force: true }));
+const { temp, start } = lockHolders('folio-lock-');
 
 /** Starts lock-holder.mjs; resolves once it printed `line` (`waiting` or `held`). */
 function holder(stateDir: string, log: string, holdMs: number | 'loop' | 'exit', line: 'waiting' | 'held') {
-  const child = spawn(process.execPath, [HOLDER, stateDir, log, String(holdMs)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
+  const child = start([stateDir, log, String(holdMs)], ['ignore', 'pipe', 'pipe']);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let out = '';
   let err = '';

@@ -1,18 +1,7 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO } from './helpers/project.js';
+import { lockHolders } from './helpers/lock-holders.js';
 import { eventually } from './helpers/eventually.js';
 import { LOCK_HOST } from '../src/store/held-folder.js';
 import { removeOwnMarkers } from '../src/store/lock-waiters.js';
@@ -23,16 +12,10 @@ import { WriteLock } from '../src/store/write-lock.js';
  * nobody waiting, the process keeps it (the lock folder's holder file stays the same) and its writes are never
  * paused; a waiter killed while it waited, or one silent for long, does not count.
  */
-const HOLDER = join(REPO, 'test', 'helpers', 'lock-holder.mjs');
+
 /** Several times the lock's MAX_HOLD_MS, so that a holder giving the lock back on a timer does so. */
 const STREAM_MS = 1200;
-const children: ChildProcess[] = [];
-const temp = mkdtempSync(join(tmpdir(), 'folio-lock-waiters-'));
-afterEach(() => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-afterAll(() => rmSync(temp, { recursive: true, force: true }));
+const { temp, start } = lockHolders('folio-lock-waiters-');
 const tick = () => new Promise((r) => setTimeout(r, 2));
 
 /** Three writes always in flight for STREAM_MS; answers the holder files the lock folder named during them. */
@@ -100,8 +83,7 @@ describe('a waiter that is gone', () => {
       await ends;
     });
     await holding;
-    const child = spawn(process.execPath, [HOLDER, stateDir, join(temp, 'killed.log'), '0'], { stdio: 'ignore' });
-    children.push(child);
+    const child = start([stateDir, join(temp, 'killed.log'), '0'], 'ignore');
     const exited = new Promise((resolve) => child.once('exit', resolve));
     // Whole: a marker caught half-written counts as a waiter's (see below), which a killed one no longer is.
     const written = () =>
