@@ -129,6 +129,7 @@ export const TARGETS = {
     'test/indexed-answers-combined.test.ts',
     'test/indexed-answers-long-source.test.ts',
     'test/indexed-work-counted.test.ts',
+    'test/indexed-answers-odd-kinds.test.ts',
   ],
   'src/query/column-scope.ts': [...PLANNER, 'test/plannable-fields.test.ts'],
   'src/query/id-sets.ts': [...INDEXED_READS, 'test/indexed-answers-id-edges.test.ts'],
