@@ -12,7 +12,8 @@ import { articleVersion } from './helpers/article-files.js';
  * What an indexed list query costs, counted rather than timed: a query must not test, look up, sort or gather
  * more rows than the way it is answered needs, nor hold the event loop while it gathers thousands of rows. Over
  * 4,400 drafts whose `views` are every number from 0 to 4,399 once (so a range holds exactly the rows asked for),
- * 50 of them with a title ending "zeta" (those with views under 50), and all but every fiftieth by one author.
+ * 50 of them with a title ending "zeta" and the two first of 2,100 tags (those with views under 50), and all but
+ * every fiftieth by one author.
  */
 
 const COUNT = 4400;
@@ -20,6 +21,8 @@ const TS = '2025-01-01T00:00:00.000Z';
 const id24 = (kind: string, i: number) => `${kind}${String(i).padStart(24 - kind.length, '0')}`;
 const viewsOf = (i: number) => (i * 7919) % COUNT;
 const ADA = id24('author', 0);
+/** Tags: more than are tested between two pauses (2,048). */
+const TAGS = 2100;
 
 function writeDocuments(contentDir: string) {
   const dir = (plural: string) => {
@@ -33,6 +36,13 @@ function writeDocuments(contentDir: string) {
   };
   (author.published as Record<string, unknown>).publishedAt = TS;
   writeFileSync(join(dir('authors'), `${ADA}.json`), JSON.stringify(author));
+  const tags = dir('tags');
+  for (let t = 0; t < TAGS; t++) {
+    const name = `tag-${String(t).padStart(4, '0')}`;
+    const tag = { documentId: id24('tag', t), published: { id: t + 1, name, createdAt: TS, updatedAt: TS } };
+    (tag.published as Record<string, unknown>).publishedAt = TS;
+    writeFileSync(join(tags, `${tag.documentId}.json`), JSON.stringify(tag));
+  }
   const articles = dir('articles');
   for (let i = 0; i < COUNT; i++) {
     const views = viewsOf(i);
@@ -43,6 +53,7 @@ function writeDocuments(contentDir: string) {
       rating: (i % 5) + 0.5,
       featured: i % 2 === 0,
       author: i % 50 === 0 ? null : ADA,
+      tags: views < 50 ? [id24('tag', 0), id24('tag', 1)] : [],
       slug: `article-${i}`,
     };
     const doc = {
@@ -90,6 +101,16 @@ const EXACT: Case[] = [
     'a text match and a range of as many rows: the text match is read, already in id order',
     page({ views: { $lt: 50 }, title: { $endsWithi: 'zeta' } }),
     { sorts: 0, tests: 50 },
+  ],
+  [
+    'a list relation and a range of as many rows: the linked rows are read, each once, already in id order',
+    page({ views: { $lt: 50 }, tags: { name: { $in: ['tag-0000', 'tag-0001'] } } }),
+    { tests: 50, lookups: 0, links: TAGS },
+  ],
+  [
+    'a condition on thousands of targets: each target tested once',
+    page({ tags: { name: { $startsWith: 'tag-' } } }),
+    { links: TAGS },
   ],
 ];
 

@@ -8,12 +8,13 @@ import { type Answer, prepared } from './indexed-reads.js';
 
 /**
  * The work an indexed list query does, counted as it runs (the indexes built first): rows tested against a
- * condition, lookups in a set of rows, sets of rows built, id lists sorted outright, values read from a column,
+ * condition, targets tested against a relation's inner condition, lookups in a set of rows, sets of rows built, id lists sorted outright, values read from a column,
  * the pauses it makes, and the most rows it gathers between two pauses.
  */
 export interface Work {
   answer: Answer | undefined;
   tests: number;
+  links: number;
   lookups: number;
   sets: number;
   sorts: number;
@@ -66,6 +67,7 @@ export function counted(
   const work: Work = {
     answer: undefined,
     tests: 0,
+    links: 0,
     lookups: 0,
     sets: 0,
     sorts: 0,
@@ -76,6 +78,10 @@ export function counted(
   for (const part of plan.scalars) {
     const test = part.test;
     part.test = (id) => (work.tests++, test(id));
+  }
+  for (const part of plan.links) {
+    const test = part.test;
+    part.test = (id) => (work.links++, test(id));
   }
   let run = 0;
   const p = q.pagination!;
