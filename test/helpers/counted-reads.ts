@@ -8,8 +8,9 @@ import { type Answer, prepared } from './indexed-reads.js';
 
 /**
  * The work an indexed list query does, counted as it runs (the indexes built first): rows tested against a
- * condition, targets tested against a relation's inner condition, lookups in a set of rows, sets of rows built, id lists sorted outright, values read from a column,
- * the pauses it makes, and the most rows it gathers between two pauses.
+ * condition, targets tested against a relation's inner condition, lookups in a set of rows, sets of rows built,
+ * id lists sorted outright, values read from a column, the pauses it makes, and the most rows it gathers between
+ * two pauses.
  */
 export interface Work {
   answer: Answer | undefined;
