@@ -98,6 +98,11 @@ const EXACT: Case[] = [
     { tests: 0, sorts: 0 },
   ],
   [
+    'a range of 4,096 rows tested against another condition: two slices of rows, a pause after each',
+    page({ views: { $lt: 4096 }, featured: { $ne: false } }),
+    { tests: 4096, pauses: 2 },
+  ],
+  [
     'a text match and a range of as many rows: the text match is read, already in id order',
     page({ views: { $lt: 50 }, title: { $endsWithi: 'zeta' } }),
     { sorts: 0, tests: 50 },
@@ -165,6 +170,8 @@ describe('the work of an indexed list query, counted', () => {
     const work = counted(project, 'articles', query)!;
     expect(work.answer).toEqual(scanned(project, 'articles', query));
     expect(work.answer!.ids).toHaveLength(5);
+    // Read off the rows in id order to the last: each looked up once.
+    expect(work.lookups).toBe(COUNT);
   });
 
   it('gathers the thousands of rows linked to one author a few hundred at a time', () => {
