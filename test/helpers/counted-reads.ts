@@ -1,10 +1,9 @@
 import type { Project } from '../../src/project.js';
-import type { Job } from '../../src/documents/sliced-work.js';
 import { runNow } from '../../src/documents/sliced-work.js';
 import { runPlan } from '../../src/query/exec.js';
 import { IdList, IdSet } from '../../src/query/id-sets.js';
 import { planFind } from '../../src/query/plan.js';
-import { type Answer, prepared } from './indexed-reads.js';
+import { type Answer, buildIndexes, prepared } from './indexed-reads.js';
 
 /**
  * The work an indexed list query does, counted as it runs (the indexes built first): rows tested against a
@@ -58,13 +57,7 @@ export function counted(
   const rows = context.index.rowSet(ct.uid, { status: q.status, locale: q.locale });
   const plan = q.plannable ? planFind(context, ct, rows, q.filters, q.sortKeys) : undefined;
   if (!plan) return undefined;
-  for (;;) {
-    let job: Job | undefined;
-    for (const [uid, needs] of plan.needs) job ??= context.index.fields(uid).need(needs);
-    if (!job) break;
-    while (!job.step(1000));
-    if (job.failed !== undefined) throw job.failed;
-  }
+  buildIndexes(context, plan);
   const work: Work = {
     answer: undefined,
     tests: 0,

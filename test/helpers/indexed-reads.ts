@@ -109,13 +109,7 @@ function answerOf(
   plan: FindPlan,
 ) {
   const p = q.pagination!;
-  for (;;) {
-    let job: Job | undefined;
-    for (const [uid, needs] of plan.needs) job ??= context.index.fields(uid).need(needs);
-    if (!job) break;
-    while (!job.step(1000));
-    if (job.failed !== undefined) throw job.failed;
-  }
+  buildIndexes(context, plan);
   const page = toEnd(runPlan(context, plan, p.start, p.mode === 'page' ? p.pageSize : p.limit));
   return page && { total: page.total, ids: [...page.ids] };
 }
@@ -126,4 +120,15 @@ export async function served(project: Project, type: string, query: Record<strin
   const read = new Reader(project).prepare(ct, parseQueryString(qs.stringify(query)), 'find');
   const body = (await read.findLater()) as { data: Array<{ id: number }>; meta: { pagination: { total: number } } };
   return { total: body.meta.pagination.total, ids: body.data.map((d) => d.id) };
+}
+
+/** Builds the indexes a plan asks for, at once, as the server's jobs build them a slice at a time. */
+export function buildIndexes(context: ReturnType<typeof prepared>['context'], plan: FindPlan) {
+  for (;;) {
+    let job: Job | undefined;
+    for (const [uid, needs] of plan.needs) job ??= context.index.fields(uid).need(needs);
+    if (!job) break;
+    while (!job.step(1000));
+    if (job.failed !== undefined) throw job.failed;
+  }
 }
