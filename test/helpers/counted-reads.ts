@@ -8,8 +8,8 @@ import { type Answer, buildIndexes, prepared } from './indexed-reads.js';
 /**
  * The work an indexed list query does, counted as it runs (the indexes built first): rows tested against a
  * condition, targets tested against a relation's inner condition, lookups in a set of rows, sets of rows built,
- * id lists sorted outright, values read from a column, the pauses it makes, and the most rows it gathers between
- * two pauses.
+ * id lists sorted outright or copied, values read from a column, the pauses it makes, and the most rows it
+ * gathers between two pauses.
  */
 export interface Work {
   answer: Answer | undefined;
@@ -18,6 +18,7 @@ export interface Work {
   lookups: number;
   sets: number;
   sorts: number;
+  copies: number;
   values: number;
   pauses: number;
   longestRun: number;
@@ -65,6 +66,7 @@ export function counted(
     lookups: 0,
     sets: 0,
     sorts: 0,
+    copies: 0,
     values: 0,
     pauses: 0,
     longestRun: 0,
@@ -85,6 +87,7 @@ export function counted(
     [IdSet.prototype, 'has', () => work.lookups++],
     [IdSet, 'of', () => work.sets++],
     [Int32Array.prototype, 'sort', () => work.sorts++],
+    [Int32Array, 'from', () => work.copies++],
     [IdList.prototype, 'push', () => (work.longestRun = Math.max(work.longestRun, ++run))],
     ...(cols ? [[cols, 'value', () => work.values++] as [object, string, () => void]] : []),
   ];
