@@ -11,8 +11,7 @@ import { type Pagination, parsePagination } from './pagination.js';
 import { type FoundPage, findLater, findNow } from './find.js';
 import { finish, shapingJobs } from './ready.js';
 import { type PageBody, pageBody } from './bodies.js';
-import { parsePopulate } from './populate.js';
-import { checkPopulate } from './populate-check.js';
+import { readPopulate } from './populate-memo.js';
 import { ReadBudget } from './bounds.js';
 import { documentScope } from './scope.js';
 import { type SortGetter, type SortKey, compileSort, parseSort, sortGetters } from './sort.js';
@@ -143,8 +142,7 @@ export function parseReadQuery(
     query.plannable = q._q === undefined && pubFilter === undefined;
   } else if (q.sort !== undefined) compileSort(scope, parseSort(q.sort));
   query.selection.fields = parseFields(ct, q.fields);
-  checkPopulate(context, ct, q.populate);
-  query.selection.populate = parsePopulate(context, { kind: 'document', ct }, q.populate);
+  query.selection.populate = readPopulate(context, ct, q.populate);
 
   if (ct.localized && q.locale !== undefined) {
     const locales = Array.isArray(q.locale) ? q.locale : [q.locale];
