@@ -13,7 +13,8 @@ import { finish, shapingJobs } from './ready.js';
 import { type PageBody, pageBody } from './bodies.js';
 import { readPopulate } from './populate-memo.js';
 import { ReadBudget } from './bounds.js';
-import { documentScope } from './scope.js';
+import { type Scope, documentScope } from './scope.js';
+import { type ColumnPart, columnParts } from './plan.js';
 import { type SortGetter, type SortKey, compileSort, parseSort, sortGetters } from './sort.js';
 import { type Selection, shapeDocument } from './output.js';
 
@@ -58,6 +59,8 @@ export interface ReadQuery {
   sortBy?: SortGetter[];
   /** Whether the indexes may answer the query (not with `_q` or a publication filter). */
   plannable: boolean;
+  /** The filter compiled over the indexes' columns at parse, for the first plan made of the query (see plan.ts). */
+  columnParts?: ColumnPart[];
   /** Identifies the shape of the documents (`fields` and `populate` as given), for reusing shaped texts. */
   selectionKey: string;
   /** The parameters that decide the filtered, sorted row list (not the page or the shape), for the result cache. */
@@ -122,8 +125,6 @@ export function parseReadQuery(
     plannable: false,
   };
 
-  let filter = compileFilters(scope, q.filters);
-  if (q._q !== undefined && kind === 'find') filter = and(filter, searchPredicate(ct, String(q._q)));
   const pubFilter =
     q.publicationFilter ??
     (q.hasPublishedVersion !== undefined
@@ -131,15 +132,22 @@ export function parseReadQuery(
         ? 'has-published-version'
         : 'never-published'
       : undefined);
+  // A list query the indexes may answer has its filter compiled over their columns (see plan.ts), which checks
+  // it too: the compile over versions is then made only if a row is read without the indexes.
+  const plannable = kind === 'find' && q._q === undefined && pubFilter === undefined;
+  const parts = plannable && q.filters !== undefined ? columnParts(context, ct, q.filters) : undefined;
+  let filter = parts ? later(scope, q.filters) : compileFilters(scope, q.filters);
+  if (q._q !== undefined && kind === 'find') filter = and(filter, searchPredicate(ct, String(q._q)));
   if (pubFilter !== undefined && ct.draftAndPublish && kind === 'find')
     filter = and(filter, publicationPredicate(context, ct, String(pubFilter)));
   query.filter = q.filters === undefined && q._q === undefined && pubFilter === undefined ? undefined : filter;
+  query.columnParts = parts;
 
   if (kind === 'find') {
     query.sortKeys = parseSort(q.sort);
     query.sortBy = sortGetters(scope, query.sortKeys);
     query.filters = q.filters;
-    query.plannable = q._q === undefined && pubFilter === undefined;
+    query.plannable = plannable;
   } else if (q.sort !== undefined) compileSort(scope, parseSort(q.sort));
   query.selection.fields = parseFields(ct, q.fields);
   query.selection.populate = readPopulate(context, ct, q.populate);
@@ -176,6 +184,12 @@ export function parseReadQuery(
     query.pagination = parsePagination(q.pagination, ctx.config.rest);
   }
   return { query, context };
+}
+
+/** `filters` over versions, compiled when a row is first tested (the compile over the columns checked it). */
+function later(scope: Scope, filters: unknown): Predicate {
+  let compiled: Predicate | undefined;
+  return (row) => (compiled ??= compileFilters(scope, filters))(row);
 }
 
 const and =
