@@ -116,7 +116,7 @@ export function planFind(
   ct: ContentType,
   rows: RowSet,
   filters: unknown,
-  sort: SortKey[],
+  sort: readonly SortKey[],
   compiled?: ColumnPart[],
 ): FindPlan | undefined {
   const plan: FindPlan = { ct, rows, scalars: [], links: [], sort: [], needs: new Map() };

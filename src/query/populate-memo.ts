@@ -21,6 +21,9 @@ const MAX_TEXTS = 64;
 
 const memos = new WeakMap<ContentType, Map<string, Read>>();
 
+/** The tree of a read without `populate`, shared as the memo's are: read only. */
+export const NO_POPULATE: PopulateTree = new Map();
+
 /**
  * The `populate` parameter of a read on `ct`, checked (populate-check.ts, 400s as Strapi gives them) and read
  * (populate.ts). A text of dot paths (`author,category`) gives a tree of attribute names alone, decided by the
@@ -28,6 +31,7 @@ const memos = new WeakMap<ContentType, Map<string, Read>>();
  * reads that ask it with the same schemas, settings and answers of `canFind`. The tree is shared: read only.
  */
 export function readPopulate(ctx: ReadContext, ct: ContentType, raw: unknown): PopulateTree {
+  if (raw === undefined) return NO_POPULATE;
   if (typeof raw !== 'string' || raw === '*' || raw.length > MAX_TEXT) return readNow(ctx, ct, raw);
   let texts = memos.get(ct);
   const known = texts?.get(raw);

@@ -11,7 +11,7 @@ import { type Pagination, parsePagination } from './pagination.js';
 import { type FoundPage, findLater, findNow } from './find.js';
 import { finish, shapingJobs } from './ready.js';
 import { type PageBody, pageBody } from './bodies.js';
-import { readPopulate } from './populate-memo.js';
+import { NO_POPULATE, readPopulate } from './populate-memo.js';
 import { ReadBudget } from './bounds.js';
 import { type Scope, documentScope } from './scope.js';
 import { type ColumnPart, columnParts } from './plan.js';
@@ -55,7 +55,7 @@ export interface ReadQuery {
   filter?: Predicate;
   /** The `filters` parameter as given, and the sort keys: what the indexes answer (see plan.ts). */
   filters?: unknown;
-  sortKeys: SortKey[];
+  sortKeys: readonly SortKey[];
   sortBy?: SortGetter[];
   /** Whether the indexes may answer the query (not with `_q` or a publication filter). */
   plannable: boolean;
@@ -118,9 +118,12 @@ export function parseReadQuery(
   const query: ReadQuery = {
     status,
     locale: null,
-    selection: { populate: new Map() },
+    selection: { populate: NO_POPULATE },
     resultParams: [],
-    selectionKey: JSON.stringify([q.fields ?? null, q.populate ?? null]),
+    selectionKey:
+      q.fields === undefined && q.populate === undefined
+        ? '[null,null]'
+        : JSON.stringify([q.fields ?? null, q.populate ?? null]),
     sortKeys: [],
     plannable: false,
   };
