@@ -40,4 +40,22 @@ describe('inverse links', () => {
     expect(now).not.toContain(6);
     expect(now).toEqual([...now].sort((a, b) => a - b));
   });
+
+  it('follows a target pointed at by one version, then two, then one and none again', () => {
+    const links = new LinkIndex();
+    links.add(8, 'solo');
+    links.add(8, ['solo']);
+    expect([...links.from('solo')]).toEqual([8]);
+    links.add(5, 'solo');
+    expect([...links.from('solo')]).toEqual([5, 8]);
+    links.remove(8, 'solo');
+    expect([...links.from('solo')]).toEqual([5]);
+    links.remove(4, 'solo');
+    links.remove(5, 'solo');
+    expect([...links.from('solo')]).toEqual([]);
+    links.remove(5, 'solo');
+    links.add(3, 'solo');
+    links.remove(9, 'solo');
+    expect([...links.from('solo')]).toEqual([3]);
+  });
 });

@@ -71,7 +71,8 @@ class IdRun {
  * relation (`filters[author][name][$eq]=…`) starts, from its few matching targets, instead of reading every row.
  */
 export class LinkIndex {
-  private byTarget = new Map<string, IdRun>();
+  /** A target's ids: the only one as a number (most targets of a one-to-one relation have one), else a run. */
+  private byTarget = new Map<string, IdRun | number>();
 
   *build(column: Column, ids: Int32Array, done: () => void): Work {
     for (let i = 0; i < ids.length; i += ROWS_PER_PAUSE) {
@@ -87,19 +88,34 @@ export class LinkIndex {
 
   add(id: number, value: unknown) {
     for (const target of targetsOf(value)) {
-      let run = this.byTarget.get(target);
-      if (!run) this.byTarget.set(target, (run = new IdRun()));
-      run.add(id);
+      const held = this.byTarget.get(target);
+      if (held === undefined) this.byTarget.set(target, id);
+      else if (typeof held !== 'number') held.add(id);
+      else if (held !== id) {
+        const run = new IdRun();
+        run.add(held);
+        run.add(id);
+        this.byTarget.set(target, run);
+      }
     }
   }
 
   remove(id: number, value: unknown) {
-    for (const target of targetsOf(value)) this.byTarget.get(target)?.delete(id);
+    for (const target of targetsOf(value)) {
+      const held = this.byTarget.get(target);
+      if (held === id) this.byTarget.delete(target);
+      else if (held !== undefined && typeof held !== 'number') {
+        held.delete(id);
+        if (!held.size) this.byTarget.delete(target);
+      }
+    }
   }
 
   /** The ids of the versions pointing at `target`, ascending, as they are now (later changes leave them be). */
   from(target: string): Int32Array {
-    return this.byTarget.get(target)?.view() ?? EMPTY;
+    const held = this.byTarget.get(target);
+    if (held === undefined) return EMPTY;
+    return typeof held === 'number' ? Int32Array.of(held) : held.view();
   }
 }
 
