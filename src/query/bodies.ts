@@ -39,6 +39,30 @@ export interface PageBody {
   digest: string;
 }
 
+/**
+ * Answers are cut from shared slabs rather than allocated one by one: a buffer of its own costs a backing store,
+ * its tracking and its release, about as much as assembling the page. A slab is freed once none of its answers is
+ * referenced; the response cache copies an answer it keeps (see ResponseCache.set), so it holds no slab.
+ */
+const SLAB_BYTES = 256 * 1024;
+/** A larger answer gets a buffer of its own. */
+const OWN_BUFFER_OVER = 32 * 1024;
+let slab = Buffer.alloc(0);
+let slabUsed = 0;
+
+/** `size` bytes for an answer, never handed out again (an answer may still be waiting to be written). */
+function answerBytes(size: number): Buffer {
+  if (size > OWN_BUFFER_OVER) return Buffer.allocUnsafeSlow(size);
+  if (slabUsed + size > slab.length) {
+    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const bytes = slab.subarray(slabUsed, slabUsed + size);
+  // The next answer starts on an 8-byte boundary.
+  slabUsed += (size + 7) & ~7;
+  return bytes;
+}
+
 const OPEN = Buffer.from('{"data":[');
 const META = Buffer.from('],"meta":');
 
@@ -93,8 +117,7 @@ export function pageBody(
   const metaText = `${JSON.stringify({ pagination: meta })}}`;
   let size = OPEN.length + META.length + metaText.length + Math.max(entries.length - 1, 0);
   for (const e of entries) size += e.bytes.length;
-  // Not from Node's shared pool: the response cache may keep this answer, and with it a whole pooled slab.
-  const bytes = Buffer.allocUnsafeSlow(size);
+  const bytes = answerBytes(size);
   const digests = Buffer.allocUnsafe(entries.length * DIGEST_BYTES + metaText.length);
   bytes.set(OPEN, 0);
   let at = OPEN.length;
