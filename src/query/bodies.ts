@@ -14,8 +14,8 @@ import { type Selection, shapeDocument } from './output.js';
  */
 interface Shaped {
   bytes: Buffer;
-  /** SHA-1 of `bytes`. */
-  digest: Buffer;
+  /** SHA-1 of `bytes`, as five words (in the platform's byte order, so their bytes are the digest's). */
+  digest: Int32Array;
   rows: number;
   budgetBytes: number;
 }
@@ -25,6 +25,21 @@ export const MAX_SHAPED_BYTES = 32 * 1024 * 1024;
 /** What an entry costs besides its text: the digest, the entry and its slot in a Map, roughly. */
 const ENTRY_OVERHEAD = 160;
 const DIGEST_BYTES = 20;
+const DIGEST_WORDS = 5;
+
+/**
+ * Where a page's digest input is put together (its documents' digests, then its meta text), hashed at once and
+ * so reused by every page.
+ */
+let digestWords = new Int32Array(DIGEST_WORDS * 100 + 64);
+let digestBytes = new Uint8Array(digestWords.buffer);
+
+function digestScratch(bytes: number) {
+  if (bytes > digestBytes.length) {
+    digestWords = new Int32Array(Math.ceil(bytes / 4) * 2);
+    digestBytes = new Uint8Array(digestWords.buffer);
+  }
+}
 
 interface Cache {
   generation: number;
@@ -86,9 +101,11 @@ function shaped(ctx: ReadContext, ct: ContentType, v: Version, sel: Selection, t
   const [rows, budgetBytes] = ctx.budget?.used() ?? [0, 0];
   const bytes = Buffer.from(JSON.stringify(shapeDocument(ctx, ct, v, sel)));
   const [rowsAfter, budgetAfter] = ctx.budget?.used() ?? [0, 0];
+  const digest = new Int32Array(DIGEST_WORDS);
+  new Uint8Array(digest.buffer).set(hash('sha1', bytes, 'buffer'));
   const entry = {
     bytes,
-    digest: hash('sha1', bytes, 'buffer'),
+    digest,
     rows: rowsAfter - rows,
     budgetBytes: budgetAfter - budgetBytes,
   };
@@ -118,7 +135,10 @@ export function pageBody(
   let size = OPEN.length + META.length + metaText.length + Math.max(entries.length - 1, 0);
   for (const e of entries) size += e.bytes.length;
   const bytes = answerBytes(size);
-  const digests = Buffer.allocUnsafe(entries.length * DIGEST_BYTES + metaText.length);
+  const digestSize = entries.length * DIGEST_BYTES + metaText.length;
+  digestScratch(digestSize);
+  const words = digestWords;
+  const digestText = digestBytes;
   bytes.set(OPEN, 0);
   let at = OPEN.length;
   for (let i = 0; i < entries.length; i++) {
@@ -126,12 +146,19 @@ export function pageBody(
     const e = entries[i];
     bytes.set(e.bytes, at);
     at += e.bytes.length;
-    digests.set(e.digest, i * DIGEST_BYTES);
+    const d = e.digest;
+    const w = i * DIGEST_WORDS;
+    words[w] = d[0];
+    words[w + 1] = d[1];
+    words[w + 2] = d[2];
+    words[w + 3] = d[3];
+    words[w + 4] = d[4];
   }
   bytes.set(META, at);
   at += META.length;
   // The meta text is ASCII (keys and numbers): one byte per character.
   bytes.write(metaText, at, 'latin1');
-  digests.write(metaText, entries.length * DIGEST_BYTES, 'latin1');
-  return { bytes, digest: hash('sha1', digests, 'base64url') };
+  for (let i = 0, d = entries.length * DIGEST_BYTES; i < metaText.length; i++)
+    digestText[d + i] = metaText.charCodeAt(i);
+  return { bytes, digest: hash('sha1', digestText.subarray(0, digestSize), 'base64url') };
 }
