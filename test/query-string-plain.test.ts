@@ -28,6 +28,8 @@ describe('query strings of the common shapes', () => {
     'sort=title&filters[author][name][$eq]=Ada&fields=title',
     'populate=*&_q=x',
     'pagination[withCount]=false&pagination[start]=3&pagination[limit]=5',
+    'a[b][c][d][e][f][g][h]=1&a-b_c=%3D&_a[$b-c_1]=x]=y',
+    'sort&filters[title][$eq]',
   ])('%s is parsed as qs parses it', (raw) => {
     const plain = parsePlainQuery(raw);
     expect(plain).toBeDefined();
@@ -50,6 +52,16 @@ describe('query strings of the common shapes', () => {
     'filters[toString]=1',
     'a&&b',
     '=x',
+    'a[b',
+    'a[b]x=1',
+    'a[]=1',
+    'a[b]]=1',
+    'a[[b]]=1',
+    'a[b][c]d=1',
+    '1a=1',
+    'a[1]=1',
+    'a[b]&a',
+    'a[b][c][d][e][f][g][h][i]=1',
   ])('%s is left to qs', (raw) => {
     expect(parsePlainQuery(raw)).toBeUndefined();
   });
