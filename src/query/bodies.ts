@@ -114,6 +114,31 @@ function shaped(ctx: ReadContext, ct: ContentType, v: Version, sel: Selection, t
   return entry;
 }
 
+/** Each meta key as JSON text. */
+const metaKeys = new Map<string, string>();
+
+/**
+ * `JSON.stringify({ pagination: meta })` and the answer's closing brace, written out: the same text for a meta of
+ * finite numbers (any other value is left to JSON.stringify), in about half the time.
+ */
+export function metaJson(meta: Record<string, number>): string {
+  let text = '{"pagination":{';
+  let first = true;
+  for (const key in meta) {
+    const value = meta[key];
+    if (typeof value !== 'number' || !Number.isFinite(value)) return `${JSON.stringify({ pagination: meta })}}`;
+    let quoted = metaKeys.get(key);
+    if (quoted === undefined) {
+      quoted = JSON.stringify(key);
+      // The keys are pagination's own few: a bound all the same.
+      if (metaKeys.size < 64) metaKeys.set(key, quoted);
+    }
+    text += `${first ? '' : ','}${quoted}:${value}`;
+    first = false;
+  }
+  return `${text}}}}`;
+}
+
 /**
  * The v5 list answer `{ data, meta: { pagination } }` of `page`, assembled from its documents' bytes: one copy
  * of each into the answer. Its digest is a SHA-1 of the documents' digests and the meta text, which together
@@ -131,7 +156,7 @@ export function pageBody(
   let texts = c.bySelection.get(selection);
   if (!texts) c.bySelection.set(selection, (texts = new Map()));
   const entries = page.map((v) => shaped(ctx, ct, v, sel, texts, c));
-  const metaText = `${JSON.stringify({ pagination: meta })}}`;
+  const metaText = metaJson(meta);
   let size = OPEN.length + META.length + metaText.length + Math.max(entries.length - 1, 0);
   for (const e of entries) size += e.bytes.length;
   const bytes = answerBytes(size);
@@ -157,8 +182,10 @@ export function pageBody(
   bytes.set(META, at);
   at += META.length;
   // The meta text is ASCII (keys and numbers): one byte per character.
-  bytes.write(metaText, at, 'latin1');
-  for (let i = 0, d = entries.length * DIGEST_BYTES; i < metaText.length; i++)
-    digestText[d + i] = metaText.charCodeAt(i);
+  for (let i = 0, d = entries.length * DIGEST_BYTES; i < metaText.length; i++) {
+    const c = metaText.charCodeAt(i);
+    bytes[at + i] = c;
+    digestText[d + i] = c;
+  }
   return { bytes, digest: hash('sha1', digestText.subarray(0, digestSize), 'base64url') };
 }
