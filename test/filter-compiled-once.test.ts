@@ -25,6 +25,9 @@ const VALID = [
   'filters[views][$in][0]=1&filters[views][$in][1]=7',
   'filters[title][$null]=true',
   'filters[id][$lte]=5&filters[author][name][$eq]=Ada',
+  'filters[author][id][$null]=true&sort=views:asc',
+  'filters[$or][0][author][name]=Ada&filters[$or][1][views]=0',
+  'filters[locale][$eq]=en&filters[publishedAt][$notNull]=true',
   'filters=',
   'filters',
 ];

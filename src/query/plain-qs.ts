@@ -37,13 +37,18 @@ const follows = (c: number, bracketed: boolean) => starts(c, bracketed) || (c >=
 export function parsePlainQuery(raw: string): Record<string, unknown> | undefined {
   const out: Tree = {};
   let from = 0;
+  // The next `]=` and `=` at or after `from`, kept while they lie beyond the part: searching again from each part
+  // to the end would read a long string of parts without them once per part.
+  let nextBracketEquals = -2;
+  let nextEquals = -2;
   while (from <= raw.length) {
     let to = raw.indexOf('&', from);
     if (to === -1) to = raw.length;
     if (to === from) return undefined;
     // Where qs splits a part: at `]=` when there is one, else at the first `=`.
-    let eq = raw.indexOf(']=', from);
-    eq = eq !== -1 && eq < to ? eq + 1 : raw.indexOf('=', from);
+    if (nextBracketEquals !== -1 && nextBracketEquals < from) nextBracketEquals = raw.indexOf(']=', from);
+    if (nextEquals !== -1 && nextEquals < from) nextEquals = raw.indexOf('=', from);
+    const eq = nextBracketEquals !== -1 && nextBracketEquals < to ? nextBracketEquals + 1 : nextEquals;
     const keyEnd = eq !== -1 && eq < to ? eq : to;
     const value = keyEnd === to ? null : decodeValue(raw.slice(eq + 1, to));
     let node = out;
