@@ -57,9 +57,10 @@ export interface PageBody {
 /**
  * Answers are cut from shared slabs rather than allocated one by one: a buffer of its own costs a backing store,
  * its tracking and its release, about as much as assembling the page. A slab is freed once none of its answers is
- * referenced; the response cache copies an answer it keeps (see ResponseCache.set), so it holds no slab.
+ * referenced; the response cache copies an answer it keeps (see ResponseCache.set), so it holds no slab. An answer
+ * a slow client has not taken yet holds its whole slab: slabs are kept small so that costs a few answers more.
  */
-const SLAB_BYTES = 256 * 1024;
+const SLAB_BYTES = 128 * 1024;
 /** A larger answer gets a buffer of its own. */
 const OWN_BUFFER_OVER = 32 * 1024;
 let slab = Buffer.alloc(0);
