@@ -78,7 +78,7 @@ const EXACT: Case[] = [
   [
     'every row, in id order: read off the rows as they are',
     page(undefined),
-    { tests: 0, lookups: 0, sorts: 0, copies: 0 },
+    { tests: 0, lookups: 0, sorts: 0, copies: 0, pauses: 0 },
   ],
   ['every row, sorted: read off the sorted order', page(undefined, ['views:asc']), { lookups: 0, sets: 0 }],
   [
