@@ -158,9 +158,10 @@ export class HeldFolder {
       const path = join(dirname(this.folder), name);
       // One that cannot be dated is kept.
       const st = await this.fs.stat(path).catch(() => undefined);
-      // Stryker disable next-line BooleanLiteral: the folder was just dated; gone meanwhile, the error is ignored.
-      if (st && st.mtimeMs < Date.now() - LEFTOVER_MS)
+      if (st && st.mtimeMs < Date.now() - LEFTOVER_MS) {
+        // Stryker disable next-line BooleanLiteral: the folder was just dated; gone meanwhile, the error is ignored.
         await this.fs.rm(path, { recursive: true, force: true }).catch(() => undefined);
+      }
     }
   }
 
