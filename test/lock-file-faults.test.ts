@@ -74,6 +74,7 @@ describe('a lock whose attempt fails', () => {
   });
 
   it.each([
+    ["another holder's folder there (ENOTEMPTY)", 'ENOTEMPTY', undefined],
     ['a folder there (EEXIST)', 'EEXIST', undefined],
     ['a disk error', 'EIO', 'EIO'],
     ['an error without a code', undefined, 'no code'],

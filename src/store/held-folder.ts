@@ -16,7 +16,7 @@ export interface LockFs {
   readFile(path: string, encoding: 'utf8'): Promise<string>;
   readdir(path: string): Promise<string[]>;
   rename(from: string, to: string): Promise<void>;
-  rm(path: string, options: { recursive: true; force: boolean }): Promise<void>;
+  rm(path: string, options: { recursive: true }): Promise<void>;
   rmdir(path: string): Promise<void>;
   stat(path: string): Promise<{ mtimeMs: number }>;
   unlink(path: string): Promise<void>;
@@ -138,11 +138,9 @@ export class HeldFolder {
       // Fails while a folder with a file is there: a held lock always has its holder's.
       await this.fs.rename(aside, this.folder);
     } catch (err) {
-      // Stryker disable next-line BooleanLiteral: `aside` was made above, so `force` changes nothing.
-      await this.fs.rm(aside, { recursive: true, force: true }).catch(() => undefined);
-      // Stryker disable next-line ArrayDeclaration: no error has the code an entry added to an empty list has.
-      const held: (string | undefined)[] = ['ENOTEMPTY', 'EEXIST', ...(this.windows ? ['EPERM'] : [])];
-      if (held.includes(code(err))) return undefined;
+      await this.fs.rm(aside, { recursive: true }).catch(() => undefined);
+      const failed = code(err);
+      if (failed === 'ENOTEMPTY' || failed === 'EEXIST' || (this.windows && failed === 'EPERM')) return undefined;
       throw err;
     }
     heldFiles.add(file);
@@ -158,10 +156,8 @@ export class HeldFolder {
       const path = join(dirname(this.folder), name);
       // One that cannot be dated is kept.
       const st = await this.fs.stat(path).catch(() => undefined);
-      if (st && st.mtimeMs < Date.now() - LEFTOVER_MS) {
-        // Stryker disable next-line BooleanLiteral: the folder was just dated; gone meanwhile, the error is ignored.
-        await this.fs.rm(path, { recursive: true, force: true }).catch(() => undefined);
-      }
+      if (st && st.mtimeMs < Date.now() - LEFTOVER_MS)
+        await this.fs.rm(path, { recursive: true }).catch(() => undefined);
     }
   }
 
@@ -219,8 +215,7 @@ export class HeldFolder {
     } catch {
       return false;
     }
-    // Stryker disable next-line BooleanLiteral: `away` was just renamed into being, so `force` changes nothing.
-    await this.fs.rm(away, { recursive: true, force: true }).catch(() => undefined);
+    await this.fs.rm(away, { recursive: true }).catch(() => undefined);
     return true;
   }
 
