@@ -45,14 +45,15 @@ describe('an empty lock folder, stale, on win32', () => {
 });
 
 describe.each([
-  ['win32', undefined],
-  ['linux', 'EPERM'],
-] as const)('a rename refused with EPERM, on %s', (platform, rejected) => {
+  ['win32', 'EPERM', undefined],
+  ['linux', 'EPERM', 'EPERM'],
+  ['win32', 'EIO', 'EIO'],
+] as const)("a rename refused with %s's %s", (platform, errCode, rejected) => {
   it(rejected ? 'is reported' : 'is read as a lock held', async () => {
     const folder = join(temp, `case-${n++}`, 'documents.lock');
     const spy = lockFs({
       rename: async () => {
-        throw fsError('EPERM');
+        throw fsError(errCode);
       },
     });
     const attempt = new HeldFolder(folder, 5000, () => undefined, { platform, fs: spy.fs }).tryLock();
