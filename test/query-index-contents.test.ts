@@ -41,7 +41,7 @@ describe('what the query indexes of a type hold', () => {
     expect(fields.column('title')!.value(7)).toBe('t7');
     expect(containing(fields.text('title', DRAFTS_EN)!, 't999')).toEqual([999]);
     expect(ordered(fields.order('views', DRAFTS_EN))!.slice(0, 3)).toEqual([1, 2, 3]);
-    expect(fields.linksOf('author')!.from('a1').size).toBe(334);
+    expect(fields.linksOf('author')!.from('a1').length).toBe(334);
     // Indexes nobody asked for are none.
     expect(fields.column('body')).toBeUndefined();
     expect(fields.text('body', DRAFTS_EN)).toBeUndefined();
@@ -131,7 +131,7 @@ describe('what the query indexes of a type hold', () => {
     expect(made.fields.need({ links: [AUTHOR], columns: [TITLE] })).toBeUndefined();
     const links = made.fields.linksOf('author')!;
     expect([...links.from('a1')].sort()).toEqual([1, 2, 3, 4]);
-    expect(links.from('a2').size).toBe(0);
+    expect(links.from('a2').length).toBe(0);
   });
 
   it('builds indexes asked for while the type is being prepared over the rows it makes', () => {
