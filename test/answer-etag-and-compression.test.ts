@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,5 +162,26 @@ describe('ETags and compression', () => {
     const gz = await get(s.url, path, { ...s.auth, 'accept-encoding': 'gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.bytes).equals(plain.bytes)).toBe(true);
+  });
+
+  it("tags a list page by its documents' digests and its meta, small pages and large alike", async () => {
+    const listed: string[] = [];
+    for (let i = 0; i < 30; i++)
+      listed.push((await s.project.documents.create('article', { title: `Listed ${i}`, views: i })).documentId);
+    const sha1 = (data: string | Buffer) => createHash('sha1').update(data).digest();
+    for (const query of [
+      'pagination[pageSize]=100',
+      'pagination[pageSize]=2&sort=title:desc',
+      'pagination[pageSize]=40',
+    ]) {
+      const r = await get(s.url, `/api/articles?${query}`, s.auth);
+      const { data, meta } = JSON.parse(r.bytes.toString()) as { data: unknown[]; meta: unknown };
+      const parts = data.map((doc) => sha1(JSON.stringify(doc)));
+      const tag = createHash('sha1')
+        .update(Buffer.concat([...parts, Buffer.from(`${JSON.stringify(meta)}}`)]))
+        .digest('base64url');
+      expect([query, r.headers.etag]).toEqual([query, `W/"${tag}"`]);
+    }
+    for (const documentId of listed) await s.project.documents.delete('article', documentId);
   });
 });

@@ -38,8 +38,8 @@ describe('index builds over a large type', () => {
     while (!work.next().done) pauses++;
     expect(done).toBe(true);
     expect(pauses).toBeGreaterThanOrEqual(N / 512);
-    expect(links.from('writer-a').size).toBe(N / 3);
-    expect(links.from('writer-b').size).toBe((2 * N) / 3);
+    expect(links.from('writer-a').length).toBe(N / 3);
+    expect(links.from('writer-b').length).toBe((2 * N) / 3);
     expect([...links.from('writer-a')].slice(0, 3)).toEqual([3, 6, 9]);
   });
 });

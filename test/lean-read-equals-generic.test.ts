@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { toNodeListener } from 'h3';
 import { createFolioApp } from '../src/http/app.js';
 import { serverOptions } from '../src/http/compose.js';
@@ -139,4 +139,44 @@ describe('a read on the lean path answers exactly what the h3 app answers', () =
         expect(lean.status).toBe(inm === 'W/"stale"' ? 200 : 304);
       }
   });
+
+  it('pages asked back to back on one connection each get their own bytes, as when asked alone', async () => {
+    // Pipelined requests are answered in turn: an answer waits, by reference, behind the one before it.
+    const pages = [];
+    for (const sort of ['title:asc', 'views:desc', 'title:desc'])
+      for (let page = 1; page <= 6; page++)
+        pages.push(`/api/articles?sort=${sort}&pagination[pageSize]=5&pagination[page]=${page}&populate=author`);
+    const bodies = await pipelined(s.url, pages, s.auth.authorization);
+    for (const [i, path] of pages.entries()) {
+      const alone = await fetch(new URL(path, genericBase), { headers: s.auth });
+      expect(bodies[i], path).toBe(await alone.text());
+    }
+  });
 });
+
+/** The bodies of GETs of `paths` sent together on one connection, in order. */
+function pipelined(base: string, paths: string[], authorization: string): Promise<string[]> {
+  const { hostname, port } = new URL(base);
+  const head = (path: string, last: boolean) =>
+    `GET ${path} HTTP/1.1\r\nhost: ${hostname}\r\nauthorization: ${authorization}\r\n` +
+    `connection: ${last ? 'close' : 'keep-alive'}\r\n\r\n`;
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(paths.map((p, i) => head(p, i === paths.length - 1)).join('')),
+    );
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const all = Buffer.concat(chunks);
+      const bodies: string[] = [];
+      for (let at = 0; at < all.length;) {
+        const end = all.indexOf('\r\n\r\n', at);
+        const length = Number(/content-length: (\d+)/i.exec(all.subarray(at, end).toString('latin1'))?.[1]);
+        bodies.push(all.subarray(end + 4, end + 4 + length).toString());
+        at = end + 4 + length;
+      }
+      resolve(bodies);
+    });
+  });
+}

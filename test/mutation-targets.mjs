@@ -134,7 +134,12 @@ export const TARGETS = {
   'src/query/walk.ts': SORTED_READS,
   'src/documents/sorted-order.ts': SORTED_READS,
   'src/documents/text-index.ts': [...INDEXED_READS, ...FOLDED_TEXTS],
-  'src/documents/field-indexes.ts': [...INDEX_UPKEEP, ...FOLDED_TEXTS],
+  'src/documents/field-indexes.ts': [
+    ...INDEX_UPKEEP,
+    ...FOLDED_TEXTS,
+    'test/query-index-contents.test.ts',
+    'test/query-index-upkeep-work.test.ts',
+  ],
 };
 
 /** Every test some target names: what the vitest config of the runs may run. */

@@ -28,6 +28,8 @@ describe('query strings of the common shapes', () => {
     'sort=title&filters[author][name][$eq]=Ada&fields=title',
     'populate=*&_q=x',
     'pagination[withCount]=false&pagination[start]=3&pagination[limit]=5',
+    'a[b][c][d][e][f][g][h]=1&a-b_c=%3D&_a[$b-c_1]=x]=y',
+    'sort&filters[title][$eq]',
   ])('%s is parsed as qs parses it', (raw) => {
     const plain = parsePlainQuery(raw);
     expect(plain).toBeDefined();
@@ -50,6 +52,16 @@ describe('query strings of the common shapes', () => {
     'filters[toString]=1',
     'a&&b',
     '=x',
+    'a[b',
+    'a[b]x=1',
+    'a[]=1',
+    'a[b]]=1',
+    'a[[b]]=1',
+    'a[b][c]d=1',
+    '1a=1',
+    'a[1]=1',
+    'a[b]&a',
+    'a[b][c][d][e][f][g][h][i]=1',
   ])('%s is left to qs', (raw) => {
     expect(parsePlainQuery(raw)).toBeUndefined();
   });
@@ -78,5 +90,24 @@ describe('query strings of the common shapes', () => {
       expect(JSON.stringify(plain), raw).toBe(asQs(raw));
     }
     expect(accepted).toBeGreaterThan(500);
+  });
+
+  it('reads a long query string of many parts a bounded number of times, not once per part', () => {
+    // 999 parts without `]=`: a search for it from each part to the end of the string would read ~7 million
+    // characters for these 15 KB (a request's worth of CPU an anonymous client could make the server spend).
+    const raw = Array.from({ length: 999 }, (_, i) => `k${i}=]]]]]]]]]`).join('&');
+    const indexOf = String.prototype.indexOf;
+    let read = 0;
+    String.prototype.indexOf = function (this: string, needle: string, from = 0) {
+      const at = indexOf.call(this, needle, from);
+      if (this.length === raw.length) read += (at === -1 ? this.length : at) - from;
+      return at;
+    };
+    try {
+      expect(parsePlainQuery(raw)).toEqual(qs.parse(raw, QS_OPTIONS));
+    } finally {
+      String.prototype.indexOf = indexOf;
+    }
+    expect(read).toBeLessThan(4 * raw.length);
   });
 });

@@ -35,4 +35,20 @@ describe('the response cache', () => {
     cache.set(owner, 1, '/big', answer('x'.repeat(501)));
     expect(cache.get(owner, 1, '/big')).toBeUndefined();
   });
+
+  it('keeps an answer cut from a larger buffer as bytes of its own, not the whole buffer', () => {
+    const cache = new ResponseCache();
+    const shared = Buffer.alloc(256 * 1024, 0x20);
+    const body = shared.subarray(1024, 1024 + 9);
+    body.write('{"data":1}'.slice(0, 9));
+    cache.set(owner, 1, '/a', { status: 200, body });
+    cache.set(owner, 1, '/a', { status: 200, body });
+    const kept = cache.get(owner, 1, '/a')?.body as Buffer;
+    expect(kept.toString()).toBe('{"data":1');
+    expect(kept.buffer.byteLength).toBe(9);
+    expect(cache.held().bytes).toBe(9);
+    // Bytes written later into the shared buffer do not change the kept answer.
+    shared.fill(0x21);
+    expect(kept.toString()).toBe('{"data":1');
+  });
 });

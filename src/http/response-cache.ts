@@ -58,7 +58,7 @@ export class ResponseCache {
     }
     const old = this.entries.get(key);
     if (old) this.bytes -= old.body.length;
-    this.entries.set(key, value);
+    this.entries.set(key, { ...value, body: ownBytes(value.body) });
     this.bytes += value.body.length;
     for (const [k, v] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
@@ -66,6 +66,17 @@ export class ResponseCache {
       this.bytes -= v.body.length;
     }
   }
+}
+
+/**
+ * The body as bytes of its own: an answer cut from a larger buffer (a slab of list pages, Node's pool) is copied,
+ * so the cache holds its own bytes and not the whole buffer with it.
+ */
+function ownBytes(body: string | Buffer): string | Buffer {
+  if (typeof body === 'string' || body.byteLength === body.buffer.byteLength) return body;
+  const own = Buffer.allocUnsafeSlow(body.byteLength);
+  body.copy(own);
+  return own;
 }
 
 /** FNV-1a over the key's UTF-16 code units. */

@@ -13,11 +13,28 @@ export interface ScalarField {
   type: string;
 }
 
+/** Per content-type object (a schema change makes new ones), the fields asked so far by name (null: no scalar). */
+const known = new WeakMap<ContentType, Map<string, ScalarField | null>>();
+
 /**
  * The scalar field `name` of `ct`, read exactly as a filter reads it (the document scope's own getter), or
- * undefined when `name` is not a scalar field (a relation, a component, media).
+ * undefined when `name` is not a scalar field (a relation, a component, media). A scalar's getter reads the
+ * version alone (no caller, status or locale), so each is made once per type and name; names of no attribute
+ * are not kept, so a client cannot grow the map.
  */
 export function scalarField(ctx: ReadContext, ct: ContentType, name: string): ScalarField | undefined {
+  let fields = known.get(ct);
+  const kept = fields?.get(name);
+  if (kept !== undefined) return kept ?? undefined;
+  const field = makeScalarField(ctx, ct, name);
+  if (field || Object.hasOwn(ct.attributes, name)) {
+    if (!fields) known.set(ct, (fields = new Map()));
+    fields.set(name, field ?? null);
+  }
+  return field;
+}
+
+function makeScalarField(ctx: ReadContext, ct: ContentType, name: string): ScalarField | undefined {
   let field: Field;
   try {
     // Stryker disable next-line ArrayDeclaration,StringLiteral: equivalent, they only word the error caught below.

@@ -38,7 +38,10 @@ export function* findPage(ctx: ReadContext, ct: ContentType, query: ReadQuery): 
   // A plain list reads the ids in order and makes only the page (see DocumentIndex.rows).
   if (!query.filter && !query.sortKeys.length) return paginate(ctx.index.rows(ct.uid, pick), p);
   const rowSet = ctx.index.rowSet(ct.uid, pick);
-  const plan = query.plannable ? planFind(ctx, ct, rowSet, query.filters, query.sortKeys) : undefined;
+  // The filter's parts compiled at parse serve the first plan; a later run of the query compiles its own.
+  const parts = query.columnParts;
+  query.columnParts = undefined;
+  const plan = query.plannable ? planFind(ctx, ct, rowSet, query.filters, query.sortKeys, parts) : undefined;
   if (plan) {
     const found = yield* indexedPage(ctx, plan, p.start, p.mode === 'page' ? p.pageSize : p.limit);
     if (found) {

@@ -5,7 +5,6 @@
  * branch, none a property of `Object.prototype`. Anything else answers undefined, and qs parses it.
  */
 
-const KEY = /^[A-Za-z_][\w-]*(?:\[[A-Za-z_$][\w$-]*\])*$/;
 /** Deeper keys are left to qs, which stops splitting at its `depth`. */
 const MAX_SEGMENTS = 8;
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
@@ -25,41 +24,56 @@ function decodeValue(s: string): string {
 
 const reserved = (name: string) => FORBIDDEN.has(name) || Object.prototype.hasOwnProperty.call(Object.prototype, name);
 
-/** `raw` (without `?`) as qs parses it, or undefined when it is not of the plain shape above. */
+/** Whether char code `c` may start a name: a letter or `_`, and `$` in brackets (`[$gt]`). */
+const starts = (c: number, bracketed: boolean) =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (bracketed && c === 36);
+/** Whether char code `c` may follow in a name: `[\w-]`, and `$` in brackets. */
+const follows = (c: number, bracketed: boolean) => starts(c, bracketed) || (c >= 48 && c <= 57) || c === 45;
+
+/**
+ * `raw` (without `?`) as qs parses it, or undefined when it is not of the plain shape above: a key is
+ * `name[name]…` (`[A-Za-z_][\w-]*`, then `[A-Za-z_$][\w$-]*` in each bracket), read a character at a time.
+ */
 export function parsePlainQuery(raw: string): Record<string, unknown> | undefined {
   const out: Tree = {};
   let from = 0;
+  // The next `]=` and `=` at or after `from`, kept while they lie beyond the part: searching again from each part
+  // to the end would read a long string of parts without them once per part.
+  let nextBracketEquals = -2;
+  let nextEquals = -2;
   while (from <= raw.length) {
     let to = raw.indexOf('&', from);
     if (to === -1) to = raw.length;
     if (to === from) return undefined;
-    const part = raw.slice(from, to);
-    from = to + 1;
     // Where qs splits a part: at `]=` when there is one, else at the first `=`.
-    const bracketEquals = part.indexOf(']=');
-    const eq = bracketEquals === -1 ? part.indexOf('=') : bracketEquals + 1;
-    const key = eq === -1 ? part : part.slice(0, eq);
-    if (!KEY.test(key)) return undefined;
-    const value = eq === -1 ? null : decodeValue(part.slice(eq + 1));
-    const open = key.indexOf('[');
-    const names = open === -1 ? [key] : [key.slice(0, open), ...key.slice(open + 1, -1).split('][')];
-    if (names.length > MAX_SEGMENTS) return undefined;
+    if (nextBracketEquals !== -1 && nextBracketEquals < from) nextBracketEquals = raw.indexOf(']=', from);
+    if (nextEquals !== -1 && nextEquals < from) nextEquals = raw.indexOf('=', from);
+    const eq = nextBracketEquals !== -1 && nextBracketEquals < to ? nextBracketEquals + 1 : nextEquals;
+    const keyEnd = eq !== -1 && eq < to ? eq : to;
+    const value = keyEnd === to ? null : decodeValue(raw.slice(eq + 1, to));
     let node = out;
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i];
-      if (reserved(name)) return undefined;
-      const last = i === names.length - 1;
+    let at = from;
+    for (let segment = 0; ; segment++) {
+      const bracketed = segment > 0;
+      if (bracketed && raw.charCodeAt(at++) !== 91) return undefined;
+      const begin = at;
+      if (!starts(raw.charCodeAt(at), bracketed)) return undefined;
+      for (at++; at < keyEnd && follows(raw.charCodeAt(at), bracketed); at++);
+      const name = raw.slice(begin, at);
+      if (bracketed && (at >= keyEnd || raw.charCodeAt(at++) !== 93)) return undefined;
+      if (segment >= MAX_SEGMENTS || reserved(name)) return undefined;
       const has = Object.prototype.hasOwnProperty.call(node, name);
-      if (last) {
+      if (at === keyEnd) {
         if (has) return undefined;
         node[name] = value;
-      } else {
-        let child = has ? node[name] : undefined;
-        if (child === undefined) node[name] = child = {};
-        else if (child === null || typeof child !== 'object') return undefined;
-        node = child;
+        break;
       }
+      let child = has ? node[name] : undefined;
+      if (child === undefined) node[name] = child = {};
+      else if (child === null || typeof child !== 'object') return undefined;
+      node = child;
     }
+    from = to + 1;
   }
   return out;
 }

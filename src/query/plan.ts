@@ -116,27 +116,21 @@ export function planFind(
   ct: ContentType,
   rows: RowSet,
   filters: unknown,
-  sort: SortKey[],
+  sort: readonly SortKey[],
+  compiled?: ColumnPart[],
 ): FindPlan | undefined {
   const plan: FindPlan = { ct, rows, scalars: [], links: [], sort: [], needs: new Map() };
   try {
-    const parts: Array<[string, unknown]> = [];
-    if (filters !== undefined && filters !== null && filters !== '') topLevel(filters, parts);
-    for (const [key, value] of parts) {
-      // Stryker disable next-line MethodExpression: equivalent, no scalar field is named `…$`.
-      const field = key.startsWith('$') ? undefined : scalarField(ctx, ct, key);
-      if (field || key.startsWith('$')) {
-        const seen = new Map<string, ScalarField>();
-        // Compiled over the columns, read once built; this also finds the fields it reads, and refuses what
-        // the indexes cannot answer.
-        const node = { [key]: value };
-        const test = compileFilters(columnScope(ctx, ct, columnsOf(ctx, ct), seen), node) as (id: number) => boolean;
-        const needs = needsOf(plan, ct.uid);
-        for (const f of seen.values()) needs.columns!.push(f.spec);
-        if (field && isRange(value)) needs.orders!.push({ field: field.spec, rows });
-        if (field && foldedOperator(value)) needs.texts!.push({ field: field.spec, rows });
-        plan.scalars.push({ node, test, field, value });
-      } else plan.links.push(linkPart(ctx, ct, rows, key, value, plan));
+    if (compiled) for (const part of compiled) addScalar(plan, part);
+    else {
+      const parts: Array<[string, unknown]> = [];
+      if (filters !== undefined && filters !== null && filters !== '') topLevel(filters, parts);
+      for (const [key, value] of parts) {
+        // Stryker disable next-line MethodExpression: equivalent, no scalar field is named `…$`.
+        const field = key.startsWith('$') ? undefined : scalarField(ctx, ct, key);
+        if (field || key.startsWith('$')) addScalar(plan, columnPart(ctx, ct, key, value, field));
+        else plan.links.push(linkPart(ctx, ct, rows, key, value, plan));
+      }
     }
     for (const key of sort) {
       const field = key.path.length === 1 ? scalarField(ctx, ct, key.path[0]) : undefined;
@@ -151,6 +145,57 @@ export function planFind(
     throw err;
   }
   return plan;
+}
+
+/** A top-level condition compiled over the columns, with the fields it reads (what the indexes must hold). */
+export interface ColumnPart extends ScalarPart {
+  reads: ScalarField[];
+}
+
+/**
+ * The top-level conditions of `filters` compiled over the columns, when every one is on the type's own scalar
+ * fields (else undefined: a relation's condition, or a filter the indexes cannot answer or that is refused, which
+ * the compile over versions then words). They check the filter as that compile would, so a list query needs no
+ * other until a row is read without the indexes; `planFind` takes them as they are.
+ */
+export function columnParts(ctx: ReadContext, ct: ContentType, filters: unknown): ColumnPart[] | undefined {
+  try {
+    const parts: Array<[string, unknown]> = [];
+    if (filters !== undefined && filters !== null && filters !== '') topLevel(filters, parts);
+    const out: ColumnPart[] = [];
+    for (const [key, value] of parts) {
+      const field = key.startsWith('$') ? undefined : scalarField(ctx, ct, key);
+      if (!field && !key.startsWith('$')) return undefined;
+      out.push(columnPart(ctx, ct, key, value, field));
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+function columnPart(
+  ctx: ReadContext,
+  ct: ContentType,
+  key: string,
+  value: unknown,
+  field: ScalarField | undefined,
+): ColumnPart {
+  const seen = new Map<string, ScalarField>();
+  // Compiled over the columns, read once built; this also finds the fields it reads, and refuses what the
+  // indexes cannot answer.
+  const node = { [key]: value };
+  const test = compileFilters(columnScope(ctx, ct, columnsOf(ctx, ct), seen), node) as (id: number) => boolean;
+  return { node, test, field, value, reads: [...seen.values()] };
+}
+
+function addScalar(plan: FindPlan, part: ColumnPart) {
+  const { field, value } = part;
+  const needs = needsOf(plan, plan.ct.uid);
+  for (const f of part.reads) needs.columns!.push(f.spec);
+  if (field && isRange(value)) needs.orders!.push({ field: field.spec, rows: plan.rows });
+  if (field && foldedOperator(value)) needs.texts!.push({ field: field.spec, rows: plan.rows });
+  plan.scalars.push(part);
 }
 
 function linkPart(

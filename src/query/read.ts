@@ -11,10 +11,10 @@ import { type Pagination, parsePagination } from './pagination.js';
 import { type FoundPage, findLater, findNow } from './find.js';
 import { finish, shapingJobs } from './ready.js';
 import { type PageBody, pageBody } from './bodies.js';
-import { parsePopulate } from './populate.js';
-import { checkPopulate } from './populate-check.js';
+import { NO_POPULATE, readPopulate } from './populate-memo.js';
 import { ReadBudget } from './bounds.js';
-import { documentScope } from './scope.js';
+import { type Scope, documentScope } from './scope.js';
+import { type ColumnPart, columnParts } from './plan.js';
 import { type SortGetter, type SortKey, compileSort, parseSort, sortGetters } from './sort.js';
 import { type Selection, shapeDocument } from './output.js';
 
@@ -55,10 +55,12 @@ export interface ReadQuery {
   filter?: Predicate;
   /** The `filters` parameter as given, and the sort keys: what the indexes answer (see plan.ts). */
   filters?: unknown;
-  sortKeys: SortKey[];
+  sortKeys: readonly SortKey[];
   sortBy?: SortGetter[];
   /** Whether the indexes may answer the query (not with `_q` or a publication filter). */
   plannable: boolean;
+  /** The filter compiled over the indexes' columns at parse, for the first plan made of the query (see plan.ts). */
+  columnParts?: ColumnPart[];
   /** Identifies the shape of the documents (`fields` and `populate` as given), for reusing shaped texts. */
   selectionKey: string;
   /** The parameters that decide the filtered, sorted row list (not the page or the shape), for the result cache. */
@@ -116,15 +118,16 @@ export function parseReadQuery(
   const query: ReadQuery = {
     status,
     locale: null,
-    selection: { populate: new Map() },
+    selection: { populate: NO_POPULATE },
     resultParams: [],
-    selectionKey: JSON.stringify([q.fields ?? null, q.populate ?? null]),
+    selectionKey:
+      q.fields === undefined && q.populate === undefined
+        ? '[null,null]'
+        : JSON.stringify([q.fields ?? null, q.populate ?? null]),
     sortKeys: [],
     plannable: false,
   };
 
-  let filter = compileFilters(scope, q.filters);
-  if (q._q !== undefined && kind === 'find') filter = and(filter, searchPredicate(ct, String(q._q)));
   const pubFilter =
     q.publicationFilter ??
     (q.hasPublishedVersion !== undefined
@@ -132,19 +135,25 @@ export function parseReadQuery(
         ? 'has-published-version'
         : 'never-published'
       : undefined);
+  // A list query the indexes may answer has its filter compiled over their columns (see plan.ts), which checks
+  // it too: the compile over versions is then made only if a row is read without the indexes.
+  const plannable = kind === 'find' && q._q === undefined && pubFilter === undefined;
+  const parts = plannable && q.filters !== undefined ? columnParts(context, ct, q.filters) : undefined;
+  let filter = parts ? later(scope, q.filters) : compileFilters(scope, q.filters);
+  if (q._q !== undefined && kind === 'find') filter = and(filter, searchPredicate(ct, String(q._q)));
   if (pubFilter !== undefined && ct.draftAndPublish && kind === 'find')
     filter = and(filter, publicationPredicate(context, ct, String(pubFilter)));
   query.filter = q.filters === undefined && q._q === undefined && pubFilter === undefined ? undefined : filter;
+  query.columnParts = parts;
 
   if (kind === 'find') {
     query.sortKeys = parseSort(q.sort);
     query.sortBy = sortGetters(scope, query.sortKeys);
     query.filters = q.filters;
-    query.plannable = q._q === undefined && pubFilter === undefined;
+    query.plannable = plannable;
   } else if (q.sort !== undefined) compileSort(scope, parseSort(q.sort));
   query.selection.fields = parseFields(ct, q.fields);
-  checkPopulate(context, ct, q.populate);
-  query.selection.populate = parsePopulate(context, { kind: 'document', ct }, q.populate);
+  query.selection.populate = readPopulate(context, ct, q.populate);
 
   if (ct.localized && q.locale !== undefined) {
     const locales = Array.isArray(q.locale) ? q.locale : [q.locale];
@@ -178,6 +187,12 @@ export function parseReadQuery(
     query.pagination = parsePagination(q.pagination, ctx.config.rest);
   }
   return { query, context };
+}
+
+/** `filters` over versions, compiled when a row is first tested (the compile over the columns checked it). */
+function later(scope: Scope, filters: unknown): Predicate {
+  let compiled: Predicate | undefined;
+  return (row) => (compiled ??= compileFilters(scope, filters))(row);
 }
 
 const and =

@@ -12,8 +12,29 @@ type Getter = (row: unknown) => unknown;
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** Reads every `sort` form Strapi takes: `a`, `a:desc`, `a,b:desc`, arrays, dotted paths and objects. */
-export function parseSort(raw: unknown): SortKey[] {
+/** Sort texts read so far (`title:asc`): the short ones, at most a few hundred, so no client grows the map. */
+const texts = new Map<string, readonly SortKey[]>();
+const MAX_TEXT = 64;
+const MAX_TEXTS = 256;
+
+/**
+ * Reads every `sort` form Strapi takes: `a`, `a:desc`, `a,b:desc`, arrays, dotted paths and objects. A short
+ * text is read once and its keys shared by the reads that give it: frozen.
+ */
+export function parseSort(raw: unknown): readonly SortKey[] {
+  if (typeof raw !== 'string' || raw.length > MAX_TEXT) return readSort(raw);
+  let keys = texts.get(raw);
+  if (!keys) {
+    keys = Object.freeze(
+      readSort(raw).map((k) => Object.freeze({ path: Object.freeze(k.path) as string[], desc: k.desc })),
+    );
+    if (texts.size >= MAX_TEXTS) texts.clear();
+    texts.set(raw, keys);
+  }
+  return keys;
+}
+
+function readSort(raw: unknown): SortKey[] {
   const keys: SortKey[] = [];
   const fromString = (s: string) => {
     for (const part of s.split(',')) {
@@ -54,7 +75,7 @@ export interface SortGetter {
 }
 
 /** Resolves sort keys against a scope (400s for unknown keys and paths too deep). */
-export function sortGetters(scope: Scope, keys: SortKey[], param = 'sort'): SortGetter[] {
+export function sortGetters(scope: Scope, keys: readonly SortKey[], param = 'sort'): SortGetter[] {
   return keys.map(({ path, desc }) => ({ get: resolvePath(scope, path, param), desc }));
 }
 
@@ -78,7 +99,11 @@ const compareDecorated =
  * Builds a comparator from sort keys over a scope. Nulls come first ascending and last descending;
  * text compares by code unit; ties keep the incoming (id) order because Array.prototype.sort is stable.
  */
-export function compileSort(scope: Scope, keys: SortKey[], param = 'sort'): (<T>(rows: T[]) => T[]) | undefined {
+export function compileSort(
+  scope: Scope,
+  keys: readonly SortKey[],
+  param = 'sort',
+): (<T>(rows: T[]) => T[]) | undefined {
   if (!keys.length) return undefined;
   const getters = sortGetters(scope, keys, param);
   const compare = compareDecorated(getters);
