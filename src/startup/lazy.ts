@@ -299,13 +299,9 @@ export function lazyDocument(
   for (let i = from; i < to; i += 3) {
     const code = table[summary[i]];
     const locale = code === NO_LOCALE ? null : code;
-    const draft = summary[i + 1] >= 0 ? new LazyVersion(src, summary[i + 1], documentId, locale, 'draft') : undefined;
-    const published =
-      summary[i + 2] >= 0 ? new LazyVersion(src, summary[i + 2], documentId, locale, 'published') : undefined;
-    // Made whole when both are there (most slots): a literal of two fields, not an empty one grown to four.
-    const slot: Slot = draft && published ? { draft, published } : {};
-    if (!published && draft) slot.draft = draft;
-    if (!draft && published) slot.published = published;
+    const slot: Slot = {};
+    if (summary[i + 1] >= 0) slot.draft = new LazyVersion(src, summary[i + 1], documentId, locale, 'draft');
+    if (summary[i + 2] >= 0) slot.published = new LazyVersion(src, summary[i + 2], documentId, locale, 'published');
     doc.slots.set(code, slot);
   }
   return doc;
