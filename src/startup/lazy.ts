@@ -201,7 +201,7 @@ export class LazyVersion implements Version {
   status: Status;
   /** What decodes this version's document (kept once decoded: it holds the document's link mark). */
   readonly src: LazySource;
-  /** EMPTY until decoded (nothing else holds EMPTY, so no flag beside it is needed). */
+  private filled = false;
   private values: Record<string, unknown> = EMPTY;
   private created = '';
   private updated = '';
@@ -218,6 +218,7 @@ export class LazyVersion implements Version {
   /** Takes the decoded values (undefined: the text could not be decoded). */
   fill(from: Version | undefined) {
     const epoch = from ? '' : new Date(0).toISOString();
+    this.filled = true;
     this.values = from?.data ?? {};
     this.created = from?.createdAt ?? epoch;
     this.updated = from?.updatedAt ?? epoch;
@@ -225,10 +226,10 @@ export class LazyVersion implements Version {
   }
 
   private load() {
-    if (this.values !== EMPTY) return;
+    if (this.filled) return;
     this.src.load();
     // Still empty only when the document dropped this version before its text was decoded.
-    if (this.values === EMPTY) this.fill(undefined);
+    if (!this.filled) this.fill(undefined);
   }
 
   get data() {
