@@ -9,7 +9,7 @@ import {
   SlotMap,
   storedAttributes,
 } from './model.js';
-import { shareEqualValues, shareTimestamps, sharedEmpty, sharedLinks } from './shared-values.js';
+import { shareEqualValues, shareTimestamps, sharedLinks } from './shared-values.js';
 
 /**
  * The document file format, written here only (the start-up byte scanner takes its names from the
@@ -222,7 +222,7 @@ export function decodeDocument(ct: ContentType, documentId: string, body: Record
     body,
     (raw, locale, status, where) => {
       const data: Record<string, unknown> = {};
-      for (const n of names) data[n] = raw[n] === undefined ? null : sharedEmpty(raw[n]);
+      for (const n of names) data[n] = raw[n] === undefined ? null : raw[n];
       for (const n of links) data[n] = sharedLinks(data[n]);
       checkKeys(ct, known, raw, where);
       const own = shareTimestamps(ownValues(raw, status, where));

@@ -44,18 +44,6 @@ export function shareTimestamps<T extends { createdAt: string; updatedAt: string
 }
 
 /**
- * The one empty list every decoded value that is an empty list holds: most documents hold several (no tags, no
- * blocks, no links), each an object of its own as parsed. Frozen, so a change in place, which would reach every
- * document, fails instead.
- */
-const EMPTY_LIST: readonly unknown[] = Object.freeze([]);
-
-/** A decoded value, the shared empty list in place of an empty list of its own (see EMPTY_LIST). */
-export function sharedEmpty(value: unknown): unknown {
-  return Array.isArray(value) && value.length === 0 ? EMPTY_LIST : value;
-}
-
-/**
  * Links (the documentIds a relation holds) seen before, one string each: many documents point at the same few
  * (every article of an author). Bounded: past the bound, new ones are kept as they come.
  */
