@@ -121,7 +121,13 @@ export const TARGETS = {
   'src/query/filters.ts': FILTERS,
   'src/store/atomic.ts': STORE,
   'src/store/write-lock.ts': LOCK,
-  'src/store/held-folder.ts': LOCK,
+  'src/store/held-folder.ts': [
+    ...LOCK,
+    'test/lock-holder-files.test.ts',
+    'test/lock-file-faults.test.ts',
+    'test/lock-touches.test.ts',
+    'test/lock-on-windows.test.ts',
+  ],
   'src/store/lock-waiters.ts': LOCK,
   'src/query/plan.ts': PLANNER,
   'src/query/exec.ts': [

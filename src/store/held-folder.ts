@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readlinkSync, rmdirSync, unlinkSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import * as fsPromises from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
@@ -10,13 +10,32 @@ export interface Holder {
   host: string;
 }
 
+/** The file system calls a lock makes: node's, or in tests one that fails or races on cue. */
+export interface LockFs {
+  mkdir(path: string, options?: { recursive: true }): Promise<unknown>;
+  readFile(path: string, encoding: 'utf8'): Promise<string>;
+  readdir(path: string): Promise<string[]>;
+  rename(from: string, to: string): Promise<void>;
+  rm(path: string, options: { recursive: true }): Promise<void>;
+  rmdir(path: string): Promise<void>;
+  stat(path: string): Promise<{ mtimeMs: number }>;
+  unlink(path: string): Promise<void>;
+  utimes(path: string, atime: Date, mtime: Date): Promise<void>;
+  writeFile(path: string, data: string): Promise<void>;
+}
+
+export interface HeldFolderOptions {
+  fs?: LockFs;
+  /** Windows refuses to rename a folder over an existing one (even an empty one). */
+  platform?: NodeJS.Platform;
+}
+
 const HOLDER_PREFIX = 'holder-';
 /** Folders a killed process left beside the lock (made aside, or moved aside) are removed after this long. */
 const LEFTOVER_MS = 30_000;
-/** Windows refuses to rename a folder over an existing one (even an empty one). */
-const WINDOWS = process.platform === 'win32';
 
-const linuxId = (read: () => string) => {
+/** One part of this host's name, or nothing where it cannot be read (no `/proc`). */
+export const linuxId = (read: () => string) => {
   try {
     return ` ${read().trim()}`;
   } catch {
@@ -48,8 +67,8 @@ export function alive(holder: Holder): boolean {
 
 /** A holder file's content, or undefined when it is not one (cut off by a power loss, edited by hand). */
 export function asHolder(value: unknown): Holder | undefined {
-  if (!value || typeof value !== 'object') return undefined;
-  const { pid, host } = value as Partial<Holder>;
+  // A number or a string read as an object has neither field.
+  const { pid, host } = (value ?? {}) as Partial<Holder>;
   return Number.isInteger(pid) && pid! > 0 && typeof host === 'string' ? { pid: pid!, host } : undefined;
 }
 
@@ -83,12 +102,18 @@ process.once('exit', releaseHeldFiles);
  */
 export class HeldFolder {
   private swept = false;
+  private readonly fs: LockFs;
+  private readonly windows: boolean;
 
   constructor(
     private readonly folder: string,
     private readonly staleMs: number,
     private readonly onCompromised: (message: string) => void,
-  ) {}
+    options: HeldFolderOptions = {},
+  ) {
+    this.fs = options.fs ?? fsPromises;
+    this.windows = (options.platform ?? process.platform) === 'win32';
+  }
 
   /** One attempt: resolves with the release function once held, or with undefined while another holds it. */
   async tryLock(): Promise<(() => Promise<void>) | undefined> {
@@ -100,19 +125,22 @@ export class HeldFolder {
     const token = randomBytes(9).toString('base64url');
     const aside = `${this.folder}.${token}.tmp`;
     const file = join(this.folder, HOLDER_PREFIX + token);
-    await mkdir(aside).catch(async (err: unknown) => {
+    await this.fs.mkdir(aside).catch(async (err: unknown) => {
       if (code(err) !== 'ENOENT') throw err;
-      await mkdir(dirname(this.folder), { recursive: true });
-      await mkdir(aside);
+      await this.fs.mkdir(dirname(this.folder), { recursive: true });
+      await this.fs.mkdir(aside);
     });
     try {
-      await writeFile(join(aside, HOLDER_PREFIX + token), JSON.stringify({ pid: process.pid, host: LOCK_HOST }));
+      await this.fs.writeFile(
+        join(aside, HOLDER_PREFIX + token),
+        JSON.stringify({ pid: process.pid, host: LOCK_HOST }),
+      );
       // Fails while a folder with a file is there: a held lock always has its holder's.
-      await rename(aside, this.folder);
+      await this.fs.rename(aside, this.folder);
     } catch (err) {
-      await rm(aside, { recursive: true, force: true }).catch(() => undefined);
-      const held = ['ENOTEMPTY', 'EEXIST', ...(WINDOWS ? ['EPERM'] : [])];
-      if (held.includes(code(err) ?? '')) return undefined;
+      await this.fs.rm(aside, { recursive: true }).catch(() => undefined);
+      const failed = code(err);
+      if (failed === 'ENOTEMPTY' || failed === 'EEXIST' || (this.windows && failed === 'EPERM')) return undefined;
       throw err;
     }
     heldFiles.add(file);
@@ -122,15 +150,14 @@ export class HeldFolder {
   /** Removes the `<lock>.<token>.tmp|old` folders that processes killed while taking or clearing it left. */
   private async removeLeftovers(): Promise<void> {
     const prefix = `${basename(this.folder)}.`;
-    const names = await readdir(dirname(this.folder)).catch(() => [] as string[]);
+    const names = await this.fs.readdir(dirname(this.folder)).catch(() => [] as string[]);
     for (const name of names) {
       if (!name.startsWith(prefix) || !/\.(tmp|old)$/.test(name)) continue;
       const path = join(dirname(this.folder), name);
-      const old = await stat(path).then(
-        (st) => st.mtimeMs < Date.now() - LEFTOVER_MS,
-        () => false,
-      );
-      if (old) await rm(path, { recursive: true, force: true }).catch(() => undefined);
+      // One that cannot be dated is kept.
+      const st = await this.fs.stat(path).catch(() => undefined);
+      if (st && st.mtimeMs < Date.now() - LEFTOVER_MS)
+        await this.fs.rm(path, { recursive: true }).catch(() => undefined);
     }
   }
 
@@ -141,7 +168,7 @@ export class HeldFolder {
   private async clearIfAbandoned(): Promise<boolean> {
     let names: string[];
     try {
-      names = await readdir(this.folder);
+      names = await this.fs.readdir(this.folder);
     } catch (err) {
       if (code(err) === 'ENOENT') return true;
       throw err;
@@ -152,7 +179,7 @@ export class HeldFolder {
     let holder: Holder | undefined;
     try {
       // Stryker disable next-line StringLiteral: without an encoding it reads a Buffer, which JSON.parse reads alike.
-      holder = asHolder(JSON.parse(await readFile(file, 'utf8')));
+      holder = asHolder(JSON.parse(await this.fs.readFile(file, 'utf8')));
     } catch {
       // Unreadable: only the stale rule can tell. Gone meanwhile (given back or taken over): it is not stale.
     }
@@ -160,13 +187,13 @@ export class HeldFolder {
     // Stryker disable next-line BooleanLiteral: an attempt would fail anyway (a holder's folder is never replaced).
     if (!gone && !(await this.isStale(file))) return false;
     try {
-      await unlink(file);
+      await this.fs.unlink(file);
     } catch (err) {
       // Another waiter took it over first.
       if (code(err) === 'ENOENT') return false;
       throw err;
     }
-    await rmdir(this.folder).catch(() => undefined);
+    await this.fs.rmdir(this.folder).catch(() => undefined);
     return true;
   }
 
@@ -176,28 +203,26 @@ export class HeldFolder {
    * stale it is moved aside and removed.
    */
   private async clearWithoutHolder(empty: boolean): Promise<boolean> {
-    if (empty && !WINDOWS) return true;
+    if (empty && !this.windows) return true;
     if (!(await this.isStale(this.folder))) return false;
     if (empty) {
-      await rmdir(this.folder).catch(() => undefined);
+      await this.fs.rmdir(this.folder).catch(() => undefined);
       return true;
     }
     const away = `${this.folder}.${randomBytes(9).toString('base64url')}.old`;
     try {
-      await rename(this.folder, away);
+      await this.fs.rename(this.folder, away);
     } catch {
       return false;
     }
-    await rm(away, { recursive: true, force: true }).catch(() => undefined);
+    await this.fs.rm(away, { recursive: true }).catch(() => undefined);
     return true;
   }
 
   private async isStale(path: string): Promise<boolean> {
-    try {
-      return (await stat(path)).mtimeMs < Date.now() - this.staleMs;
-    } catch {
-      return false;
-    }
+    // One that cannot be dated (gone meanwhile, unreadable) is not stale.
+    const st = await this.fs.stat(path).catch(() => undefined);
+    return st !== undefined && st.mtimeMs < Date.now() - this.staleMs;
   }
 
   /** Touches the holder file every half of staleMs while held; returns the release function. */
@@ -206,7 +231,7 @@ export class HeldFolder {
     let timer: NodeJS.Timeout | undefined;
     const touch = () => {
       const now = new Date();
-      utimes(file, now, now).then(
+      this.fs.utimes(file, now, now).then(
         () => {
           if (!released) schedule();
         },
@@ -230,7 +255,7 @@ export class HeldFolder {
       released = true;
       clearTimeout(timer);
       try {
-        await unlink(file);
+        await this.fs.unlink(file);
       } catch (err) {
         // Taken over while this process was frozen: nothing of ours is left.
         if (code(err) === 'ENOENT') return;
@@ -239,7 +264,7 @@ export class HeldFolder {
         heldFiles.delete(file);
       }
       // Fails if another process has put its folder in place meanwhile, which is then the lock.
-      await rmdir(this.folder).catch(() => undefined);
+      await this.fs.rmdir(this.folder).catch(() => undefined);
     };
   }
 }
