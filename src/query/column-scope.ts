@@ -34,6 +34,11 @@ export function scalarField(ctx: ReadContext, ct: ContentType, name: string): Sc
   return field;
 }
 
+/** How many names of `ct` are kept (what a client's queries can make it hold: its attributes at most). */
+export function keptFieldCount(ct: ContentType): number {
+  return known.get(ct)?.size ?? 0;
+}
+
 function makeScalarField(ctx: ReadContext, ct: ContentType, name: string): ScalarField | undefined {
   let field: Field;
   try {
