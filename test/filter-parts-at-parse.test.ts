@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProject, type Project } from '../src/project.js';
-import { type ColumnPart, foldedOperator, isRange, planFind } from '../src/query/plan.js';
+import { type ColumnPart, columnParts, foldedOperator, isRange, planFind } from '../src/query/plan.js';
 import { makeProject } from './helpers/project.js';
 import { prepared } from './helpers/indexed-reads.js';
 
@@ -54,8 +54,10 @@ describe('the filter parts compiled at parse', () => {
     expect(named(prepared(project, 'articles', text).query.columnParts)).toEqual(parts);
   });
 
-  it('a parsed query with no filter at all has no parts to compile', () => {
-    expect(prepared(project, 'articles', 'sort=views:asc').query.columnParts).toBeUndefined();
+  it('a query with no filter at all has no parts to compile', () => {
+    const { ct, query, context } = prepared(project, 'articles', 'sort=views:asc');
+    expect(query.columnParts).toBeUndefined();
+    for (const none of [undefined, null, '']) expect(columnParts(context, ct, none)).toEqual([]);
   });
 
   it.each(REFUSED)('%s is refused at parse, with a 400', (text) => {
