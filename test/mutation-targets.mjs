@@ -129,7 +129,7 @@ export const TARGETS = {
     'test/lock-on-windows.test.ts',
   ],
   'src/store/lock-waiters.ts': LOCK,
-  'src/query/plan.ts': PLANNER,
+  'src/query/plan.ts': [...PLANNER, 'test/filter-compiled-once.test.ts', 'test/filter-parts-at-parse.test.ts'],
   'src/query/exec.ts': [
     ...INDEXED_READS,
     'test/indexed-answers-combined.test.ts',
