@@ -6,7 +6,7 @@ import { Reader } from '../src/query/reader.js';
 import { documentScope } from '../src/query/scope.js';
 import type { ReadContext } from '../src/query/context.js';
 import { makeProject } from './helpers/project.js';
-import { scanned } from './helpers/indexed-reads.js';
+import { readBase, scanned } from './helpers/indexed-reads.js';
 
 /**
  * A list query's filter on the type's own fields is compiled once, over the indexes' columns, when it is parsed
@@ -69,14 +69,7 @@ describe('a filter compiled once over the columns', () => {
   };
   /** The 400 a compile of the filter over versions gives, as the parse made it before it checked over columns. */
   const refusal = (text: string) => {
-    const ctx = {
-      schemas: project.schemas,
-      index: project.documents.index,
-      config: project.config,
-      media: project.documents.media,
-      status: 'published',
-      canFind: () => true,
-    } as ReadContext;
+    const ctx = { ...readBase(project), status: 'published' } as ReadContext;
     const ct = project.schemas.find('articles')!;
     return errorOf(() => compileFilters(documentScope(ctx, ct), parseQueryString(text).filters));
   };

@@ -3,6 +3,7 @@ import { openProject, type Project } from '../src/project.js';
 import { keptFieldCount, scalarField } from '../src/query/column-scope.js';
 import type { ReadContext } from '../src/query/context.js';
 import type { ContentType } from '../src/schema/types.js';
+import { readBase } from './helpers/indexed-reads.js';
 import { makeProject } from './helpers/project.js';
 
 /**
@@ -19,14 +20,7 @@ describe('scalar fields kept per content-type', () => {
   beforeAll(async () => {
     made = makeProject();
     project = await openProject(made.dir);
-    ctx = {
-      schemas: project.schemas,
-      index: project.documents.index,
-      config: project.config,
-      media: project.documents.media,
-      status: 'published',
-      canFind: () => true,
-    } as ReadContext;
+    ctx = { ...readBase(project), status: 'published' } as ReadContext;
     ct = project.schemas.find('articles')!;
   });
   afterAll(() => made.cleanup());

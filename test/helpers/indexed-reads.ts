@@ -24,18 +24,22 @@ function toEnd<T>(work: Generator<Pause, T>): T {
   });
 }
 
-/** A list query parsed as the content API parses it, with a read context over the project's index. */
-export function prepared(project: Project, type: string, query: string | Record<string, unknown>) {
-  const ct = project.schemas.find(type)!;
-  const base = {
+/** What a read of the project needs before its query is parsed: the index, and a caller allowed every type. */
+export function readBase(project: Project) {
+  return {
     schemas: project.schemas,
     index: project.documents.index,
     config: project.config,
     media: project.documents.media,
     canFind: () => true,
   };
+}
+
+/** A list query parsed as the content API parses it, with a read context over the project's index. */
+export function prepared(project: Project, type: string, query: string | Record<string, unknown>) {
+  const ct = project.schemas.find(type)!;
   const text = typeof query === 'string' ? query : qs.stringify(query);
-  return { ct, ...parseReadQuery(base, ct, parseQueryString(text), 'find') };
+  return { ct, ...parseReadQuery(readBase(project), ct, parseQueryString(text), 'find') };
 }
 
 /**
