@@ -60,7 +60,14 @@ const yupType: Record<string, string> = {
 };
 export const yupTypeOf = (type: string) => yupType[type] ?? 'mixed';
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})/;
+const DATE = /^\d{4}-\d{2}-\d{2}/;
+
+/** The number the ASCII digits `s[from, to)` write. */
+function digits(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + s.charCodeAt(i) - 48;
+  return n;
+}
 const TIME = /^([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,3})?$/;
 export const EMAIL =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
@@ -169,9 +176,10 @@ export function coerceScalar(name: string, attr: ScalarAttribute, v: unknown): C
       return fail(typeMessage(name, 'boolean', v));
     }
     case 'date': {
-      const m = typeof v === 'string' ? DATE.exec(v) : null;
-      if (!m || !isDateValid(+m[1], +m[2], +m[3])) return fail('Invalid format, expected yyyy-MM-dd', true);
-      return ok(m[0]);
+      // Read digit by digit: every date of every document file is checked as it is decoded.
+      if (typeof v !== 'string' || !DATE.test(v) || !isDateValid(digits(v, 0, 4), digits(v, 5, 7), digits(v, 8, 10)))
+        return fail('Invalid format, expected yyyy-MM-dd', true);
+      return ok(v.length === 10 ? v : v.slice(0, 10));
     }
     case 'time': {
       const m = typeof v === 'string' ? TIME.exec(v) : null;
