@@ -4,7 +4,7 @@ import { parseInput } from './input.js';
 import { linkParts, linksNameLocale } from './file-format.js';
 import type { SchemaRegistry } from '../schema/registry.js';
 import { type Attribute, type ContentType, isOwningSide, isRelation, isScalar, isToMany } from '../schema/types.js';
-import { coerceScalar } from './values.js';
+import { scalarProblem } from './values.js';
 
 /** One value of a document file that an API write would refuse, at `path` in the file (`locales.en.draft.views`). */
 export interface ValueProblem {
@@ -109,8 +109,8 @@ function versionProblems(
         });
     } else if (isScalar(attr)) {
       // What the body parser does with a scalar, without its objects (every file is checked at start).
-      const c = coerceScalar(name, attr, value);
-      if (!c.ok) problems.push({ path: `${where}.${name}`, message: c.message });
+      const message = scalarProblem(name, attr, value);
+      if (message) problems.push({ path: `${where}.${name}`, message });
     } else if (!(Array.isArray(value) && value.length === 0 && (attr.type === 'dynamiczone' || attr.repeatable))) {
       (plain ??= {})[name] = withoutLinks(schemas, attr, value);
       componentLinkProblems(schemas, attr, value, `${where}.${name}`, problems, linkProblem);

@@ -129,6 +129,29 @@ function checkBlocks(nodes: unknown, depth = 0): boolean {
   });
 }
 
+/** What the checks of every write refuse in a text value (undefined: nothing). */
+function textProblem(name: string, attr: ScalarAttribute, s: string): string | undefined {
+  const max = attr.maxLength ?? (attr.type === 'string' ? 255 : attr.type === 'uid' ? 256 : undefined);
+  if (max !== undefined && s.length > max) return `${name} must be at most ${max} characters`;
+  // Only the hash is stored, so a password's minimum is checked on the clear text, on every write.
+  if (attr.type === 'password' && attr.minLength !== undefined && s.length < attr.minLength)
+    return `${name} must be at least ${attr.minLength} characters`;
+  return undefined;
+}
+
+const TEXTS = new Set(['string', 'text', 'richtext', 'email', 'password', 'uid']);
+
+/**
+ * What `coerceScalar` refuses in a non-null stored value (undefined: nothing), without a result object for a
+ * text or a boolean: every value of every document file is checked as it is decoded.
+ */
+export function scalarProblem(name: string, attr: ScalarAttribute, v: unknown): string | undefined {
+  if (typeof v === 'string' && TEXTS.has(attr.type)) return textProblem(name, attr, v);
+  if (typeof v === 'boolean' && attr.type === 'boolean') return undefined;
+  const c = coerceScalar(name, attr, v);
+  return c.ok ? undefined : c.message;
+}
+
 /** Coerces a non-null written value and applies the checks that hold on every write. */
 export function coerceScalar(name: string, attr: ScalarAttribute, v: unknown): Coerced {
   switch (attr.type) {
@@ -140,13 +163,8 @@ export function coerceScalar(name: string, attr: ScalarAttribute, v: unknown): C
     case 'uid': {
       // Strapi's string checks are strict: a number is refused, not stored as its text.
       if (typeof v !== 'string') return fail(typeMessage(name, 'string', v));
-      const s = v as string;
-      const max = attr.maxLength ?? (attr.type === 'string' ? 255 : attr.type === 'uid' ? 256 : undefined);
-      if (max !== undefined && s.length > max) return fail(`${name} must be at most ${max} characters`);
-      // Only the hash is stored, so a password's minimum is checked on the clear text, on every write.
-      if (attr.type === 'password' && attr.minLength !== undefined && s.length < attr.minLength)
-        return fail(`${name} must be at least ${attr.minLength} characters`);
-      return ok(s);
+      const problem = textProblem(name, attr, v);
+      return problem ? fail(problem) : ok(v);
     }
     case 'enumeration': {
       const values = attr.enum ?? [];
