@@ -17,14 +17,15 @@ function sameJson(a: unknown, b: unknown): boolean {
     return true;
   }
   if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
+  // One list of keys, not two: every document's versions are compared as it is decoded.
   const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    if (ka[i] !== kb[i]) return false;
-    if (!sameJson((a as Record<string, unknown>)[ka[i]], (b as Record<string, unknown>)[kb[i]])) return false;
+  let i = 0;
+  for (const k in a) {
+    if (!Object.hasOwn(a, k)) continue;
+    if (k !== kb[i] || !sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+    i++;
   }
-  return true;
+  return i === kb.length;
 }
 
 /** A published version whose values and timestamps equal its draft's (most do) holds the draft's. */
