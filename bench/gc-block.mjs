@@ -82,7 +82,11 @@ async function run({ bin, flags }) {
   }
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 const KEYS = ['wall', 'ownCpu', 'runQueue', 'blocked', 'mainCpuMs', 'cpuMs', 'rssMb', 'firstMs'];
 const results = builds.map(() => []);
 for (let i = 0; i < Number(values.runs); i++)

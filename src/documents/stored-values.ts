@@ -1,7 +1,7 @@
 import type { FolioConfig } from '../config.js';
 import { FolioError } from '../errors.js';
 import { parseInput } from './input.js';
-import { linkParts, linksNameLocale } from './file-format.js';
+import { LINK_LOCALE, linksNameLocale } from './file-format.js';
 import type { SchemaRegistry } from '../schema/registry.js';
 import { type Attribute, type ContentType, isOwningSide, isRelation, isScalar, isToMany } from '../schema/types.js';
 import { scalarProblem } from './values.js';
@@ -167,8 +167,10 @@ function linkLocaleProblem(
   attr: Attribute,
   link: string,
 ): string | undefined {
-  const { locale } = linkParts(link);
-  if (locale === undefined || attr.type !== 'relation') return undefined;
+  // Most links name no locale: nothing is made for them (every link of every file is checked as it is decoded).
+  const at = link.indexOf(LINK_LOCALE);
+  if (at < 0 || attr.type !== 'relation') return undefined;
+  const locale = link.slice(at + 1);
   const target = schemas.contentTypes.get(attr.target);
   if (!target || !linksNameLocale(ct, target))
     return `${JSON.stringify(link)} names a locale: only links from a type without locales to a localized one do`;
