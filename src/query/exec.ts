@@ -1,4 +1,4 @@
-import { type Column, compareKindValues } from '../documents/column.js';
+import type { Column } from '../documents/column.js';
 import type { FieldIndexes } from '../documents/field-indexes.js';
 import type { SortedOrder } from '../documents/sorted-order.js';
 import type { ReadContext } from './context.js';
@@ -191,6 +191,10 @@ export function* runPlan(
   if (matches === rowIds || matches.length === rowIds.length) {
     return { total, ids: yield* sortedPage(order, keys, undefined, start, limit, rowIds.length) };
   }
+  // Sorted by the field of the range the rows came from: the page is read off that range of its order alone.
+  if (!tests.length && best?.order === order) {
+    return { total, ids: yield* sortedPage(order, keys, undefined, start, limit, rowIds.length, best) };
+  }
   // Whether a row matches, for the walk: from the range or set the rows came from when nothing else was
   // tested (no set of ids to build), else from the rows found.
   let member: Test | undefined;
@@ -210,11 +214,13 @@ function inSegment({ order, from, to }: Segment): Test {
   // Stryker disable next-line ArrowFunction,BooleanLiteral: equivalent, see above.
   if (from >= to) return () => false;
   const col = order.column;
-  const first = col.value(order.ids[from]);
-  const last = col.value(order.ids[to - 1]);
+  // The order's values are all of one kind (numbers, texts or booleans), which `>=` and `<=` compare as
+  // compareKindValues does.
+  const first = col.value(order.ids[from]) as number;
+  const last = col.value(order.ids[to - 1]) as number;
   return (id) => {
-    const v = col.value(id);
-    return v !== null && compareKindValues(v, first) >= 0 && compareKindValues(v, last) <= 0;
+    const v = col.value(id) as number | null;
+    return v !== null && v >= first && v <= last;
   };
 }
 

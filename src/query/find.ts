@@ -47,12 +47,19 @@ export function* findPage(ctx: ReadContext, ct: ContentType, query: ReadQuery): 
     if (found) {
       const rows: RowList = {
         length: found.total,
-        slice: () => Array.from(found.ids, (id) => ctx.index.byId(ct.uid, id)!),
+        slice: () => versionsOf(ctx, ct, found.ids),
       };
       return paginate(rows, p);
     }
   }
   return paginate(yield* scanRows(ctx, ct, query), p);
+}
+
+/** The versions of a page's ids, in order (a plain loop: `Array.from` with a mapper costs several times more). */
+function versionsOf(ctx: ReadContext, ct: ContentType, ids: Int32Array | number[]): Version[] {
+  const out = new Array<Version>(ids.length);
+  for (let i = 0; i < ids.length; i++) out[i] = ctx.index.byId(ct.uid, ids[i])!;
+  return out;
 }
 
 /** Times a query from the indexes is run again when changes overtake it; the last run does not pause. */
