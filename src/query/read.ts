@@ -15,7 +15,7 @@ import { NO_POPULATE, readPopulate } from './populate-memo.js';
 import { ReadBudget } from './bounds.js';
 import { type Scope, documentScope } from './scope.js';
 import { type ColumnPart, columnParts } from './plan.js';
-import { type SortGetter, type SortKey, compileSort, parseSort, sortGetters } from './sort.js';
+import { type SortGetter, type SortKey, compileSort, documentSortGetters, parseSort } from './sort.js';
 import { type Selection, shapeDocument } from './output.js';
 
 export const ROOT_PARAMS = new Set([
@@ -149,7 +149,7 @@ export function parseReadQuery(
 
   if (kind === 'find') {
     query.sortKeys = parseSort(q.sort);
-    query.sortBy = sortGetters(scope, query.sortKeys);
+    query.sortBy = documentSortGetters(scope, ct, query.sortKeys);
     query.filters = q.filters;
     query.plannable = plannable;
   } else if (q.sort !== undefined) compileSort(scope, parseSort(q.sort));
