@@ -137,6 +137,9 @@ export function* runPlan(
     sets.push({ rows });
   }
   for (const part of plan.scalars) {
+    // Only a text match may be found from the text index (no work made for the others).
+    // Stryker disable next-line ConditionalExpression: equivalent, textRows answers undefined for the others too.
+    if (!foldedOperator(part.value)) continue;
     const rows = yield* textRows(plan, indexes, part);
     if (rows) sets.push({ part, rows });
   }
@@ -159,9 +162,9 @@ export function* runPlan(
     sourceSorted = false;
   }
   const tests: Test[] = [];
-  const answered = new Set<ScalarPart | undefined>([best?.part, ...(sets.map((x) => x.part) as ScalarPart[])]);
-  answered.delete(undefined);
-  for (const part of plan.scalars) if (!answered.has(part)) tests.push(part.test);
+  // A condition the range or a set the rows come from answers is not tested again.
+  const answered = (part: ScalarPart) => part === best?.part || sets.some((x) => x.part === part);
+  for (const part of plan.scalars) if (!answered(part)) tests.push(part.test);
   for (const set of sets) if (set !== smallest || best) tests.push((id) => set.rows.has(id));
   // Linked rows may be of another status or locale than the read's.
   if (smallest && !best && !smallest.part) tests.push(ctx.index.inRowSet(uid, plan.rows));
