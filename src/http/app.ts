@@ -100,7 +100,8 @@ function folioServer(project: Project, opts: AppOptions) {
         log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
       });
     }
-    setSecurityHeaders(res, isHttps(req, project.config.server));
+    // The content API's reads never touch the security headers: on the lean path they are lines built once.
+    setSecurityHeaders(res, isHttps(req, project.config.server), lean);
     if (applyCors(event, project.config.server.cors)) return sendEmpty(event, 204);
     let answer: unknown;
     // Node's server sets both on every request it parsed.
