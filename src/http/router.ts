@@ -10,6 +10,8 @@ import type { Route, RouteHandler, RouteModule, RouteRequest } from '../http-kit
 export type ModuleRouter = ((req: RouteRequest, lowerPath: string) => { answer: unknown } | undefined) & {
   /** Whether one of the module's routes may have this (lower-cased) path: false means it has none. */
   mayHave(lowerPath: string): boolean;
+  /** The path patterns of its routes. */
+  paths: string[];
   /** How many method and path pairs it remembers the answer of. */
   remembered(): number;
 };
@@ -84,26 +86,7 @@ export function moduleRouter(module: RouteModule): ModuleRouter {
     );
   }
 
-  // A request is asked of the router only when a route may have its path: a path without parameters must be
-  // equal to it, one with parameters start with its fixed part. The router's misses cost an error object each, on
-  // every request to the content API.
-  const exact = new Set<string>();
-  const heads: string[] = [];
-  const starts: string[] = [];
-  for (const path of byPath.keys()) {
-    const parts = path.split('/');
-    const param = parts.findIndex((p) => p.startsWith(':') || p.startsWith('*'));
-    if (param === -1) exact.add(path);
-    else starts.push(parts.slice(0, param).join('/'));
-  }
-  for (const start of starts.sort((a, b) => a.length - b.length))
-    if (!heads.some((head) => start === head || start.startsWith(`${head}/`))) heads.push(start);
-  const under = heads.map((head) => `${head}/`);
-  const mayHave = (path: string) => {
-    if (exact.has(path)) return true;
-    for (let i = 0; i < heads.length; i++) if (path === heads[i] || path.startsWith(under[i])) return true;
-    return false;
-  };
+  const mayHave = pathsLike([...byPath.keys()]);
 
   // The answer h3's router picked for a method and path: the routes are fixed, so it picks the same one again.
   const known = new Map<string, Map<string, Answer>>();
@@ -130,7 +113,32 @@ export function moduleRouter(module: RouteModule): ModuleRouter {
     }
     return { answer };
   };
-  return Object.assign(route, { mayHave, remembered: () => remembered });
+  return Object.assign(route, { mayHave, paths: [...byPath.keys()], remembered: () => remembered });
+}
+
+/**
+ * Whether a route of `patterns` may have a (lower-cased) path: a pattern without parameters must be equal to it, one
+ * with parameters start with its fixed part. A request is asked of a router only then: the router's misses cost an
+ * error object each, on every request to the content API.
+ */
+export function pathsLike(patterns: string[]): (lowerPath: string) => boolean {
+  const exact = new Set<string>();
+  const heads: string[] = [];
+  const starts: string[] = [];
+  for (const path of patterns) {
+    const parts = path.split('/');
+    const param = parts.findIndex((p) => p.startsWith(':') || p.startsWith('*'));
+    if (param === -1) exact.add(path);
+    else starts.push(parts.slice(0, param).join('/'));
+  }
+  for (const start of starts.sort((a, b) => a.length - b.length))
+    if (!heads.some((head) => start === head || start.startsWith(`${head}/`))) heads.push(start);
+  const under = heads.map((head) => `${head}/`);
+  return (path: string) => {
+    if (exact.has(path)) return true;
+    for (let i = 0; i < heads.length; i++) if (path === heads[i] || path.startsWith(under[i])) return true;
+    return false;
+  };
 }
 
 const lower = (method: Exclude<Route['method'], '*'>) => method.toLowerCase() as RouterMethod;
