@@ -151,32 +151,43 @@ const picking = (answer: Answer) =>
     return answer(routing);
   });
 
-/** Where a path pattern's params are, and the fixed segments an exact-case route compares as written. */
-interface PathShape {
-  params: Array<{ at: number; name: string; rest: boolean }>;
-  fixed: Array<{ at: number; part: string }>;
-}
+/** Per segment of a path pattern, up to the last that matters: a param, a fixed part compared as written, or none. */
+type PathShape = Array<{ param: string; rest: boolean } | { fixed: string } | undefined>;
 
 function shapeOf(pattern: string, exactCase: boolean): PathShape {
-  const shape: PathShape = { params: [], fixed: [] };
+  const shape: PathShape = [];
   pattern.split('/').forEach((part, at) => {
-    if (part.startsWith(':')) shape.params.push({ at, name: part.slice(1), rest: false });
-    else if (part.startsWith('**')) shape.params.push({ at, name: part.slice(3) || '_', rest: true });
-    else if (exactCase) shape.fixed.push({ at, part });
+    if (part.startsWith(':')) shape[at] = { param: part.slice(1), rest: false };
+    else if (part.startsWith('**')) shape[at] = { param: part.slice(3) || '_', rest: true };
+    else if (exactCase) shape[at] = { fixed: part };
   });
   return shape;
 }
 
 /**
  * The request for a matched route (each path has its own handlers, so the shape is the matched pattern's): its
- * params taken from the path as sent; an exact-case route sent in another case is a 404.
+ * params taken from the path as sent; an exact-case route sent in another case is a 404. The path is walked
+ * segment by segment, without splitting it.
  */
 function requestOf(routing: Routing, shape: PathShape): RouteRequest {
   const request = routing.context.request!;
-  const sent = request.path.split('/');
-  for (const { at, part } of shape.fixed) if (sent[at] !== part) throw notFound();
+  const sent = request.path;
   const params: Record<string, string> = {};
-  for (const { at, name, rest } of shape.params) params[name] = rest ? sent.slice(at).join('/') : sent[at];
+  // `from`: where segment `at` starts; past the end of the path, there is no such segment.
+  for (let at = 0, from = 0; at < shape.length; at++) {
+    const beyond = from > sent.length;
+    const slash = beyond ? -1 : sent.indexOf('/', from);
+    const stop = slash === -1 ? sent.length : slash;
+    const part = shape[at];
+    if (part && 'fixed' in part) {
+      if (beyond || stop - from !== part.fixed.length || !sent.startsWith(part.fixed, from)) throw notFound();
+    } else if (part) {
+      // A param past the end of the path is left undefined, as the router matched it without one.
+      const value = part.rest ? (beyond ? '' : sent.slice(from)) : beyond ? undefined : sent.slice(from, stop);
+      params[part.param] = value as string;
+    }
+    from = slash === -1 ? sent.length + 1 : slash + 1;
+  }
   request.params = params;
   return request;
 }
