@@ -159,7 +159,8 @@ function target(req: RouteRequest): { ct: ContentType; documentId?: string } {
 /** A path segment, URL-decoded; undefined when it is malformed or could name a path (`..`, `/`). */
 function decodeSegment(s: string): string | undefined {
   try {
-    const d = decodeURIComponent(s);
+    // Without a `%`, there is nothing to decode (the name of nearly every request).
+    const d = s.includes('%') ? decodeURIComponent(s) : s;
     return /^[A-Za-z0-9_-]+$/.test(d) ? d : undefined;
   } catch {
     return undefined;
