@@ -1,4 +1,5 @@
-import { ServerResponse, type IncomingMessage } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 
 /**
  * The policy of every answer that sets none of its own (the JSON API, `/documentation`, errors): Strapi's
@@ -37,7 +38,7 @@ const HSTS: [string, string] = ['strict-transport-security', 'max-age=31536000; 
  * or removes one of them, so a FolioResponse may write them as lines (see there).
  */
 export function setSecurityHeaders(res: ServerResponse, https: boolean, asLines = false): void {
-  if (asLines && res instanceof FolioResponse && res.getHeaderNames().length === 0) {
+  if (asLines && linesWritten && res instanceof FolioResponse && res.getHeaderNames().length === 0) {
     res.presetHead(https ? HEAD_LINES_HTTPS : HEAD_LINES);
     return;
   }
@@ -71,3 +72,20 @@ export class FolioResponse<Request extends IncomingMessage = IncomingMessage> ex
     this.headLines = lines;
   }
 }
+
+/**
+ * Whether this node writes a FolioResponse's lines: the step it overrides is internal to node:http. Checked once, on
+ * a response of no connection; where it does not hold, the headers are set one by one, as on any other response.
+ */
+const linesWritten = (() => {
+  try {
+    const res = new FolioResponse(new IncomingMessage(new Socket()));
+    res.presetHead('x-folio-check: 1\r\n');
+    res.writeHead(200);
+    return String((res as unknown as { _header?: unknown })._header).startsWith(
+      'HTTP/1.1 200 OK\r\nx-folio-check: 1\r\n',
+    );
+  } catch {
+    return false;
+  }
+})();
