@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/project.js';
 
 /**
- * Review of pagecpu (sort.ts `documentSortGetters`): sort getters are shared per type and sort text only when
+ * sort.ts `documentSortGetters`: sort getters are shared per type and sort text only when
  * every key is a field of the document itself; a key through a relation checks the caller's access to the
  * related type on every read (and parts-memo.ts shares no filter through a relation). Nothing else pins that guard:
  * a caller who may not read authors must be refused a sort or filter through the author however often a caller who
  * may has asked the same.
  */
-describe('review: a sort through a relation is checked for each caller', () => {
+describe('a sort through a relation is checked for each caller', () => {
   let s: TestServer;
   const articlesOnly = { custom: ['api::article.article.find'] };
 

@@ -7,13 +7,12 @@ import { makeProject, startTestServer, type TestServer } from './helpers/project
 import { scanned } from './helpers/indexed-reads.js';
 
 /**
- * Review of pagecpu (parts-memo.ts): a filter's column parts are shared by every later read of the type with the
- * same filter text. Each part's column getter keeps the column it first read (column-scope.ts `column ??=`). When
- * the type's query indexes are dropped (a log of changes too long to apply: a checkout, a pull, a bulk edit with
- * no query between), the next read builds new columns, but the shared part still reads the dropped one, which no
- * change reaches any more: the filter answers from the values before the drop.
+ * parts-memo.ts: a filter's column parts are shared by every later read of the type with the
+ * same filter text. Each part's column getter keeps the column it reads (column-scope.ts). When the type's query
+ * indexes are dropped (a log of changes too long to apply: a checkout, a pull, a bulk edit with no query between),
+ * the next read builds new columns: a shared part must read those, not the dropped one no change reaches.
  */
-describe('review: shared filter parts after the query indexes are dropped', () => {
+describe('shared filter parts after the query indexes are dropped', () => {
   let made: ReturnType<typeof makeProject>;
   let project: Project;
   const ids: string[] = [];
@@ -61,7 +60,7 @@ describe('review: shared filter parts after the query indexes are dropped', () =
   }, 300_000);
 });
 
-describe('review: a served list after the query indexes are dropped', () => {
+describe('a served list after the query indexes are dropped', () => {
   let s: TestServer;
   const ids: string[] = [];
 
