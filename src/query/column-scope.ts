@@ -77,6 +77,7 @@ export function columnScope(
         type: f.type,
         get: (id) => {
           // A filter compiled once may outlive the column it first read (see parts-memo.ts): a dropped one is stale.
+          // Stryker disable next-line ConditionalExpression: equivalent, a lookup for every row finds the same column.
           if (column === undefined || column.dropped) column = columnOf(key);
           // A column is missing only at planning, when the planner tests the row of nulls (-1).
           // Stryker disable next-line LogicalOperator: equivalent, the row of nulls is the only one tested then.
