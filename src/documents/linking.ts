@@ -332,7 +332,10 @@ export class Linking {
     const next = this.applyOp(attr, current, op, version);
     const nextSet = new Set(next);
     const affected = new Set([...current, ...next]);
+    const before = new Set(current);
     for (const targetId of affected) {
+      // An owner with one link, to this document before and after, stays as it is: not read, not written.
+      if (!isToMany(ownerAttr) && before.has(targetId) && nextSet.has(targetId)) continue;
       const d = this.writes.touch(owner, targetId, touched);
       for (const v of versions(d)) {
         if (!matches(v)) continue;
