@@ -120,7 +120,9 @@ export function* sortedPage(
       for (let k = lo; k < hi; k++) if (!member || member(ids[k])) run.push(ids[k]);
       if (skipped + run.length <= start) skipped += run.length;
       else {
-        // Stryker disable next-line LogicalOperator: equivalent, a run is in id order, as the last tie-break sorts.
+        // Stryker disable next-line LogicalOperator,ConditionalExpression,EqualityOperator: equivalent, a run is in
+        // id order, as the last tie-break sorts, and a run of one row is sorted (the mark also covers the killed
+        // `false`, which leaves runs unsorted by the other keys).
         if (rest.length && run.length > 1) run = run.sort((a, b) => compareRows(rest, a, b));
         for (let k = 0; k < run.length && out.length < limit; k++) take(run[k]);
       }
@@ -128,7 +130,8 @@ export function* sortedPage(
     i = first.desc ? lo - 1 : hi;
     // Stryker disable next-line ArithmeticOperator: equivalent, pausing sooner than every STEP rows costs time only.
     walked += hi - lo;
-    // Stryker disable next-line EqualityOperator: equivalent, a pause at STEP rows or at each run answers the same.
+    // Stryker disable next-line EqualityOperator,ConditionalExpression: equivalent, a pause at STEP rows, at each
+    // run or never answers the same page.
     if (walked > STEP) {
       walked = 0;
       yield;
