@@ -49,6 +49,8 @@ const CASES: Case[] = [
   ['$between reversed', { views: { $between: [6, 2] } }],
   ['$gt and $lte', { views: { $gt: 2, $lte: 8 } }],
   ['$gte and $lt on text', { title: { $gte: 'Beta', $lt: 'beta' } }],
+  ['a range of one value', { views: { $gte: 7, $lte: 7 } }],
+  ['a range at the top of the order', { views: { $gte: 10 } }],
   ['a range past every value', { views: { $gte: 99 } }],
   ['a range below every value', { views: { $lt: -1 } }],
   ['a range of decimals', { rating: { $gte: 2 } }],

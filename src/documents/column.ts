@@ -43,6 +43,8 @@ export class Column {
   private near: unknown[] = [];
   private far = new Map<number, unknown>();
   private counts = [0, 0, 0, 0];
+  /** Set when the type's indexes drop it (see FieldIndexes): no change reaches it any more, so nothing may read it. */
+  dropped = false;
 
   constructor(
     readonly extract: (v: Version) => unknown,

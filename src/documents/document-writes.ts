@@ -134,11 +134,18 @@ export class DocumentWrites {
 
   /** A working copy of another document that this write modifies, kept once per write. */
   touch(ct: ContentType, documentId: string, touched: Map<string, DocumentRecord>): DocumentRecord {
+    const d = this.touchIfThere(ct, documentId, touched);
+    if (!d) throw notFound();
+    return d;
+  }
+
+  /** `touch`, or undefined when the document is gone (removed by another write while this one paused). */
+  touchIfThere(ct: ContentType, documentId: string, touched: Map<string, DocumentRecord>): DocumentRecord | undefined {
     const key = `${ct.uid}/${documentId}`;
     let d = touched.get(key);
     if (!d) {
       const current = this.current(ct, documentId);
-      if (!current) throw notFound();
+      if (!current) return undefined;
       d = cloneDocument(current);
       touched.set(key, d);
     }

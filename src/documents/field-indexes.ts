@@ -175,6 +175,7 @@ export class FieldIndexes {
   }
 
   private dropAll() {
+    for (const entry of this.columns.values()) entry.column.dropped = true;
     this.columns.clear();
     this.orders.clear();
     this.links.clear();

@@ -18,6 +18,7 @@ import { type DocumentRecord, type Version, versions } from './model.js';
 import { applyRelationOp, inverseEditsAcrossLocales, targetList } from './relations.js';
 import { canonicalLink, linkDocumentId, linkEntry, linkParts, linksNameLocale, linksTo } from './file-format.js';
 import { componentsReaching, holdsAnyOf, relationWalker } from './relation-walk.js';
+import { LOOKS_PER_READ, pauser } from './pauser.js';
 
 /**
  * Writes a parsed body into a version: values, media and relations, the latter on both sides. The
@@ -65,22 +66,22 @@ export class Linking {
    * Removes `documentId` of `ct` from every owning relation that points at it (in any locale), and from the
    * relations inside components and dynamic-zone entries.
    */
-  detachEverywhere(ct: ContentType, documentId: string): Map<string, DocumentRecord> {
+  async detachEverywhere(ct: ContentType, documentId: string): Promise<Map<string, DocumentRecord>> {
     const touched = new Map<string, DocumentRecord>();
     for (const source of this.schemas.contentTypes.values()) {
       for (const [name, attr] of Object.entries(source.attributes)) {
         if (!isRelation(attr) || !isOwningSide(attr) || attr.target !== ct.uid) continue;
-        for (const sourceId of this.index.referrers(source.uid, name, documentId)) {
+        for await (const sourceId of this.referrersOf(source, name, documentId)) {
           if (source.uid === ct.uid && sourceId === documentId) continue;
-          const d = this.writes.touch(source, sourceId, touched);
-          for (const v of versions(d)) {
+          const d = this.writes.touchIfThere(source, sourceId, touched);
+          for (const v of d ? versions(d) : []) {
             const list = targetList(v.data[name]).filter((x) => linkDocumentId(x) !== documentId);
             v.data[name] = isToMany(attr) ? list : (list[0] ?? null);
           }
         }
       }
     }
-    this.detachNested(ct, () => (_v, link) => linkDocumentId(link) === documentId, touched, documentId);
+    await this.detachNested(ct, () => (_v, link) => linkDocumentId(link) === documentId, touched, documentId);
     return touched;
   }
 
@@ -90,7 +91,7 @@ export class Linking {
    * names that locale; at the top of a version and inside its components and dynamic-zone entries. Links to the
    * other locales stay, as in Strapi, whose join rows go with the rows deleted.
    */
-  detachLocale(ct: ContentType, documentId: string, locale: string, touched: Map<string, DocumentRecord>) {
+  async detachLocale(ct: ContentType, documentId: string, locale: string, touched: Map<string, DocumentRecord>) {
     const named = linkEntry(documentId, locale, this.config.defaultLocale);
     for (const source of this.schemas.contentTypes.values()) {
       const namesLocale = linksNameLocale(source, ct);
@@ -99,7 +100,7 @@ export class Linking {
       for (const [name, attr] of Object.entries(source.attributes)) {
         if (!isRelation(attr) || !isOwningSide(attr) || attr.target !== ct.uid) continue;
         const holds = (v: Version) => (namesLocale || v.locale === locale) && targetList(v.data[name]).some(linked);
-        for (const sourceId of [...this.index.referrers(source.uid, name, documentId)]) {
+        for await (const sourceId of this.referrersOf(source, name, documentId)) {
           // Only the documents that link a deleted version are rewritten.
           const seen = touched.get(`${source.uid}/${sourceId}`) ?? this.writes.current(source, sourceId);
           if (!seen || !versions(seen).some(holds)) continue;
@@ -111,7 +112,7 @@ export class Linking {
         }
       }
     }
-    this.detachNested(
+    await this.detachNested(
       ct,
       (source) =>
         linksNameLocale(source, ct)
@@ -122,18 +123,37 @@ export class Linking {
   }
 
   /**
+   * The documents of `source` whose `name` links `documentId`, each once, a turn of the event loop taken every
+   * few (see pauser); those another write links meanwhile come too, so none is left linking what goes.
+   */
+  private async *referrersOf(source: ContentType, name: string, documentId: string): AsyncGenerator<string> {
+    const pause = pauser();
+    const seen = new Set<string>();
+    for (;;) {
+      const fresh = [...this.index.referrers(source.uid, name, documentId)].filter((id) => !seen.has(id));
+      if (!fresh.length) return;
+      for (const id of fresh) {
+        seen.add(id);
+        await pause(1);
+        yield id;
+      }
+    }
+  }
+
+  /**
    * Removes from the relations to `ct` inside components and dynamic-zone entries (nested ones too) the links
    * `drops` names (per source type: for a version of it holding them), in the documents that hold one (working
    * copies in `touched`), `deleted` aside (a document gone entirely). The index keeps no referrers of such
    * relations: the documents of the types whose components can hold one are looked through (from the index; only
    * the documents found holding a link are read again from their files).
    */
-  private detachNested(
+  private async detachNested(
     ct: ContentType,
     drops: (source: ContentType) => (v: Version, link: string) => boolean,
     touched: Map<string, DocumentRecord>,
     deleted?: string,
   ) {
+    const pause = pauser();
     const reaching = componentsReaching(this.schemas, (a) => a.target === ct.uid);
     if (!reaching.size) return;
     for (const source of this.schemas.contentTypes.values()) {
@@ -157,12 +177,15 @@ export class Linking {
       const holds = (d: DocumentRecord) => versions(d).some((v) => strip(v, false));
       const key = (id: string) => `${source.uid}/${id}`;
       const found: string[] = [];
+      await this.index.whenMapped(source.uid);
       for (const indexed of [...this.index.documents(source.uid)]) {
+        await pause(LOOKS_PER_READ);
         const id = indexed.documentId;
         if (source.uid === ct.uid && id === deleted) continue;
         if (holds(touched.get(key(id)) ?? indexed)) found.push(id);
       }
       for (const id of found) {
+        await pause(1);
         const seen = touched.get(key(id)) ?? this.writes.current(source, id);
         if (!seen || !holds(seen)) continue;
         for (const v of versions(this.writes.touch(source, id, touched))) strip(v, true);
@@ -309,7 +332,10 @@ export class Linking {
     const next = this.applyOp(attr, current, op, version);
     const nextSet = new Set(next);
     const affected = new Set([...current, ...next]);
+    const before = new Set(current);
     for (const targetId of affected) {
+      // An owner with one link, to this document before and after, stays as it is: not read, not written.
+      if (!isToMany(ownerAttr) && before.has(targetId) && nextSet.has(targetId)) continue;
       const d = this.writes.touch(owner, targetId, touched);
       for (const v of versions(d)) {
         if (!matches(v)) continue;

@@ -273,13 +273,13 @@ export class DocumentService {
       }
       if (!removed.length) return 0;
       if (doc.slots.size === 0) {
-        await this.writes.commit(undefined, undefined, this.linking.detachEverywhere(ct, documentId), {
+        await this.writes.commit(undefined, undefined, await this.linking.detachEverywhere(ct, documentId), {
           ct,
           documentId,
         });
       } else {
         const touched = workingSet(doc);
-        if (locale !== null && locale !== '*') this.linking.detachLocale(ct, documentId, locale, touched);
+        if (locale !== null && locale !== '*') await this.linking.detachLocale(ct, documentId, locale, touched);
         await this.writes.commit(ct, doc, touched);
       }
       for (const v of removed) this.emit('entry.delete', ct, v);

@@ -9,7 +9,7 @@ import { sendEmpty, sendError } from '../http-kit/respond.js';
 import type { RouteModule, RouteRequest } from '../http-kit/route.js';
 import { contentRoutes } from './content-api.js';
 import { applyCors, finishResponse } from './http-basics.js';
-import { moduleRouter, type ModuleRouter } from './router.js';
+import { moduleRouter, pathsLike, type ModuleRouter } from './router.js';
 import { isHttps } from '../http-kit/client.js';
 import { setSecurityHeaders } from '../http-kit/security-headers.js';
 import { landingRoutes, localesRoutes } from './routes.js';
@@ -64,6 +64,8 @@ function folioServer(project: Project, opts: AppOptions) {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const routers = [...(opts.routes ?? defaultRoutes()), contentRoutes({ cache: opts.cache })].map(moduleRouter);
   const earlier = routers.slice(0, -1);
+  // Whether a module before the content API may have a path: all of theirs at once.
+  const earlierMayHave = pathsLike(earlier.flatMap((router) => router.paths));
   const contentOnly = routers.slice(-1);
   // Media changes alter populated answers: they end the cached generation too.
   const media = project.documents.media as { onChange?: (fn: () => void) => unknown };
@@ -100,7 +102,8 @@ function folioServer(project: Project, opts: AppOptions) {
         log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
       });
     }
-    setSecurityHeaders(res, isHttps(req, project.config.server));
+    // The content API's reads never touch the security headers: on the lean path they are lines built once.
+    setSecurityHeaders(res, isHttps(req, project.config.server), lean);
     if (applyCors(event, project.config.server.cors)) return sendEmpty(event, 204);
     let answer: unknown;
     // Node's server sets both on every request it parsed.
@@ -140,8 +143,7 @@ function folioServer(project: Project, opts: AppOptions) {
     let lower = (q === -1 ? url : url.slice(0, q)).toLowerCase();
     // The path as dispatch routes it: one trailing slash dropped.
     if (lower.endsWith('/')) lower = lower.slice(0, -1);
-    for (const router of earlier) if (router.mayHave(lower)) return false;
-    return true;
+    return !earlierMayHave(lower);
   }
 
   async function dispatch(event: H3Event, method: string, url: string, asked: ModuleRouter[]) {

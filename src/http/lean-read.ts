@@ -18,9 +18,11 @@ export function leanListener(
     if (!takes(req)) return generic(req, res);
     // The content API's handlers read `event.node` alone (see `takes`).
     const event = { node: { req, res }, context: {} } as unknown as H3Event;
-    answer(event)
-      .then((value) => later(event, value, log))
-      .catch((err: unknown) => failed(event, err, log));
+    // `later` only queues the answer: nothing it does can fail.
+    answer(event).then(
+      (value) => later(event, value, log),
+      (err: unknown) => failed(event, err, log),
+    );
   };
 }
 

@@ -4,7 +4,7 @@
  *
  * An answer is kept only when its key is asked for the second time in the generation: a crawl or many
  * visitors' own filters ask each URL once, and keeping those answers would only move every body into the
- * old generation of the heap, to be collected there. The keys asked once are remembered as 32-bit hashes
+ * old generation of the heap, to be collected there. The keys asked once are remembered as 30-bit hashes
  * (a collision only keeps an answer one ask early), at most `maxSeen` of them before they are forgotten.
  */
 export interface CachedAnswer {
@@ -79,9 +79,9 @@ function ownBytes(body: string | Buffer): string | Buffer {
   return own;
 }
 
-/** FNV-1a over the key's UTF-16 code units. */
+/** FNV-1a over the key's UTF-16 code units, cut to 30 bits: a small integer to V8, stored without a heap number. */
 function hashOf(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  return h & 0x3fffffff;
 }

@@ -10,6 +10,8 @@ import type { Route, RouteHandler, RouteModule, RouteRequest } from '../http-kit
 export type ModuleRouter = ((req: RouteRequest, lowerPath: string) => { answer: unknown } | undefined) & {
   /** Whether one of the module's routes may have this (lower-cased) path: false means it has none. */
   mayHave(lowerPath: string): boolean;
+  /** The path patterns of its routes. */
+  paths: string[];
   /** How many method and path pairs it remembers the answer of. */
   remembered(): number;
 };
@@ -84,26 +86,7 @@ export function moduleRouter(module: RouteModule): ModuleRouter {
     );
   }
 
-  // A request is asked of the router only when a route may have its path: a path without parameters must be
-  // equal to it, one with parameters start with its fixed part. The router's misses cost an error object each, on
-  // every request to the content API.
-  const exact = new Set<string>();
-  const heads: string[] = [];
-  const starts: string[] = [];
-  for (const path of byPath.keys()) {
-    const parts = path.split('/');
-    const param = parts.findIndex((p) => p.startsWith(':') || p.startsWith('*'));
-    if (param === -1) exact.add(path);
-    else starts.push(parts.slice(0, param).join('/'));
-  }
-  for (const start of starts.sort((a, b) => a.length - b.length))
-    if (!heads.some((head) => start === head || start.startsWith(`${head}/`))) heads.push(start);
-  const under = heads.map((head) => `${head}/`);
-  const mayHave = (path: string) => {
-    if (exact.has(path)) return true;
-    for (let i = 0; i < heads.length; i++) if (path === heads[i] || path.startsWith(under[i])) return true;
-    return false;
-  };
+  const mayHave = pathsLike([...byPath.keys()]);
 
   // The answer h3's router picked for a method and path: the routes are fixed, so it picks the same one again.
   const known = new Map<string, Map<string, Answer>>();
@@ -130,7 +113,32 @@ export function moduleRouter(module: RouteModule): ModuleRouter {
     }
     return { answer };
   };
-  return Object.assign(route, { mayHave, remembered: () => remembered });
+  return Object.assign(route, { mayHave, paths: [...byPath.keys()], remembered: () => remembered });
+}
+
+/**
+ * Whether a route of `patterns` may have a (lower-cased) path: a pattern without parameters must be equal to it, one
+ * with parameters start with its fixed part. A request is asked of a router only then: the router's misses cost an
+ * error object each, on every request to the content API.
+ */
+export function pathsLike(patterns: string[]): (lowerPath: string) => boolean {
+  const exact = new Set<string>();
+  const heads: string[] = [];
+  const starts: string[] = [];
+  for (const path of patterns) {
+    const parts = path.split('/');
+    const param = parts.findIndex((p) => p.startsWith(':') || p.startsWith('*'));
+    if (param === -1) exact.add(path);
+    else starts.push(parts.slice(0, param).join('/'));
+  }
+  for (const start of starts.sort((a, b) => a.length - b.length))
+    if (!heads.some((head) => start === head || start.startsWith(`${head}/`))) heads.push(start);
+  const under = heads.map((head) => `${head}/`);
+  return (path: string) => {
+    if (exact.has(path)) return true;
+    for (let i = 0; i < heads.length; i++) if (path === heads[i] || path.startsWith(under[i])) return true;
+    return false;
+  };
 }
 
 const lower = (method: Exclude<Route['method'], '*'>) => method.toLowerCase() as RouterMethod;
@@ -143,32 +151,43 @@ const picking = (answer: Answer) =>
     return answer(routing);
   });
 
-/** Where a path pattern's params are, and the fixed segments an exact-case route compares as written. */
-interface PathShape {
-  params: Array<{ at: number; name: string; rest: boolean }>;
-  fixed: Array<{ at: number; part: string }>;
-}
+/** Per segment of a path pattern, up to the last that matters: a param, a fixed part compared as written, or none. */
+type PathShape = Array<{ param: string; rest: boolean } | { fixed: string } | undefined>;
 
 function shapeOf(pattern: string, exactCase: boolean): PathShape {
-  const shape: PathShape = { params: [], fixed: [] };
+  const shape: PathShape = [];
   pattern.split('/').forEach((part, at) => {
-    if (part.startsWith(':')) shape.params.push({ at, name: part.slice(1), rest: false });
-    else if (part.startsWith('**')) shape.params.push({ at, name: part.slice(3) || '_', rest: true });
-    else if (exactCase) shape.fixed.push({ at, part });
+    if (part.startsWith(':')) shape[at] = { param: part.slice(1), rest: false };
+    else if (part.startsWith('**')) shape[at] = { param: part.slice(3) || '_', rest: true };
+    else if (exactCase) shape[at] = { fixed: part };
   });
   return shape;
 }
 
 /**
  * The request for a matched route (each path has its own handlers, so the shape is the matched pattern's): its
- * params taken from the path as sent; an exact-case route sent in another case is a 404.
+ * params taken from the path as sent; an exact-case route sent in another case is a 404. The path is walked
+ * segment by segment, without splitting it.
  */
 function requestOf(routing: Routing, shape: PathShape): RouteRequest {
   const request = routing.context.request!;
-  const sent = request.path.split('/');
-  for (const { at, part } of shape.fixed) if (sent[at] !== part) throw notFound();
+  const sent = request.path;
   const params: Record<string, string> = {};
-  for (const { at, name, rest } of shape.params) params[name] = rest ? sent.slice(at).join('/') : sent[at];
+  // `from`: where segment `at` starts; past the end of the path, there is no such segment.
+  for (let at = 0, from = 0; at < shape.length; at++) {
+    const beyond = from > sent.length;
+    const slash = beyond ? -1 : sent.indexOf('/', from);
+    const stop = slash === -1 ? sent.length : slash;
+    const part = shape[at];
+    if (part && 'fixed' in part) {
+      if (beyond || stop - from !== part.fixed.length || !sent.startsWith(part.fixed, from)) throw notFound();
+    } else if (part) {
+      // A param past the end of the path is left undefined, as the router matched it without one.
+      const value = part.rest ? (beyond ? '' : sent.slice(from)) : beyond ? undefined : sent.slice(from, stop);
+      params[part.param] = value as string;
+    }
+    from = slash === -1 ? sent.length + 1 : slash + 1;
+  }
   request.params = params;
   return request;
 }

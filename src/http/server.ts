@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { FolioError } from '../errors.js';
 import type { Project } from '../project.js';
+import { FolioResponse } from '../http-kit/security-headers.js';
 import { createFolioListener, type AppOptions } from './app.js';
 
 export interface RunningServer {
@@ -41,6 +42,7 @@ export async function startServer(
   const handle = createFolioListener(project, opts);
   const onRequest = opts.onRequest;
   const server = createServer(
+    { ServerResponse: FolioResponse },
     onRequest
       ? (req, res) => {
           onRequest(req, res);

@@ -140,6 +140,55 @@ export function metaJson(meta: Record<string, number>): string {
   return `${text}}}}`;
 }
 
+const PAGINATION_OPEN = Buffer.from('{"pagination":{');
+/** Each plain meta key as the bytes of its JSON text and a colon (`"page":`). */
+const metaKeyBytes = new Map<string, Buffer>();
+/** Room in the digest scratch for a meta written as bytes; a longer one is left to `metaJson`. */
+const META_ROOM = 256;
+
+/**
+ * `metaJson(meta)` written as ASCII bytes into `out` from `at`, without making its text: answers where it ends,
+ * or -1 when a value is not a safe integer other than -0 (as JSON.stringify prints those: all their digits), a
+ * key is not a plain word, or it would pass `out`'s end. A caller then writes `metaJson`'s text instead.
+ */
+export function writeMeta(meta: Record<string, number>, out: Uint8Array, at: number): number {
+  if (at + PAGINATION_OPEN.length > out.length) return -1;
+  out.set(PAGINATION_OPEN, at);
+  at += PAGINATION_OPEN.length;
+  let first = true;
+  for (const key in meta) {
+    let n = meta[key];
+    if (!Number.isSafeInteger(n) || Object.is(n, -0)) return -1;
+    let k = metaKeyBytes.get(key);
+    if (k === undefined) {
+      // The keys are pagination's own few: a bound all the same.
+      if (!/^[A-Za-z]{1,32}$/.test(key) || metaKeyBytes.size >= 64) return -1;
+      metaKeyBytes.set(key, (k = Buffer.from(`"${key}":`)));
+    }
+    // A comma, the key, a sign and 16 digits, and the closing braces.
+    if (at + k.length + 22 > out.length) return -1;
+    if (!first) out[at++] = 0x2c; // ','
+    first = false;
+    for (let i = 0; i < k.length; i++) out[at++] = k[i];
+    if (n < 0) {
+      out[at++] = 0x2d; // '-'
+      n = -n;
+    }
+    let digits = 1;
+    for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++;
+    for (let i = at + digits - 1; i >= at; i--) {
+      out[i] = 0x30 + (n % 10);
+      n = Math.floor(n / 10);
+    }
+    at += digits;
+  }
+  if (at + 3 > out.length) return -1;
+  out[at++] = 0x7d; // '}'
+  out[at++] = 0x7d;
+  out[at++] = 0x7d;
+  return at;
+}
+
 /**
  * The v5 list answer `{ data, meta: { pagination } }` of `page`, assembled from its documents' bytes: one copy
  * of each into the answer. Its digest is a SHA-1 of the documents' digests and the meta text, which together
@@ -157,12 +206,20 @@ export function pageBody(
   let texts = c.bySelection.get(selection);
   if (!texts) c.bySelection.set(selection, (texts = new Map()));
   const entries = page.map((v) => shaped(ctx, ct, v, sel, texts, c));
-  const metaText = metaJson(meta);
-  let size = OPEN.length + META.length + metaText.length + Math.max(entries.length - 1, 0);
+  // The meta is written first where the digest's input is put together, after the documents' digests.
+  const metaAt = entries.length * DIGEST_BYTES;
+  digestScratch(metaAt + META_ROOM);
+  let metaEnd = writeMeta(meta, digestBytes, metaAt);
+  if (metaEnd < 0) {
+    const text = metaJson(meta);
+    digestScratch(metaAt + text.length);
+    // The meta text is ASCII (keys and numbers): one byte per character.
+    for (let i = 0; i < text.length; i++) digestBytes[metaAt + i] = text.charCodeAt(i);
+    metaEnd = metaAt + text.length;
+  }
+  let size = OPEN.length + META.length + (metaEnd - metaAt) + Math.max(entries.length - 1, 0);
   for (const e of entries) size += e.bytes.length;
   const bytes = answerBytes(size);
-  const digestSize = entries.length * DIGEST_BYTES + metaText.length;
-  digestScratch(digestSize);
   const words = digestWords;
   const digestText = digestBytes;
   bytes.set(OPEN, 0);
@@ -182,11 +239,7 @@ export function pageBody(
   }
   bytes.set(META, at);
   at += META.length;
-  // The meta text is ASCII (keys and numbers): one byte per character.
-  for (let i = 0, d = entries.length * DIGEST_BYTES; i < metaText.length; i++) {
-    const c = metaText.charCodeAt(i);
-    bytes[at + i] = c;
-    digestText[d + i] = c;
-  }
+  for (let i = metaAt; i < metaEnd; i++) bytes[at++] = digestText[i];
+  const digestSize = metaEnd;
   return { bytes, digest: hash('sha1', digestText.subarray(0, digestSize), 'base64url') };
 }

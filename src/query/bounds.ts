@@ -20,6 +20,11 @@ export class ReadBudget {
     return [this.limits.maxRows - this.rowsLeft, this.limits.maxResponseBytes - this.bytesLeft];
   }
 
+  /** How many rows were counted so far (see `rows`). */
+  rowsCounted(): number {
+    return this.limits.maxRows - this.rowsLeft;
+  }
+
   /** Counts `n` rows read or shaped. */
   rows(n: number) {
     this.rowsLeft -= n;

@@ -76,7 +76,9 @@ export function columnScope(
         kind: 'scalar',
         type: f.type,
         get: (id) => {
-          column ??= columnOf(key);
+          // A filter compiled once may outlive the column it first read (see parts-memo.ts): a dropped one is stale.
+          // Stryker disable next-line ConditionalExpression: equivalent, a lookup for every row finds the same column.
+          if (column === undefined || column.dropped) column = columnOf(key);
           // A column is missing only at planning, when the planner tests the row of nulls (-1).
           // Stryker disable next-line LogicalOperator: equivalent, the row of nulls is the only one tested then.
           return (id as number) < 0 || !column ? null : column.value(id as number);

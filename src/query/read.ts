@@ -14,8 +14,9 @@ import { type PageBody, pageBody } from './bodies.js';
 import { NO_POPULATE, readPopulate } from './populate-memo.js';
 import { ReadBudget } from './bounds.js';
 import { type Scope, documentScope } from './scope.js';
-import { type ColumnPart, columnParts } from './plan.js';
-import { type SortGetter, type SortKey, compileSort, parseSort, sortGetters } from './sort.js';
+import type { ColumnPart } from './plan.js';
+import { sharedColumnParts } from './parts-memo.js';
+import { type SortGetter, type SortKey, compileSort, documentSortGetters, parseSort } from './sort.js';
 import { type Selection, shapeDocument } from './output.js';
 
 export const ROOT_PARAMS = new Set([
@@ -139,7 +140,7 @@ export function parseReadQuery(
   // A list query the indexes may answer has its filter compiled over their columns (see plan.ts), which checks
   // it too: the compile over versions is then made only if a row is read without the indexes.
   const plannable = kind === 'find' && q._q === undefined && pubFilter === undefined;
-  const parts = plannable && q.filters !== undefined ? columnParts(context, ct, q.filters) : undefined;
+  const parts = plannable && q.filters !== undefined ? sharedColumnParts(context, ct, q.filters) : undefined;
   let filter = parts ? later(scope, q.filters) : compileFilters(scope, q.filters);
   if (q._q !== undefined && kind === 'find') filter = and(filter, searchPredicate(ct, String(q._q)));
   if (pubFilter !== undefined && ct.draftAndPublish && kind === 'find')
@@ -149,7 +150,7 @@ export function parseReadQuery(
 
   if (kind === 'find') {
     query.sortKeys = parseSort(q.sort);
-    query.sortBy = sortGetters(scope, query.sortKeys);
+    query.sortBy = documentSortGetters(scope, ct, query.sortKeys);
     query.filters = q.filters;
     query.plannable = plannable;
   } else if (q.sort !== undefined) compileSort(scope, parseSort(q.sort));

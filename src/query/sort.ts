@@ -1,5 +1,6 @@
 import { invalidKey, validationError } from '../errors.js';
 import type { Scope } from './scope.js';
+import type { ContentType } from '../schema/types.js';
 import { checkDepth } from './bounds.js';
 import { sortIds } from '../documents/sort-ids.js';
 import type { Pause } from '../documents/sliced-work.js';
@@ -77,6 +78,28 @@ export interface SortGetter {
 /** Resolves sort keys against a scope (400s for unknown keys and paths too deep). */
 export function sortGetters(scope: Scope, keys: readonly SortKey[], param = 'sort'): SortGetter[] {
   return keys.map(({ path, desc }) => ({ get: resolvePath(scope, path, param), desc }));
+}
+
+/**
+ * Getters of the keys `parseSort` shares (see `texts`) on a type's own fields, per type: a getter of a field of
+ * the document itself reads the row alone (no caller, status or locale), so the reads of a type that sort alike
+ * share them. Keys through a relation or component are resolved for each read (they check the caller's access).
+ */
+const sharedGetters = new WeakMap<readonly SortKey[], WeakMap<ContentType, SortGetter[]>>();
+
+/** `sortGetters` over a document scope of `ct`, shared by the reads that give the same short sort text. */
+export function documentSortGetters(scope: Scope, ct: ContentType, keys: readonly SortKey[]): SortGetter[] {
+  if (!Object.isFrozen(keys)) return sortGetters(scope, keys);
+  let byType = sharedGetters.get(keys);
+  const kept = byType?.get(ct);
+  if (kept) return kept;
+  const getters = sortGetters(scope, keys);
+  // A path of one key resolved is a field of the document (a relation or component named alone is refused).
+  if (keys.every((k) => k.path.length === 1)) {
+    if (!byType) sharedGetters.set(keys, (byType = new WeakMap()));
+    byType.set(ct, getters);
+  }
+  return getters;
 }
 
 interface Decorated<T> {

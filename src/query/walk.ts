@@ -45,7 +45,8 @@ export function compareRows(keys: SortColumn[], a: number, b: number): number {
 }
 
 /**
- * The page `[start, start + limit)` of the rows `matches` (undefined: every row of the order) sorted by `keys`,
+ * The page `[start, start + limit)` of the rows `matches` (undefined: every row of the order `within` its
+ * positions `[from, to)`, which hold every row of each value they span) sorted by `keys`,
  * whose first key's sorted `order` is walked from the end the sort starts at until the page is full. Rows
  * that tie on the first key form a run of the order (in id order), sorted by the other keys when there are some.
  * Few matches among many rows are sorted outright instead, as the walk would pass over most of the order.
@@ -57,6 +58,7 @@ export function* sortedPage(
   start: number,
   limit: number,
   rowCount: number,
+  within: { from: number; to: number } = { from: 0, to: order.length },
 ): Generator<Pause, Int32Array | number[]> {
   const want = start + limit;
   const matches = found?.matches;
@@ -84,11 +86,12 @@ export function* sortedPage(
     if (skipped < start) skipped++;
     else out.push(id);
   };
+  const { from, to } = within;
   if (!first.desc && !rest.length) {
-    if (!member) return ids.slice(Math.min(start, order.length), Math.min(want, order.length));
+    if (!member) return ids.slice(Math.min(from + start, to), Math.min(from + want, to));
     const skip = { left: start };
-    for (let i = 0; i < order.length && out.length < limit; i += STEP) {
-      walkForward(ids, i, Math.min(order.length, i + STEP), member, skip, limit, out);
+    for (let i = from; i < to && out.length < limit; i += STEP) {
+      walkForward(ids, i, Math.min(to, i + STEP), member, skip, limit, out);
       yield;
     }
     return out;
@@ -97,17 +100,16 @@ export function* sortedPage(
   // `order`), sorted by the other keys when there are some. A run's far end is looked for only when its
   // neighbour holds the same value (most runs are one row long).
   const col = first.column;
-  const n = order.length;
   let walked = 0;
-  let i = first.desc ? n - 1 : 0;
-  while (i >= 0 && i < n && out.length < limit) {
+  let i = first.desc ? to - 1 : from;
+  while (i >= from && i < to && out.length < limit) {
     const value = col.value(ids[i]);
     let lo = i;
     let hi = i + 1;
-    if (first.desc && i > 0 && compareKindValues(col.value(ids[i - 1]), value) === 0)
+    if (first.desc && i > from && compareKindValues(col.value(ids[i - 1]), value) === 0)
       lo = value === null ? 0 : order.from(value, false);
     // Stryker disable next-line LogicalOperator: equivalent, a run's far end looked for once too often is i + 1.
-    else if (!first.desc && i + 1 < n && compareKindValues(col.value(ids[i + 1]), value) === 0)
+    else if (!first.desc && i + 1 < to && compareKindValues(col.value(ids[i + 1]), value) === 0)
       hi = value === null ? order.nullEnd() : order.from(value, true);
     // Stryker disable next-line ArithmeticOperator: equivalent, a one-row run taken as a run is taken the same.
     if (hi - lo === 1) {
@@ -118,7 +120,9 @@ export function* sortedPage(
       for (let k = lo; k < hi; k++) if (!member || member(ids[k])) run.push(ids[k]);
       if (skipped + run.length <= start) skipped += run.length;
       else {
-        // Stryker disable next-line LogicalOperator: equivalent, a run is in id order, as the last tie-break sorts.
+        // Stryker disable next-line LogicalOperator,ConditionalExpression,EqualityOperator: equivalent, a run is in
+        // id order, as the last tie-break sorts, and a run of one row is sorted (the mark also covers the killed
+        // `false`, which leaves runs unsorted by the other keys).
         if (rest.length && run.length > 1) run = run.sort((a, b) => compareRows(rest, a, b));
         for (let k = 0; k < run.length && out.length < limit; k++) take(run[k]);
       }
@@ -126,7 +130,8 @@ export function* sortedPage(
     i = first.desc ? lo - 1 : hi;
     // Stryker disable next-line ArithmeticOperator: equivalent, pausing sooner than every STEP rows costs time only.
     walked += hi - lo;
-    // Stryker disable next-line EqualityOperator: equivalent, a pause at STEP rows or at each run answers the same.
+    // Stryker disable next-line EqualityOperator,ConditionalExpression: equivalent, a pause at STEP rows, at each
+    // run or never answers the same page.
     if (walked > STEP) {
       walked = 0;
       yield;

@@ -10,6 +10,7 @@ import type { Rewritten } from '../store/checkout.js';
 import type { ContentType } from '../schema/types.js';
 import { loadSchemas } from '../schema/registry.js';
 import { LocalMediaLibrary } from '../upload/library.js';
+import { listingDifferences } from './listing.js';
 
 export interface WatchEvents {
   /** A file changed on disk and the server now reflects it (or kept the last good state: `problem`). */
@@ -311,13 +312,7 @@ export async function watchProject(project: Project, events: WatchEvents = {}): 
     // A folder that became a link out of content/ was let go of as it changed (see `collection`).
     if (!folderInside(project.contentDir, dir)) return;
     const names = await readdir(dir).catch(() => [] as string[]);
-    const onDisk = new Set<string>();
-    for (const n of names) if (n.endsWith('.json') && !n.startsWith(TEMP_MARK)) onDisk.add(n.slice(0, -5));
-    const indexed = new Set<string>();
-    for (const doc of project.documents.index.documents(ct.uid)) indexed.add(doc.documentId);
-    const differ = [...indexed].filter((id) => !onDisk.has(id));
-    for (const id of onDisk) if (!indexed.has(id) && SAFE_ID.test(id)) differ.push(id);
-    for (const id of differ) {
+    for (const id of await listingDifferences(project.documents.index, ct.uid, names)) {
       const result = await project.documents.refreshDocument(ct, id);
       const file = join(dir, `${id}.json`);
       if (typeof result === 'object')
