@@ -82,3 +82,24 @@ describe('a writer (no draft & publish) setting its posts (with draft & publish)
     expect(writer1.body.data.posts).toEqual([]);
   });
 });
+
+describe('a writer (no draft & publish) connecting a post (with draft & publish) whose draft already links it', () => {
+  const made = makeProject();
+  let s: TestServer;
+
+  beforeAll(async () => {
+    writeContent(made.contentDir);
+    s = await startTestServer({ dir: made.dir });
+  });
+  afterAll(async () => {
+    await s?.stop();
+    made.cleanup();
+  });
+
+  it('links its published version too', async () => {
+    const res = await s.api(`/api/writers/${w(0)}`, { method: 'PUT', body: { data: { posts: { connect: [p(0)] } } } });
+    expect(res.status).toBe(200);
+    const file = JSON.parse(readFileSync(join(made.contentDir, 'documents', 'posts', `${p(0)}.json`), 'utf8'));
+    expect(file.published.writer).toBe(w(0));
+  });
+});
