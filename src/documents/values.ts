@@ -93,7 +93,11 @@ const isDateValid = (y: number, m: number, d: number) => {
 };
 
 export function parseDateTime(v: unknown): Date | undefined {
-  if (typeof v === 'number' && Number.isFinite(v)) return new Date(v);
+  if (typeof v === 'number') {
+    // Past ±8.64e15 ms a number is no date (an Invalid Date, which `toISOString` throws on).
+    const d = new Date(v);
+    return Number.isNaN(d.getTime()) ? undefined : d;
+  }
   if (typeof v === 'string' && v.trim() !== '') {
     const d = /^\d+$/.test(v) ? new Date(Number(v)) : new Date(v);
     if (!Number.isNaN(d.getTime())) return d;
