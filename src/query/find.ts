@@ -134,8 +134,9 @@ function rowsOf(
   const budget = ctx.budget;
   const until = budget ? budget.rowsCounted() + RELATED_PER_PAUSE : Infinity;
   for (let i = from; i < to; i++) {
-    const v = ctx.index.byId(ct.uid, ids[i])!;
-    if (!filter || filter(v)) out.push(v);
+    const v = ctx.index.byId(ct.uid, ids[i]);
+    // Undefined: removed while the scan paused (a result read across a change is not kept, see storeResult).
+    if (v && (!filter || filter(v))) out.push(v);
     if (budget && budget.rowsCounted() > until) return i + 1;
   }
   return to;
