@@ -26,6 +26,12 @@ import { LOOKS_PER_READ, pauser } from './pauser.js';
  * in `touched`, committed with it.
  */
 export class Linking {
+  /**
+   * The documents (`uid/documentId`) whose delete is unlinking their referrers: a delete does so over several turns
+   * of the event loop, and a link made meanwhile to a referrer it has passed would be left pointing at nothing.
+   */
+  readonly deleting = new Set<string>();
+
   constructor(
     private readonly schemas: SchemaRegistry,
     private readonly config: FolioConfig,
@@ -256,13 +262,15 @@ export class Linking {
   /** Maps a relation reference from a body to an existing target documentId (400 when there is none). */
   private resolveTarget(target: ContentType, ref: RelationRef, source: Version): string {
     const locale = target.localized ? (source.locale ?? ref.locale ?? this.config.defaultLocale) : null;
+    // A document being deleted is gone for a link: its delete may have passed this write's document already.
+    const gone = (documentId: string) => this.deleting.has(`${target.uid}/${documentId}`);
     if (ref.documentId !== undefined) {
       const doc = this.index.get(target.uid, ref.documentId);
-      if (doc && (locale === null || doc.slots.has(locale))) return ref.documentId;
+      if (doc && (locale === null || doc.slots.has(locale)) && !gone(ref.documentId)) return ref.documentId;
       throw validationError(`Document with id "${ref.documentId}", locale "${locale ?? 'null'}" not found`);
     }
     const v = ref.id !== undefined ? this.index.byId(target.uid, ref.id) : undefined;
-    if (!v) {
+    if (!v || gone(v.documentId)) {
       const message = `1 relation(s) of type ${target.uid} associated with this entity do not exist`;
       throw validationError(message, { errors: [{ path: [], message, name: 'ValidationError' }] });
     }
@@ -333,9 +341,15 @@ export class Linking {
     const nextSet = new Set(next);
     const affected = new Set([...current, ...next]);
     const before = new Set(current);
+    // An owner with one link whose every version this write sets links this document already (a draft may link
+    // it while the published version links another).
+    const settled = (id: string) => {
+      const d = touched.get(`${owner.uid}/${id}`) ?? this.index.get(owner.uid, id);
+      return !!d && versions(d).every((v) => !matches(v) || linked(v.data[ownerAttrName]));
+    };
     for (const targetId of affected) {
-      // An owner with one link, to this document before and after, stays as it is: not read, not written.
-      if (!isToMany(ownerAttr) && before.has(targetId) && nextSet.has(targetId)) continue;
+      // Such an owner, linked before and after, stays as it is: not read, not written.
+      if (!isToMany(ownerAttr) && before.has(targetId) && nextSet.has(targetId) && settled(targetId)) continue;
       const d = this.writes.touch(owner, targetId, touched);
       for (const v of versions(d)) {
         if (!matches(v)) continue;

@@ -273,10 +273,13 @@ export class DocumentService {
       }
       if (!removed.length) return 0;
       if (doc.slots.size === 0) {
-        await this.writes.commit(undefined, undefined, await this.linking.detachEverywhere(ct, documentId), {
-          ct,
-          documentId,
-        });
+        this.linking.deleting.add(`${ct.uid}/${documentId}`);
+        try {
+          const touched = await this.linking.detachEverywhere(ct, documentId);
+          await this.writes.commit(undefined, undefined, touched, { ct, documentId });
+        } finally {
+          this.linking.deleting.delete(`${ct.uid}/${documentId}`);
+        }
       } else {
         const touched = workingSet(doc);
         if (locale !== null && locale !== '*') await this.linking.detachLocale(ct, documentId, locale, touched);
