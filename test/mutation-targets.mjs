@@ -137,7 +137,12 @@ export const TARGETS = {
     'test/indexed-work-counted.test.ts',
     'test/indexed-answers-odd-kinds.test.ts',
   ],
-  'src/query/column-scope.ts': [...PLANNER, 'test/plannable-fields.test.ts', 'test/scalar-fields-kept.test.ts'],
+  'src/query/column-scope.ts': [
+    ...PLANNER,
+    'test/plannable-fields.test.ts',
+    'test/scalar-fields-kept.test.ts',
+    'test/filter-parts-after-drop.test.ts',
+  ],
   'src/query/id-sets.ts': [...INDEXED_READS, 'test/indexed-answers-id-edges.test.ts'],
   'src/query/walk.ts': SORTED_READS,
   'src/documents/sorted-order.ts': SORTED_READS,
@@ -147,6 +152,7 @@ export const TARGETS = {
     ...FOLDED_TEXTS,
     'test/query-index-contents.test.ts',
     'test/query-index-upkeep-work.test.ts',
+    'test/filter-parts-after-drop.test.ts',
   ],
 };
 
