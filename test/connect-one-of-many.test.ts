@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeProject, startTestServer, whileWriting, type TestServer } from './helpers/project.js';
-import { postId, writeWritersAndPosts, writerId } from './helpers/writers-posts.js';
+import { describe, expect, it } from 'vitest';
+import { makeProject, whileWriting, type TestServer } from './helpers/project.js';
+import { postId, writeWritersAndPosts, writerId, serveForTests } from './helpers/writers-posts.js';
 
 /**
  * A write on the inverse side of a relation whose owners hold one link each (a writer's posts, each post with one
@@ -12,15 +12,12 @@ describe('connecting one post to a writer that has many', () => {
   const POSTS = 3000;
   const made = makeProject();
   let s: TestServer;
-
-  beforeAll(async () => {
-    writeWritersAndPosts(made.contentDir, WRITERS, POSTS);
-    s = await startTestServer({ dir: made.dir });
-  }, 120_000);
-  afterAll(async () => {
-    await s?.stop();
-    made.cleanup();
-  });
+  serveForTests(
+    made,
+    (dir) => writeWritersAndPosts(dir, WRITERS, POSTS),
+    (server) => (s = server),
+    false,
+  );
 
   it('writes the writer and the post that moves, and no other post', async () => {
     const written: string[] = [];

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeProject, startTestServer, whileWriting, type TestServer } from './helpers/project.js';
-import { POST, postId, writeWritersAndPosts, writerId } from './helpers/writers-posts.js';
+import { describe, expect, it } from 'vitest';
+import { makeProject, whileWriting, type TestServer } from './helpers/project.js';
+import { POST, postId, writeWritersAndPosts, writerId, serveForTests } from './helpers/writers-posts.js';
 
 /**
  * Deleting a document that many others point at rewrites each of them without its link, in one write. Finding
@@ -14,16 +14,11 @@ describe('deleting a document many others point at', () => {
   const POSTS = 3000;
   const made = makeProject();
   let s: TestServer;
-
-  beforeAll(async () => {
-    writeWritersAndPosts(made.contentDir, WRITERS, POSTS);
-    s = await startTestServer({ dir: made.dir });
-    await s.project.documents.index.whenPrepared();
-  }, 120_000);
-  afterAll(async () => {
-    await s?.stop();
-    made.cleanup();
-  });
+  serveForTests(
+    made,
+    (dir) => writeWritersAndPosts(dir, WRITERS, POSTS),
+    (server) => (s = server),
+  );
 
   it('unlinks every post of the writer, a simple GET answered before the first file is written', async () => {
     const store = s.project.documents.store;

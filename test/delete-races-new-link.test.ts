@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
+import { describe, expect, it } from 'vitest';
+import { makeProject, type TestServer } from './helpers/project.js';
+import { serveForTests } from './helpers/writers-posts.js';
 
 /**
  * Found in review (warmrefs 64266df): a DELETE of a writer that many posts link reads and edits those posts a few
@@ -47,16 +48,11 @@ function writeContent(contentDir: string) {
 describe('a post linked to a writer while the writer is being deleted', () => {
   const made = makeProject();
   let s: TestServer;
-
-  beforeAll(async () => {
-    writeContent(made.contentDir);
-    s = await startTestServer({ dir: made.dir });
-    await s.project.documents.index.whenPrepared();
-  }, 120_000);
-  afterAll(async () => {
-    await s?.stop();
-    made.cleanup();
-  });
+  serveForTests(
+    made,
+    (dir) => writeContent(dir),
+    (server) => (s = server),
+  );
 
   it('is unlinked by the delete, or refused', async () => {
     const store = s.project.documents.store;

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
-import { POST, WRITER, firstAnswered, writeWritersAndPosts, writerId } from './helpers/writers-posts.js';
+import { describe, expect, it } from 'vitest';
+import { makeProject, type TestServer } from './helpers/project.js';
+import { POST, WRITER, firstAnswered, writeWritersAndPosts, writerId, serveForTests } from './helpers/writers-posts.js';
 
 /**
  * A list filtered through an inverse relation whose rows are most of another type (writers filtered by their
@@ -9,23 +9,18 @@ import { POST, WRITER, firstAnswered, writeWritersAndPosts, writerId } from './h
  */
 describe('a filter through a large inverse relation', () => {
   const WRITERS = 16;
-  const POSTS = 24_000;
+  const POSTS = 96_000;
   const made = makeProject();
   let s: TestServer;
-
-  beforeAll(async () => {
-    writeWritersAndPosts(made.contentDir, WRITERS, POSTS);
-    s = await startTestServer({ dir: made.dir });
-    await s.project.documents.index.whenPrepared();
-  }, 120_000);
-  afterAll(async () => {
-    await s?.stop();
-    made.cleanup();
-  });
+  serveForTests(
+    made,
+    (dir) => writeWritersAndPosts(dir, WRITERS, POSTS),
+    (server) => (s = server),
+  );
 
   it('answers the writers whose posts match, a simple GET answered meanwhile', async () => {
     expect(s.project.documents.index.count(POST)).toBe(POSTS);
-    // Post 23,999 is the last post of writer 23,999 % 16 = 15.
+    // Post 95,999 is the last post of writer 95,999 % 16 = 15.
     const q = `filters[posts][title][$eq]=${encodeURIComponent(`Post ${POSTS - 1}`)}&fields[0]=name`;
     const { first, answer } = await firstAnswered(s, () => s.api(`/api/writers?${q}`));
     expect(answer.status).toBe(200);

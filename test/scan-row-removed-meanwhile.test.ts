@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeProject, startTestServer, type TestServer } from './helpers/project.js';
-import { WRITER, writeWritersAndPosts, writerId } from './helpers/writers-posts.js';
+import { describe, expect, it } from 'vitest';
+import { makeProject, type TestServer } from './helpers/project.js';
+import { WRITER, writeWritersAndPosts, writerId, serveForTests } from './helpers/writers-posts.js';
 
 /**
  * Found in review (warmrefs be570c4): a scan of writers filtered through their posts now pauses after so many posts
@@ -12,16 +12,11 @@ describe('a writer removed while a scan through posts pauses', () => {
   const POSTS = 8000;
   const made = makeProject();
   let s: TestServer;
-
-  beforeAll(async () => {
-    writeWritersAndPosts(made.contentDir, WRITERS, POSTS);
-    s = await startTestServer({ dir: made.dir });
-    await s.project.documents.index.whenPrepared();
-  }, 120_000);
-  afterAll(async () => {
-    await s?.stop();
-    made.cleanup();
-  });
+  serveForTests(
+    made,
+    (dir) => writeWritersAndPosts(dir, WRITERS, POSTS),
+    (server) => (s = server),
+  );
 
   it('answers the writers still there', async () => {
     const index = s.project.documents.index;

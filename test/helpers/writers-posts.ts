@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestServer } from './project.js';
+import { afterAll, beforeAll } from 'vitest';
+import { startTestServer, type makeProject, type TestServer } from './project.js';
 
 /**
  * Two types written straight into a project's content/ (as a checkout does): writers, and posts each pointing at
@@ -69,4 +70,27 @@ export async function firstAnswered(
   const [answer, simpleAnswer] = await Promise.all([slowDone, simple]);
   if (simpleAnswer.status !== 200) throw new Error(`the simple GET answered ${simpleAnswer.status}`);
   return { first: order[0] as 'slow' | 'simple', answer };
+}
+
+/**
+ * Writes a project's content with `write`, serves it for the file's tests (its types prepared first unless
+ * `prepared` is false) and hands the server to `started`; stops it and removes the project after them.
+ */
+export function serveForTests(
+  made: ReturnType<typeof makeProject>,
+  write: (contentDir: string) => void,
+  started: (s: TestServer) => void,
+  prepared = true,
+) {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    write(made.contentDir);
+    server = await startTestServer({ dir: made.dir });
+    if (prepared) await server.project.documents.index.whenPrepared();
+    started(server);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    made.cleanup();
+  });
 }
