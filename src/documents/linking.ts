@@ -333,23 +333,21 @@ export class Linking {
       : documentId;
     const linked = (value: unknown) => linksTo(value, link, this.config.defaultLocale);
     const current: string[] = [];
+    // Owners every version of which this write sets links this document already (a draft may link it while the
+    // published version links another).
+    const settled = new Set<string>();
     for (const sourceId of this.index.referrers(owner.uid, ownerAttrName, documentId)) {
       const d = touched.get(`${owner.uid}/${sourceId}`) ?? this.index.get(owner.uid, sourceId);
-      if (d && versions(d).some((v) => matches(v) && linked(v.data[ownerAttrName]))) current.push(sourceId);
+      if (!d || !versions(d).some((v) => matches(v) && linked(v.data[ownerAttrName]))) continue;
+      current.push(sourceId);
+      if (versions(d).every((v) => !matches(v) || linked(v.data[ownerAttrName]))) settled.add(sourceId);
     }
     const next = this.applyOp(attr, current, op, version);
     const nextSet = new Set(next);
     const affected = new Set([...current, ...next]);
-    const before = new Set(current);
-    // An owner with one link whose every version this write sets links this document already (a draft may link
-    // it while the published version links another).
-    const settled = (id: string) => {
-      const d = touched.get(`${owner.uid}/${id}`) ?? this.index.get(owner.uid, id);
-      return !!d && versions(d).every((v) => !matches(v) || linked(v.data[ownerAttrName]));
-    };
     for (const targetId of affected) {
-      // Such an owner, linked before and after, stays as it is: not read, not written.
-      if (!isToMany(ownerAttr) && before.has(targetId) && nextSet.has(targetId) && settled(targetId)) continue;
+      // An owner with one link, settled before and linked after, stays as it is: not read, not written.
+      if (!isToMany(ownerAttr) && settled.has(targetId) && nextSet.has(targetId)) continue;
       const d = this.writes.touch(owner, targetId, touched);
       for (const v of versions(d)) {
         if (!matches(v)) continue;
