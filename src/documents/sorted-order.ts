@@ -22,8 +22,8 @@ function partition(
 }
 
 /** The sort keys of `ids[from, to)`: their values, as numbers (booleans as 0 and 1) unless text. */
-function keysOf(col: Column, ids: Int32Array, from: number, to: number, keys: string[] | Float64Array) {
-  if (Array.isArray(keys)) for (let i = from; i < to; i++) keys[i] = col.value(ids[i]) as string;
+function keysOf(col: Column, ids: Int32Array, from: number, to: number, keys: string[] | number[]) {
+  if (col.kind === 'string') for (let i = from; i < to; i++) keys[i] = col.value(ids[i]) as string;
   else for (let i = from; i < to; i++) keys[i] = Number(col.value(ids[i]));
 }
 
@@ -63,7 +63,7 @@ export class SortedOrder {
     const sorted = ids.subarray(nullCount);
     sorted.set(rest.subarray(0, restCount));
     // Stryker disable next-line ArrayDeclaration: equivalent, an array filled by index grows as it is filled.
-    const keys = col.kind === 'string' ? new Array<string>(restCount) : new Float64Array(restCount);
+    const keys = col.kind === 'string' ? new Array<string>(restCount) : new Array<number>(restCount);
     for (let i = 0; i < restCount; i += STEP) {
       // Stryker disable next-line MethodExpression: equivalent, keys read again or past the rows sorted are not read.
       keysOf(col, sorted, i, Math.min(restCount, i + STEP), keys);

@@ -1,6 +1,6 @@
 import type { SchemaRegistry } from '../schema/registry.js';
 import type { ContentType } from '../schema/types.js';
-import type { DocumentIndex } from './doc-index.js';
+import { type DocumentIndex, MAKE_STEP } from './doc-index.js';
 import { type DocumentRecord, NO_LOCALE, type Version } from './model.js';
 import { type Key, type UniquePlace, isSharedValue, keyOf, uniquePlaces } from './unique-places.js';
 import { ShardedMap } from './sharded-map.js';
@@ -188,7 +188,7 @@ export class UniqueValues {
         if (more) await new Promise((r) => setImmediate(r));
       }
     };
-    if (this.index.has(ct.uid)) await slice(() => this.index.makeWaiting(ct.uid, 256) > 0);
+    if (this.index.has(ct.uid)) await slice(() => this.index.makeWaiting(ct.uid, MAKE_STEP) > 0);
     const docs = this.index.has(ct.uid) ? [...this.index.documents(ct.uid)] : [];
     let at = 0;
     await slice(() => {
