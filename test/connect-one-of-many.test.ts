@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { makeProject, whileWriting, type TestServer } from './helpers/project.js';
-import { postId, writeWritersAndPosts, writerId, serveForTests } from './helpers/writers-posts.js';
+import { whileWriting, type TestServer } from './helpers/project.js';
+import { postId, writerId, serveWritersAndPosts } from './helpers/writers-posts.js';
 
 /**
  * A write on the inverse side of a relation whose owners hold one link each (a writer's posts, each post with one
@@ -10,14 +10,8 @@ import { postId, writeWritersAndPosts, writerId, serveForTests } from './helpers
 describe('connecting one post to a writer that has many', () => {
   const WRITERS = 2;
   const POSTS = 3000;
-  const made = makeProject();
   let s: TestServer;
-  serveForTests(
-    made,
-    (dir) => writeWritersAndPosts(dir, WRITERS, POSTS),
-    (server) => (s = server),
-    false,
-  );
+  serveWritersAndPosts(WRITERS, POSTS, (server) => (s = server), false);
 
   it('writes the writer and the post that moves, and no other post', async () => {
     const written: string[] = [];

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeProject, whileWriting, type TestServer } from './helpers/project.js';
-import { POST, postId, writeWritersAndPosts, writerId, serveForTests } from './helpers/writers-posts.js';
+import { whileWriting, type TestServer } from './helpers/project.js';
+import { POST, postId, writerId, serveWritersAndPosts } from './helpers/writers-posts.js';
 
 /**
  * Deleting a document that many others point at rewrites each of them without its link, in one write. Finding
@@ -12,13 +12,8 @@ import { POST, postId, writeWritersAndPosts, writerId, serveForTests } from './h
 describe('deleting a document many others point at', () => {
   const WRITERS = 2;
   const POSTS = 3000;
-  const made = makeProject();
   let s: TestServer;
-  serveForTests(
-    made,
-    (dir) => writeWritersAndPosts(dir, WRITERS, POSTS),
-    (server) => (s = server),
-  );
+  const made = serveWritersAndPosts(WRITERS, POSTS, (server) => (s = server));
 
   it('unlinks every post of the writer, a simple GET answered before the first file is written', async () => {
     const store = s.project.documents.store;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { makeProject, type TestServer } from './helpers/project.js';
-import { POST, WRITER, firstAnswered, writeWritersAndPosts, writerId, serveForTests } from './helpers/writers-posts.js';
+import type { TestServer } from './helpers/project.js';
+import { POST, WRITER, firstAnswered, writerId, serveWritersAndPosts } from './helpers/writers-posts.js';
 
 /**
  * A list filtered through an inverse relation whose rows are most of another type (writers filtered by their
@@ -10,13 +10,8 @@ import { POST, WRITER, firstAnswered, writeWritersAndPosts, writerId, serveForTe
 describe('a filter through a large inverse relation', () => {
   const WRITERS = 16;
   const POSTS = 96_000;
-  const made = makeProject();
   let s: TestServer;
-  serveForTests(
-    made,
-    (dir) => writeWritersAndPosts(dir, WRITERS, POSTS),
-    (server) => (s = server),
-  );
+  serveWritersAndPosts(WRITERS, POSTS, (server) => (s = server));
 
   it('answers the writers whose posts match, a simple GET answered meanwhile', async () => {
     expect(s.project.documents.index.count(POST)).toBe(POSTS);

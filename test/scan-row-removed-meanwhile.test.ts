@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { makeProject, type TestServer } from './helpers/project.js';
-import { WRITER, writeWritersAndPosts, writerId, serveForTests } from './helpers/writers-posts.js';
+import type { TestServer } from './helpers/project.js';
+import { WRITER, writerId, serveWritersAndPosts } from './helpers/writers-posts.js';
 
 /**
  * Found in review (warmrefs be570c4): a scan of writers filtered through their posts now pauses after so many posts
@@ -10,13 +10,8 @@ import { WRITER, writeWritersAndPosts, writerId, serveForTests } from './helpers
 describe('a writer removed while a scan through posts pauses', () => {
   const WRITERS = 16;
   const POSTS = 8000;
-  const made = makeProject();
   let s: TestServer;
-  serveForTests(
-    made,
-    (dir) => writeWritersAndPosts(dir, WRITERS, POSTS),
-    (server) => (s = server),
-  );
+  serveWritersAndPosts(WRITERS, POSTS, (server) => (s = server));
 
   it('answers the writers still there', async () => {
     const index = s.project.documents.index;

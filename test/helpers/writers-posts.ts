@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { startTestServer, type makeProject, type TestServer } from './project.js';
+import { makeProject, startTestServer, type TestServer } from './project.js';
 
 /**
  * Two types written straight into a project's content/ (as a checkout does): writers, and posts each pointing at
@@ -93,4 +93,16 @@ export function serveForTests(
     await server?.stop();
     made.cleanup();
   });
+}
+
+/** `serveForTests` over a new project of `writers` writers and `posts` posts (see writeWritersAndPosts); answers it. */
+export function serveWritersAndPosts(
+  writers: number,
+  posts: number,
+  started: (s: TestServer) => void,
+  prepared = true,
+): ReturnType<typeof makeProject> {
+  const made = makeProject();
+  serveForTests(made, (dir) => writeWritersAndPosts(dir, writers, posts), started, prepared);
+  return made;
 }
