@@ -140,6 +140,42 @@ Examples:
         json: opts.json === true,
         write: (text) => process.stdout.write(text),
       });
+      // Documents found invalid once decoded after start (see DocumentService.load) are reported as they are.
+      const reportLate = () => {
+        project.documents.onProblem = (p) => process.stderr.write(`${p.file}: ${p.message}; not served\n`);
+      };
+      reportLate();
+      // The address is taken once: a later change of server.port or server.host in folio.json waits for a restart.
+      let bound = { port: project.config.server.port, host: project.config.server.host };
+      // Followed before the ready line, so a file changed right after it is seen. Adding a watch to a folder
+      // makes the kernel go over every entry it has cached (tens of milliseconds at a million files).
+      if (opts.watch !== false) {
+        const { watchProject } = await import('../../watch/watcher.js');
+        const { relative } = await import('node:path');
+        const rel = (f: string) => relative(project.root, f) || f;
+        const following = await watchProject(project, {
+          onChange: (c) => {
+            if (c.problem) process.stderr.write(`${rel(c.file)}: ${c.problem}\n`);
+            else if (!opts.quiet && !opts.json) process.stdout.write(dim(`${c.what}: ${rel(c.file)}\n`));
+          },
+          onPermissions: () => {
+            try {
+              options.access.reload();
+              if (!opts.quiet && !opts.json) process.stdout.write('reloaded permissions\n');
+            } catch (err) {
+              process.stderr.write(`${(err as Error).message}; keeping the previous permissions\n`);
+            }
+          },
+          onReload: (r) => {
+            reportLate();
+            bound = restartNeeded(bound, project.config.server, base);
+            if (!opts.quiet && !opts.json)
+              process.stdout.write(`reloaded schemas: ${r.documents} documents, ${r.problems} problem(s)\n`);
+          },
+        });
+        watcher = following;
+        await following.ready;
+      }
       await printReady(project, base, opts, ownerLines);
       // Said once, after the start: a clone whose merge driver is not set up merges document files by lines.
       void import('../../git/setup.js')
@@ -164,38 +200,6 @@ Examples:
         await project.documents.unique.readyAll(project.schemas.contentTypes.values());
         if (after.snapshotPending) await after.writeSnapshot();
       })().catch((err: Error) => process.stderr.write(`start-up snapshot not written: ${err.message}\n`));
-      // Documents found invalid once decoded after start (see DocumentService.load) are reported as they are.
-      const reportLate = () => {
-        project.documents.onProblem = (p) => process.stderr.write(`${p.file}: ${p.message}; not served\n`);
-      };
-      reportLate();
-      // The address is taken once: a later change of server.port or server.host in folio.json waits for a restart.
-      let bound = { port: project.config.server.port, host: project.config.server.host };
-      if (opts.watch !== false) {
-        const { watchProject } = await import('../../watch/watcher.js');
-        const { relative } = await import('node:path');
-        const rel = (f: string) => relative(project.root, f) || f;
-        watcher = await watchProject(project, {
-          onChange: (c) => {
-            if (c.problem) process.stderr.write(`${rel(c.file)}: ${c.problem}\n`);
-            else if (!opts.quiet && !opts.json) process.stdout.write(dim(`${c.what}: ${rel(c.file)}\n`));
-          },
-          onPermissions: () => {
-            try {
-              options.access.reload();
-              if (!opts.quiet && !opts.json) process.stdout.write('reloaded permissions\n');
-            } catch (err) {
-              process.stderr.write(`${(err as Error).message}; keeping the previous permissions\n`);
-            }
-          },
-          onReload: (r) => {
-            reportLate();
-            bound = restartNeeded(bound, project.config.server, base);
-            if (!opts.quiet && !opts.json)
-              process.stdout.write(`reloaded schemas: ${r.documents} documents, ${r.problems} problem(s)\n`);
-          },
-        });
-      }
     });
 }
 
