@@ -9,7 +9,7 @@ import {
   SlotMap,
   storedAttributes,
 } from './model.js';
-import { shareEqualValues, shareTimestamps, sharedLinks } from './shared-values.js';
+import { NO_ITEMS, shareEqualValues, shareTimestamps, sharedLinks } from './shared-values.js';
 
 /**
  * The document file format, written here only (the start-up byte scanner takes its names from the
@@ -180,7 +180,7 @@ function walkDocument<V>(
   };
   const walkSlot = (raw: unknown, locale: string, where: string) => {
     if (!isObject(raw)) throw new DecodeError(`${where} must be an object`);
-    for (const k of Object.keys(raw))
+    for (const k in raw)
       if (k !== DRAFT && k !== PUBLISHED) throw new DecodeError(`${where}.${k} is not a version (draft or published)`);
     let draft: V | undefined;
     let published: V | undefined;
@@ -222,7 +222,10 @@ export function decodeDocument(ct: ContentType, documentId: string, body: Record
     body,
     (raw, locale, status, where) => {
       const data: Record<string, unknown> = {};
-      for (const n of names) data[n] = raw[n] === undefined ? null : raw[n];
+      for (const n of names) {
+        const x = raw[n];
+        data[n] = x === undefined ? null : Array.isArray(x) && x.length === 0 ? NO_ITEMS : x;
+      }
       for (const n of links) data[n] = sharedLinks(data[n]);
       checkKeys(ct, known, raw, where);
       const own = shareTimestamps(ownValues(raw, status, where));

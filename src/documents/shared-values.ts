@@ -28,6 +28,12 @@ function sameJson(a: unknown, b: unknown): boolean {
   return i === kb.length;
 }
 
+/**
+ * Every empty list a decoded file holds (no tags, no links, an empty zone): one frozen array, not three new
+ * objects per document. Frozen so that changing one in place fails rather than changes every document.
+ */
+export const NO_ITEMS: unknown[] = Object.freeze([]) as unknown as unknown[];
+
 /** A published version whose values and timestamps equal its draft's (most do) holds the draft's. */
 export function shareEqualValues(draft: Version, published: Version) {
   if (sameJson(draft.data, published.data)) published.data = draft.data;

@@ -45,21 +45,40 @@ export function storedValueProblems(
 ): ValueProblem[] {
   const problems: ValueProblem[] = [];
   const named = (attr: Attribute, link: string) => linkLocaleProblem(schemas, locales, ct, attr, link);
-  const slots: Array<[string, unknown]> = ct.localized
-    ? Object.entries(isObject(body.locales) ? body.locales : {}).map(([code, slot]) => {
-        if (!locales.has(code))
-          problems.push({ path: `locales.${code}`, message: `locale "${code}" is not configured in folio.json` });
-        return [`locales.${code}.`, slot];
-      })
-    : [['', body]];
-  for (const [prefix, slot] of slots) {
-    if (!isObject(slot)) continue;
-    for (const status of STATUSES) {
-      const version = slot[status];
-      if (isObject(version)) versionProblems(schemas, ct.attributes, version, `${prefix}${status}`, problems, named);
-    }
+  // Loops over the keys, not entries: every document file is checked as it is decoded.
+  if (!ct.localized) {
+    slotProblems(schemas, ct, body, '', problems, named);
+    return problems;
   }
+  const byCode = isObject(body.locales) ? body.locales : {};
+  for (const code in byCode)
+    if (Object.hasOwn(byCode, code) && !locales.has(code))
+      problems.push({ path: `locales.${code}`, message: `locale "${code}" is not configured in folio.json` });
+  for (const code in byCode)
+    if (Object.hasOwn(byCode, code)) slotProblems(schemas, ct, byCode[code], `locales.${code}.`, problems, named);
   return problems;
+}
+
+function slotProblems(
+  schemas: SchemaRegistry,
+  ct: ContentType,
+  slot: unknown,
+  prefix: string,
+  problems: ValueProblem[],
+  named: (attr: Attribute, link: string) => string | undefined,
+) {
+  if (!isObject(slot)) return;
+  for (const status of STATUSES) {
+    const version = slot[status];
+    if (isObject(version)) versionProblems(schemas, ct.attributes, version, `${prefix}${status}`, problems, named);
+  }
+}
+
+/** Whether `value` is a list of strings. */
+function allStrings(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false;
+  return true;
 }
 
 function versionProblems(
@@ -84,7 +103,7 @@ function versionProblems(
     if (attr.type === 'relation') {
       if (!isOwningSide(attr)) continue;
       const many = isToMany(attr);
-      const ok = many ? Array.isArray(value) && value.every((x) => typeof x === 'string') : typeof value === 'string';
+      const ok = many ? allStrings(value) : typeof value === 'string';
       if (!ok)
         problems.push({
           path: `${where}.${name}`,
@@ -101,7 +120,7 @@ function versionProblems(
       }
     } else if (attr.type === 'media') {
       const many = attr.multiple === true;
-      const ok = many ? Array.isArray(value) && value.every((x) => typeof x === 'string') : typeof value === 'string';
+      const ok = many ? allStrings(value) : typeof value === 'string';
       if (!ok)
         problems.push({
           path: `${where}.${name}`,

@@ -221,9 +221,9 @@ export class UniqueValues {
   private visit(t: TypeValues, doc: DocumentRecord, fn: (sk: string, key: Key) => void) {
     if (!t.places.length) return;
     const found: Key[] = [];
-    for (const [code, slot] of doc.slots) {
+    doc.slots.forEach((slot, code) => {
       const v = slot.published;
-      if (!v) continue;
+      if (!v) return;
       const keys = keysOf(t, code);
       const data = v.data;
       for (let p = 0; p < t.places.length; p++) {
@@ -231,7 +231,7 @@ export class UniqueValues {
         t.places[p].read(data, found);
         for (const key of found) fn(keys[p], key);
       }
-    }
+    });
   }
 }
 

@@ -144,14 +144,26 @@ function textProblem(name: string, attr: ScalarAttribute, s: string): string | u
 }
 
 const TEXTS = new Set(['string', 'text', 'richtext', 'email', 'password', 'uid']);
+const NUMBERS = new Set(['integer', 'float', 'decimal']);
+
+/** Whether `coerceScalar` takes this number as it is for a number attribute (the checks of its number case). */
+const numberPasses = (attr: ScalarAttribute, n: number) =>
+  Number.isFinite(n) &&
+  (attr.type !== 'integer' || Number.isSafeInteger(n)) &&
+  (attr.max === undefined || n <= Number(attr.max));
 
 /**
  * What `coerceScalar` refuses in a non-null stored value (undefined: nothing), without a result object for a
- * text or a boolean: every value of every document file is checked as it is decoded.
+ * text, a boolean, a number or a date: every value of every document file is checked as it is decoded.
  */
 export function scalarProblem(name: string, attr: ScalarAttribute, v: unknown): string | undefined {
   if (typeof v === 'string' && TEXTS.has(attr.type)) return textProblem(name, attr, v);
   if (typeof v === 'boolean' && attr.type === 'boolean') return undefined;
+  if (typeof v === 'number' && NUMBERS.has(attr.type) && numberPasses(attr, v)) return undefined;
+  if (typeof v === 'string' && attr.type === 'date')
+    return DATE.test(v) && isDateValid(digits(v, 0, 4), digits(v, 5, 7), digits(v, 8, 10))
+      ? undefined
+      : 'Invalid format, expected yyyy-MM-dd';
   const c = coerceScalar(name, attr, v);
   return c.ok ? undefined : c.message;
 }

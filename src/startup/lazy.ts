@@ -104,11 +104,11 @@ export class LazySource {
     const blob = this.blob;
     this.blob = undefined;
     const decoded = blob ? this.fromText(blob) : this.fromFile();
-    for (const [code, slot] of this.doc.slots) {
+    this.doc.slots.forEach((slot, code) => {
       const from = decoded?.slots.get(code);
       if (slot.draft instanceof LazyVersion) slot.draft.fill(from?.draft);
       if (slot.published instanceof LazyVersion) slot.published.fill(from?.published);
-    }
+    });
   }
 
   private fromText(blob: TextSource): DocumentRecord | undefined {
@@ -196,29 +196,31 @@ function sameShape(
  */
 export class LazyVersion implements Version {
   id: number;
-  documentId: string;
   locale: string | null;
   status: Status;
   /** What decodes this version's document (kept once decoded: it holds the document's link mark). */
   readonly src: LazySource;
-  private filled = false;
-  private values: Record<string, unknown> = EMPTY;
+  /** `UNFILLED` until decoded: a sentinel rather than a flag, as each field costs a million versions 8 bytes. */
+  private values: Record<string, unknown> = UNFILLED;
   private created = '';
   private updated = '';
   private published: string | null = null;
 
-  constructor(src: LazySource, id: number, documentId: string, locale: string | null, status: Status) {
+  constructor(src: LazySource, id: number, locale: string | null, status: Status) {
     this.src = src;
     this.id = id;
-    this.documentId = documentId;
     this.locale = locale;
     this.status = status;
+  }
+
+  /** The document's, never changed (a version of another document is another version). */
+  get documentId(): string {
+    return this.src.doc.documentId;
   }
 
   /** Takes the decoded values (undefined: the text could not be decoded). */
   fill(from: Version | undefined) {
     const epoch = from ? '' : new Date(0).toISOString();
-    this.filled = true;
     this.values = from?.data ?? {};
     this.created = from?.createdAt ?? epoch;
     this.updated = from?.updatedAt ?? epoch;
@@ -226,10 +228,10 @@ export class LazyVersion implements Version {
   }
 
   private load() {
-    if (this.filled) return;
+    if (this.values !== UNFILLED) return;
     this.src.load();
     // Still empty only when the document dropped this version before its text was decoded.
-    if (!this.filled) this.fill(undefined);
+    if (this.values === UNFILLED) this.fill(undefined);
   }
 
   get data() {
@@ -266,7 +268,7 @@ export class LazyVersion implements Version {
   }
 }
 
-const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+const UNFILLED: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /** A document file's text a reader thread kept: `blob[offset, offset + length)`. */
 export interface KeptText {
@@ -301,8 +303,8 @@ export function lazyDocument(
     const code = table[summary[i]];
     const locale = code === NO_LOCALE ? null : code;
     const slot: Slot = {};
-    if (summary[i + 1] >= 0) slot.draft = new LazyVersion(src, summary[i + 1], documentId, locale, 'draft');
-    if (summary[i + 2] >= 0) slot.published = new LazyVersion(src, summary[i + 2], documentId, locale, 'published');
+    if (summary[i + 1] >= 0) slot.draft = new LazyVersion(src, summary[i + 1], locale, 'draft');
+    if (summary[i + 2] >= 0) slot.published = new LazyVersion(src, summary[i + 2], locale, 'published');
     doc.slots.set(code, slot);
   }
   return doc;
