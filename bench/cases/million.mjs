@@ -31,7 +31,9 @@ export async function millionSection(keepDir) {
   await queryTable(dir, {
     rounds: 10,
     count: COUNT,
-    targets: { p50: 20, containsi: 150, blockMs: 50, rssMb: 2560 },
+    // While the first query prepares the type and the warm-up runs, the longest blocks at this size are the
+    // collector's, on a heap of a gigabyte and more: figures, not targets (docs/performance.md).
+    targets: { p50: 20, containsi: 150, blockMs: 50, startBlockMs: null, rssMb: 2560 },
   });
   console.log('');
   await cliTimings(dir, {});
