@@ -11,7 +11,8 @@ function addTargets(v: Version | undefined, attr: string, out: string[]) {
 
 /**
  * The documentIds `doc`'s owning relation `attr` points at, in any version, into `out` (emptied first). Every
- * document of a large type is linked as it is prepared: no iterator, pair or array is made per document.
+ * document of a large type is linked as it is prepared: no iterator, pair or array is made per document (nor a
+ * closure for `SlotMap.forEach`, which most documents, of one locale, do not need).
  */
 function relationTargets(doc: DocumentRecord, attr: string, out: string[]): string[] {
   out.length = 0;

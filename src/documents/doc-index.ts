@@ -89,7 +89,7 @@ export class DocumentIndex extends IndexBase {
   private *prepare(t: TypeIndex, fetch = true): Work {
     for (;;) {
       const epoch = t.decodedEpoch;
-      // Each document made lives on (about 450 bytes): a few dozen per pause, see MAKE_STEP.
+      // Each document made lives on (about 420 bytes): a few dozen per pause, see MAKE_STEP.
       while (t.waiting) {
         this.makeWaiting(t.ct.uid, MAKE_STEP);
         yield;

@@ -92,6 +92,10 @@ const isDateValid = (y: number, m: number, d: number) => {
   return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
 };
 
+/** Whether `v` starts with a `yyyy-MM-dd` date that exists (read digit by digit: every stored date is checked). */
+const isDateText = (v: unknown): v is string =>
+  typeof v === 'string' && DATE.test(v) && isDateValid(digits(v, 0, 4), digits(v, 5, 7), digits(v, 8, 10));
+
 export function parseDateTime(v: unknown): Date | undefined {
   if (typeof v === 'number') {
     // Past ±8.64e15 ms a number is no date (an Invalid Date, which `toISOString` throws on).
@@ -161,9 +165,7 @@ export function scalarProblem(name: string, attr: ScalarAttribute, v: unknown): 
   if (typeof v === 'boolean' && attr.type === 'boolean') return undefined;
   if (typeof v === 'number' && NUMBERS.has(attr.type) && numberPasses(attr, v)) return undefined;
   if (typeof v === 'string' && attr.type === 'date')
-    return DATE.test(v) && isDateValid(digits(v, 0, 4), digits(v, 5, 7), digits(v, 8, 10))
-      ? undefined
-      : 'Invalid format, expected yyyy-MM-dd';
+    return isDateText(v) ? undefined : 'Invalid format, expected yyyy-MM-dd';
   const c = coerceScalar(name, attr, v);
   return c.ok ? undefined : c.message;
 }
@@ -210,9 +212,7 @@ export function coerceScalar(name: string, attr: ScalarAttribute, v: unknown): C
       return fail(typeMessage(name, 'boolean', v));
     }
     case 'date': {
-      // Read digit by digit: every date of every document file is checked as it is decoded.
-      if (typeof v !== 'string' || !DATE.test(v) || !isDateValid(digits(v, 0, 4), digits(v, 5, 7), digits(v, 8, 10)))
-        return fail('Invalid format, expected yyyy-MM-dd', true);
+      if (!isDateText(v)) return fail('Invalid format, expected yyyy-MM-dd', true);
       return ok(v.length === 10 ? v : v.slice(0, 10));
     }
     case 'time': {
