@@ -93,7 +93,13 @@ describe('git branch switch with the server running', () => {
 
   it('follows a branch whose files were edited by hand, including a document changed in place', async () => {
     await git('checkout', '-q', '-b', 'renamed');
-    const [first] = onDisk('authors');
+    // A committed file: the author the test above made is still untracked (stashed with -u and popped), and
+    // `commit -a` would find nothing to commit had its random documentId sorted first.
+    const tracked = await git('ls-files', '--', 'content/documents/authors');
+    const [first] = tracked
+      .split('\n')
+      .map((f) => f.slice(f.lastIndexOf('/') + 1, -'.json'.length))
+      .sort();
     const file = join(s.contentDir, 'documents', 'authors', `${first}.json`);
     const raw = JSON.parse(readFileSync(file, 'utf8'));
     raw.published.name = 'Renamed on a branch';
